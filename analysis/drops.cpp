@@ -1,0 +1,37 @@
+#include "drops.h"
+
+#include <array>
+
+namespace fscost {
+
+namespace {
+
+// Keep in sync with enum fscost_drop (bpf/fscost.h) and docs/PROFILE.md.
+constexpr std::array<DropCounter, 6> kDropCounters = {{
+    {"stack_map_full", "kernel stacks lost: the stack map was full",
+     "raise --stack-storage-size"},
+    {"stack_other_errors",
+     "kernel stacks lost: bpf_get_stack failed, or a stack vanished before it was read",
+     "see `fscost features`"},
+    {"sample_map_full", "samples lost: the (operation, stack) aggregation map was full",
+     "raise --max-stacks"},
+    {"task_map_full", "operations lost: the per-thread state map was full", "raise --max-threads"},
+    {"tracked_map_full", "processes not followed: the tracked-process map was full",
+     "raise --max-procs"},
+    {"prog_missed",
+     "BPF program runs the kernel skipped (bpf_prog_info.recursion_misses): events not seen",
+     "another tracer may be on the same hooks, or lower --freq"},
+}};
+
+}  // namespace
+
+std::span<const DropCounter> drop_counters() { return kDropCounters; }
+
+DropCounter describe_drop(std::string_view name) {
+  for (const auto& d : kDropCounters)
+    if (d.name == name) return d;
+  return {name, "counter unknown to this fscost (recorded by a newer version?)",
+          "upgrade fscost for its description"};
+}
+
+}  // namespace fscost

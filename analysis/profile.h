@@ -1,0 +1,83 @@
+// The profile: what `fscost record` measured, as `analysis/` sees it.
+//
+// Plain data, no kernel types. userspace/ fills it from BPF maps; analysis/
+// reads it from a file (profile_io.h) and derives every view from it.
+// Units: nanoseconds for time, counts for everything else.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace fscost {
+
+inline constexpr int kProfileFormatVersion = 1;
+// Wall-latency histogram: bucket i counts operations with latency in
+// [2^i, 2^(i+1)) ns; bucket 0 also holds 0 ns.
+inline constexpr std::size_t kLatencyBuckets = 40;
+
+struct Metadata {
+  std::string fscost_version;
+  std::string kernel_release;  // uname -r
+  std::string hostname;
+  std::uint32_t cpus = 0;      // online CPUs during the recording
+  std::string target;          // "command", "pid", or "system"
+  std::string command;         // command line, or "pid N", or "-a"
+  std::int64_t start_unix_ns = 0;
+  std::uint64_t duration_ns = 0;
+  std::uint32_t freq_hz = 0;   // cpu-clock sampling frequency per CPU
+  // One entry per attached probe, "<event> (<attach flavour>)", e.g.
+  // "sched:sched_switch (tp_btf)".
+  std::vector<std::string> probes;
+};
+
+// Resource usage of the target. For a command: its whole reaped process tree
+// (wait4). For -p: /proc/PID/stat deltas. For -a: all CPUs (/proc/stat).
+struct Rusage {
+  bool valid = false;
+  std::uint64_t user_ns = 0;
+  std::uint64_t sys_ns = 0;
+  std::uint64_t wall_ns = 0;
+};
+
+// Exact per-operation figures from the syscall and sched_switch probes.
+struct OpStats {
+  std::string name;            // "create", "unlink", ..., "other" (syscalls not in the table)
+  std::uint64_t count = 0;     // completed operations
+  std::uint64_t errors = 0;    // of which returned < 0
+  std::uint64_t wall_ns = 0;   // summed entry-to-exit latency
+  std::uint64_t oncpu_ns = 0;  // summed on-CPU time inside the operation
+  std::vector<std::uint64_t> latency_log2;  // kLatencyBuckets entries
+};
+
+// Who a sample belongs to.
+enum class SampleKind {
+  Op,       // a tracked task inside operation `name`
+  User,     // a tracked task in user mode
+  Kernel,   // a tracked task in the kernel outside any syscall (faults, irqs)
+  Kthread,  // a kernel thread; `name` is its comm, or workqueue for kworkers
+};
+
+struct StackSample {
+  SampleKind kind = SampleKind::Op;
+  std::string name;
+  std::vector<std::string> frames;  // outermost caller first, leaf last
+  std::uint64_t count = 0;
+};
+
+struct Profile {
+  Metadata meta;
+  Rusage rusage;
+  std::vector<OpStats> ops;           // every operation with count > 0
+  std::vector<StackSample> samples;   // aggregated by (kind, name, frames)
+  std::uint64_t samples_total = 0;    // every sample taken, incl. idle and untracked
+  // Every drop, by name (see docs/PROFILE.md for the list and the knob that
+  // fixes each). Zero entries are kept so a reader sees what was checked.
+  std::map<std::string, std::uint64_t> drops;
+};
+
+const char* to_string(SampleKind k);
+bool parse_sample_kind(const std::string& s, SampleKind& out);
+
+}  // namespace fscost

@@ -1,0 +1,57 @@
+// The derived view every report renderer shares, computed once from a
+// profile: per-op rows with their top stacks, background samples, and the
+// per-op vs rusage consistency check. Renderers only format it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "profile.h"
+#include "report.h"
+
+namespace fscost {
+
+struct StackShare {
+  std::vector<std::string> frames;  // outermost first, leaf last
+  std::uint64_t samples = 0;
+};
+
+struct OpRow {
+  OpStats stats;                       // zeros if the op only has samples (none completed)
+  std::uint64_t samples = 0;           // all Op samples of this op
+  std::vector<StackShare> top_stacks;  // most samples first
+};
+
+struct NamedCount {
+  std::string name;
+  std::uint64_t samples = 0;
+};
+
+struct Background {
+  std::uint64_t user_samples = 0;    // tracked tasks in user mode
+  std::uint64_t kernel_samples = 0;  // tracked tasks in the kernel outside syscalls
+  std::vector<NamedCount> kthreads;  // most samples first
+};
+
+struct Consistency {
+  std::uint64_t oncpu_ns_sum = 0;  // every op of the profile, "other" included
+  std::optional<std::uint64_t> rusage_sys_ns;
+  std::optional<double> ratio;  // oncpu_ns_sum / rusage_sys_ns
+};
+
+struct ReportView {
+  std::vector<OpRow> rows;  // by on-CPU total, descending; only --op if given
+  Background background;
+  Consistency consistency;
+};
+
+ReportView build_report_view(const Profile& p, const ReportOptions& opt);
+
+// Derived figures; nullopt where undefined rather than a misleading 0.
+std::optional<double> ops_per_sec(const OpStats& o, const Metadata& m);
+std::optional<double> per_op_ns(std::uint64_t total_ns, std::uint64_t count);
+std::optional<double> sys_share(const OpStats& o, const Rusage& r);
+
+}  // namespace fscost

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Workload throughput untraced vs under `fscost record`, side by side.
+#
+#   bench/overhead.sh [--rounds R] [--n N] [--threads T] [--mode create|mixed] [--smoke]
+#
+# Each round makes a fresh XFS on a RAM disk (loop over /dev/shm) for each
+# configuration, runs tests/testprogs/fsops, and takes its ops/s. The order of
+# the configurations alternates per round (AB, BA, ...) so drift hits both.
+# Prints per-run figures, medians and the ratio traced/untraced as markdown.
+set -euo pipefail
+
+ROUNDS=5 N=20000 THREADS=2 MODE=create
+BUILD=${BUILD:-build}
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --rounds) ROUNDS=$2; shift ;;
+    --n) N=$2; shift ;;
+    --threads) THREADS=$2; shift ;;
+    --mode) MODE=$2; shift ;;
+    --smoke) ROUNDS=1 N=500 ;;
+    *) echo "usage: $0 [--rounds R] [--n N] [--threads T] [--mode create|mixed] [--smoke]" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+FSCOST=$BUILD/userspace/fscost
+FSOPS=$BUILD/tests/fsops
+[ -x "$FSCOST" ] && [ -x "$FSOPS" ] || { echo "build first: scripts/build.sh" >&2; exit 2; }
+[ "$(id -u)" -eq 0 ] || { echo "needs root (BPF, loop devices, mount)" >&2; exit 2; }
+
+. "$(dirname "$0")/../scripts/ramdisk.sh"
+ramdisk_init 2G
+work=$(mktemp -d /tmp/fscost-bench-XXXXXX)
+trap 'rm -rf "$work"; ramdisk_cleanup' EXIT
+
+# run CONFIG -> prints ops/s of one fresh-filesystem run
+run() {
+  ramdisk_fresh
+  local out
+  if [ "$1" = untraced ]; then
+    out=$("$FSOPS" "$RD_MNT" --mode "$MODE" --n "$N" --threads "$THREADS")
+  else
+    out=$("$FSCOST" record -o "$work/p.profile" -- "$FSOPS" "$RD_MNT" --mode "$MODE" --n "$N" \
+          --threads "$THREADS" 2>"$work/record.log")
+  fi
+  ramdisk_umount
+  sed -n 's/.*"ops_per_s":\([0-9.e+]*\).*/\1/p' <<<"$out"
+}
+
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+
+declare -a U T
+for ((r = 0; r < ROUNDS; r++)); do
+  if ((r % 2 == 0)); then U+=("$(run untraced)"); T+=("$(run traced)")
+  else T+=("$(run traced)"); U+=("$(run untraced)"); fi
+done
+
+mu=$(printf '%s\n' "${U[@]}" | median)
+mt=$(printf '%s\n' "${T[@]}" | median)
+echo "| configuration | runs (ops/s) | median ops/s |"
+echo "|---|---|---|"
+echo "| untraced | ${U[*]} | $mu |"
+echo "| fscost record (default probes) | ${T[*]} | $mt |"
+awk -v t="$mt" -v u="$mu" 'BEGIN { printf "\nratio traced/untraced: %.3f\n", t / u }'
+echo "command: bench/overhead.sh --rounds $ROUNDS --n $N --threads $THREADS --mode $MODE"

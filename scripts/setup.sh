@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs every Debian package that building, testing and the demo need.
+# Idempotent: installs only what is missing, and runs apt-get update only then.
+set -euo pipefail
+
+packages=(
+  # toolchain
+  cmake g++ make pkg-config
+  # BPF side: clang -target bpf, bpftool for vmlinux.h and skeletons
+  clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
+  # C++ libraries
+  libfmt-dev libboost-graph-dev libcli11-dev nlohmann-json3-dev libblkid-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  # RAM-disk XFS, workloads and comparisons
+  xfsprogs fsmark linux-perf util-linux
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)
+  [[ $status == ii* ]] || missing+=("$p")
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "setup: all ${#packages[@]} packages are installed"
+  exit 0
+fi
+
+sudo=()
+if ((EUID != 0)); then
+  command -v sudo >/dev/null || { echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  sudo=(sudo)
+fi
+echo "setup: installing ${missing[*]}"
+# env, not export: sudo drops the environment.
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+  apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,129 @@
+// fscost record on a real XFS: a purpose-built workload issues known numbers
+// of each operation; the profile must count exactly those, attribute XFS
+// frames to them, agree with rusage, and drop nothing.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <set>
+#include <sstream>
+
+#include "ramdisk.h"
+#include "subprocess.h"
+#include "support.h"
+
+namespace fscost {
+namespace {
+
+using nlohmann::json;
+
+constexpr int kN = 2000;
+
+class RecordTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    FSCOST_REQUIRE_ROOT();
+    auto fs = ScratchXfs::create(512ull << 20);
+    ASSERT_TRUE(fs) << fs.error().message;
+    fs_.emplace(std::move(fs).value());
+    profile_ = (std::filesystem::path(fs_->image()).parent_path() /
+                ("fscost-test-" + std::to_string(getpid()) + ".profile"))
+                   .string();
+  }
+  void TearDown() override { std::filesystem::remove(profile_); }
+
+  ProcessOutput run(const std::vector<std::string>& argv) {
+    auto r = run_capture(argv);
+    EXPECT_TRUE(r) << r.error().message;
+    return r ? std::move(r).value() : ProcessOutput{};
+  }
+
+  json record_and_report(const std::vector<std::string>& workload) {
+    std::vector<std::string> argv{FSCOST_BIN, "record", "-o", profile_, "--"};
+    argv.insert(argv.end(), workload.begin(), workload.end());
+    auto rec = run(argv);
+    EXPECT_TRUE(rec.ok()) << rec.status_text() << "\n" << rec.err;
+    workload_out_ = rec.out;
+    auto rep = run({FSCOST_BIN, "report", profile_, "--format", "json"});
+    EXPECT_TRUE(rep.ok()) << rep.err;
+    return json::parse(rep.out, nullptr, false);
+  }
+
+  static const json* find_op(const json& report, const std::string& name) {
+    for (const auto& op : report["ops"])
+      if (op["name"] == name) return &op;
+    return nullptr;
+  }
+
+  std::optional<ScratchXfs> fs_;
+  std::string profile_;
+  std::string workload_out_;
+};
+
+TEST_F(RecordTest, CountsEveryOperationExactly) {
+  json report = record_and_report({FSOPS_BIN, fs_->dir(), "--n", std::to_string(kN)});
+  ASSERT_FALSE(report.is_discarded());
+  // fsops says what it issued; the profile must say the same.
+  json issued = json::parse(workload_out_, nullptr, false);
+  ASSERT_FALSE(issued.is_discarded()) << workload_out_;
+  for (const char* name : {"create", "fsync", "link", "rename", "unlink", "mkdir", "rmdir",
+                           "symlink"}) {
+    const json* op = find_op(report, name);
+    ASSERT_NE(op, nullptr) << name << " missing from the report";
+    EXPECT_EQ((*op)["count"].get<std::uint64_t>(), issued["counts"][name].get<std::uint64_t>())
+        << name;
+    EXPECT_EQ((*op)["errors"].get<std::uint64_t>(), 0u) << name;
+    EXPECT_GT((*op)["oncpu_ns_per_op"].get<double>(), 0.0) << name;
+    EXPECT_GE((*op)["wall_ns_per_op"].get<double>(), (*op)["oncpu_ns_per_op"].get<double>())
+        << name;
+  }
+  EXPECT_EQ(find_op(report, "create")->at("count").get<int>(), kN);
+  EXPECT_EQ(find_op(report, "unlink")->at("count").get<int>(), 3 * kN);
+}
+
+TEST_F(RecordTest, CreateStacksHaveXfsFrames) {
+  record_and_report({FSOPS_BIN, fs_->dir(), "--n", std::to_string(kN)});
+  auto folded = run({FSCOST_BIN, "report", profile_, "--format", "folded", "--op", "create"});
+  ASSERT_TRUE(folded.ok()) << folded.err;
+  ASSERT_FALSE(folded.out.empty()) << "no create samples";
+  std::istringstream lines(folded.out);
+  std::string line;
+  bool xfs_create = false;
+  while (std::getline(lines, line)) {
+    EXPECT_EQ(line.rfind("create;", 0), 0u) << "root frame is not the operation: " << line;
+    if (line.find(";xfs_create;") != std::string::npos) xfs_create = true;
+  }
+  EXPECT_TRUE(xfs_create) << "no xfs_create frame under create:\n" << folded.out;
+}
+
+TEST_F(RecordTest, OnCpuSumAgreesWithRusageAndNothingDropped) {
+  json report = record_and_report({FSOPS_BIN, fs_->dir(), "--n", std::to_string(kN)});
+  ASSERT_FALSE(report.is_discarded());
+  const json& c = report["consistency"];
+  double ratio = c["ratio"].get<double>();
+  // Syscall on-CPU time is most of a metadata workload's sys time; the rest
+  // is exec, page faults and interrupts outside syscalls (docs/ACCURACY.md).
+  EXPECT_GT(ratio, 0.80) << c.dump();
+  EXPECT_LT(ratio, 1.10) << c.dump();
+  for (const auto& [name, count] : report["drops"].items())
+    EXPECT_EQ(count.get<std::uint64_t>(), 0u) << "drop " << name;
+}
+
+TEST_F(RecordTest, ThreadsAndChildProcessesAreFollowed) {
+  // sh forks fsops: the child process must be tracked; fsops's threads too.
+  std::string cmd = std::string(FSOPS_BIN) + " " + fs_->dir() + " --n 300 --threads 2";
+  json report = record_and_report({"/bin/sh", "-c", cmd + "; true"});
+  ASSERT_FALSE(report.is_discarded());
+  const json* create = find_op(report, "create");
+  ASSERT_NE(create, nullptr);
+  EXPECT_EQ((*create)["count"].get<int>(), 600);
+}
+
+TEST_F(RecordTest, FailingCommandIsAClearError) {
+  auto rec = run({FSCOST_BIN, "record", "-o", profile_, "--", "/nonexistent/fscost-no-such-cmd"});
+  EXPECT_NE(rec.exit_code, 0);
+  EXPECT_NE(rec.err.find("cannot run"), std::string::npos) << rec.err;
+}
+
+}  // namespace
+}  // namespace fscost

@@ -1,0 +1,145 @@
+// Shared test data: a literal profile, profile comparison, golden files and
+// temporary directories. Header-only; included by the analysis tests.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "file_io.h"
+#include "profile.h"
+
+namespace fscost::test {
+
+inline std::vector<std::uint64_t> one_bucket(std::size_t bucket, std::uint64_t count) {
+  std::vector<std::uint64_t> h(kLatencyBuckets, 0);
+  h[bucket] = count;
+  return h;
+}
+
+inline const std::vector<std::string> kSyscall = {"entry_SYSCALL_64", "do_syscall_64"};
+
+inline std::vector<std::string> stack(std::vector<std::string> tail) {
+  std::vector<std::string> s = kSyscall;
+  s.insert(s.end(), tail.begin(), tail.end());
+  return s;
+}
+
+// A small recording of `fsops create 1000`: three ops with statistics, one
+// (fsync) with samples only, every sample kind, one non-zero drop.
+inline Profile sample_profile() {
+  Profile p;
+  p.meta = {"0.1.0",
+            "6.8.0-test",
+            "testhost",
+            4,
+            "command",
+            "fsops create 1000",
+            1700000000123456789,
+            2'000'000'000,
+            999,
+            {"raw_syscalls:sys_enter (tp_btf)", "raw_syscalls:sys_exit (tp_btf)",
+             "sched:sched_switch (tp_btf)", "cpu-clock (perf_event)"}};
+  p.rusage = {true, 100'000'000, 800'000'000, 2'100'000'000};
+  p.ops = {
+      {"create", 1000, 2, 600'000'000, 500'000'000, one_bucket(19, 1000)},
+      {"unlink", 500, 0, 200'000'000, 150'000'000, one_bucket(18, 500)},
+      {"other", 40, 0, 60'000'000, 50'000'000, one_bucket(20, 40)},
+  };
+  auto create = stack({"__x64_sys_openat", "do_sys_openat2", "path_openat"});
+  auto with = [](std::vector<std::string> s, std::vector<std::string> tail) {
+    s.insert(s.end(), tail.begin(), tail.end());
+    return s;
+  };
+  p.samples = {
+      {SampleKind::Op, "create", with(create, {"xfs_generic_create", "xfs_create"}), 300},
+      {SampleKind::Op, "create",
+       with(create, {"xfs_generic_create", "xfs_create", "xfs_trans_alloc"}), 150},
+      {SampleKind::Op, "create", with(create, {"lookup_open"}), 50},
+      {SampleKind::Op, "unlink",
+       stack({"__x64_sys_unlink", "do_unlinkat", "vfs_unlink", "xfs_vfs_unlink", "xfs_remove"}),
+       100},
+      {SampleKind::Op, "fsync", stack({"__x64_sys_fsync", "xfs_file_fsync"}), 5},
+      {SampleKind::User, "fsops", {}, 80},
+      {SampleKind::Kernel,
+       "fsops",
+       {"asm_exc_page_fault", "exc_page_fault", "handle_mm_fault"},
+       20},
+      {SampleKind::Kthread,
+       "kworker/u8:1",
+       {"ret_from_fork", "kthread", "worker_thread", "xfs_end_io"},
+       30},
+      {SampleKind::Kthread, "xfsaild/loop0", {"ret_from_fork", "kthread", "xfsaild"}, 10},
+  };
+  p.samples_total = 1000;
+  p.drops = {{"prog_missed", 0},        {"sample_map_full", 0}, {"stack_map_full", 3},
+             {"stack_other_errors", 0}, {"task_map_full", 0},   {"tracked_map_full", 0}};
+  return p;
+}
+
+inline void expect_same_profile(const Profile& a, const Profile& b) {
+  auto meta = [](const Metadata& m) {
+    return std::tie(m.fscost_version, m.kernel_release, m.hostname, m.cpus, m.target, m.command,
+                    m.start_unix_ns, m.duration_ns, m.freq_hz, m.probes);
+  };
+  EXPECT_EQ(meta(a.meta), meta(b.meta));
+  auto rusage = [](const Rusage& r) { return std::tie(r.valid, r.user_ns, r.sys_ns, r.wall_ns); };
+  EXPECT_EQ(rusage(a.rusage), rusage(b.rusage));
+  auto op = [](const OpStats& o) {
+    return std::tie(o.name, o.count, o.errors, o.wall_ns, o.oncpu_ns, o.latency_log2);
+  };
+  ASSERT_EQ(a.ops.size(), b.ops.size());
+  for (std::size_t i = 0; i < a.ops.size(); ++i) EXPECT_EQ(op(a.ops[i]), op(b.ops[i])) << i;
+  auto sample = [](const StackSample& s) { return std::tie(s.kind, s.name, s.frames, s.count); };
+  ASSERT_EQ(a.samples.size(), b.samples.size());
+  for (std::size_t i = 0; i < a.samples.size(); ++i)
+    EXPECT_EQ(sample(a.samples[i]), sample(b.samples[i])) << i;
+  EXPECT_EQ(a.samples_total, b.samples_total);
+  EXPECT_EQ(a.drops, b.drops);
+}
+
+inline std::string data_path(const std::string& name) {
+  return std::string(FSCOST_TEST_DATA) + "/" + name;
+}
+
+// Compares `actual` with tests/data/<name>. FSCOST_BLESS=1 rewrites the file
+// instead; review the diff before committing it.
+inline void expect_golden(const std::string& name, const std::string& actual) {
+  std::string path = data_path(name);
+  if (const char* bless = std::getenv("FSCOST_BLESS"); bless && std::string(bless) == "1") {
+    std::ofstream(path, std::ios::binary) << actual;
+    return;
+  }
+  auto expected = read_whole_file(path, "golden file");
+  ASSERT_TRUE(expected) << expected.error().message << " (run with FSCOST_BLESS=1 to create it)";
+  EXPECT_EQ(expected.value(), actual)
+      << "output differs from " << path << "; if intended, rerun with FSCOST_BLESS=1";
+}
+
+// A fresh directory, removed with everything in it.
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "fscost-test.XXXXXX").string();
+    if (!::mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
+    path_ = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace fscost::test

@@ -1,0 +1,99 @@
+// The JSON report: the stable interface scripts read (docs/REPORT-JSON.md).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "fixture.h"
+#include "report.h"
+
+namespace fscost {
+namespace {
+
+using nlohmann::json;
+using test::sample_profile;
+
+TEST(ReportJson, MatchesGoldenFile) {
+  test::expect_golden("sample-report.json", report_json(sample_profile(), {}).dump(2) + "\n");
+}
+
+TEST(ReportJson, TopLevel) {
+  json j = report_json(sample_profile(), {});
+  EXPECT_EQ(j["schema"], "fscost-report");
+  EXPECT_EQ(j["version"], 1);
+  EXPECT_EQ(j["meta"]["command"], "fsops create 1000");
+  EXPECT_EQ(j["meta"]["duration_ns"], 2'000'000'000u);
+  EXPECT_EQ(j["rusage"],
+            json({{"user_ns", 100'000'000}, {"sys_ns", 800'000'000}, {"wall_ns", 2'100'000'000}}));
+  EXPECT_EQ(j["samples_total"], 1000);
+  EXPECT_EQ(j["drops"]["stack_map_full"], 3);
+  EXPECT_EQ(j["drops"].size(), 6u);
+}
+
+TEST(ReportJson, OpFigures) {
+  json ops = report_json(sample_profile(), {})["ops"];
+  ASSERT_EQ(ops.size(), 4u);
+  const json& c = ops[0];
+  EXPECT_EQ(c["name"], "create");
+  EXPECT_EQ(c["count"], 1000);
+  EXPECT_EQ(c["errors"], 2);
+  EXPECT_DOUBLE_EQ(c["ops_per_sec"].get<double>(), 500.0);
+  EXPECT_EQ(c["oncpu_ns_total"], 500'000'000);
+  EXPECT_DOUBLE_EQ(c["oncpu_ns_per_op"].get<double>(), 500'000.0);
+  EXPECT_EQ(c["wall_ns_total"], 600'000'000);
+  EXPECT_DOUBLE_EQ(c["wall_ns_per_op"].get<double>(), 600'000.0);
+  EXPECT_DOUBLE_EQ(c["sys_share"].get<double>(), 0.625);
+  ASSERT_EQ(c["latency_log2_ns"].size(), 40u);
+  EXPECT_EQ(c["latency_log2_ns"][19], 1000);
+  EXPECT_EQ(c["samples"], 500);
+  ASSERT_EQ(c["top_stacks"].size(), 3u);
+  EXPECT_EQ(c["top_stacks"][0]["samples"], 300);
+  EXPECT_EQ(c["top_stacks"][0]["frames"].back(), "xfs_create");  // leaf last
+  EXPECT_EQ(c["top_stacks"][0]["frames"].front(), "entry_SYSCALL_64");
+  EXPECT_EQ(c["top_stacks"][2]["samples"], 50);
+  EXPECT_EQ(ops[1]["name"], "unlink");
+  EXPECT_EQ(ops[2]["name"], "other");
+}
+
+TEST(ReportJson, UndefinedFiguresAreNull) {
+  Profile p = sample_profile();
+  p.rusage = {};
+  json j = report_json(p, {});
+  EXPECT_TRUE(j["rusage"].is_null());
+  EXPECT_TRUE(j["ops"][0]["sys_share"].is_null());
+  EXPECT_TRUE(j["consistency"]["rusage_sys_ns"].is_null());
+  EXPECT_TRUE(j["consistency"]["ratio"].is_null());
+  const json& fsync = j["ops"][3];  // samples but no completed call
+  EXPECT_EQ(fsync["name"], "fsync");
+  EXPECT_EQ(fsync["count"], 0);
+  EXPECT_TRUE(fsync["oncpu_ns_per_op"].is_null());
+  EXPECT_TRUE(fsync["wall_ns_per_op"].is_null());
+  EXPECT_EQ(fsync["samples"], 5);
+  EXPECT_EQ(fsync["latency_log2_ns"], json(std::vector<int>(40, 0)));
+}
+
+TEST(ReportJson, BackgroundAndConsistency) {
+  json j = report_json(sample_profile(), {});
+  EXPECT_EQ(j["background"], json({{"user_samples", 80},
+                                   {"kernel_samples", 20},
+                                   {"kthreads",
+                                    {{{"name", "kworker/u8:1"}, {"samples", 30}},
+                                     {{"name", "xfsaild/loop0"}, {"samples", 10}}}}}));
+  EXPECT_EQ(j["consistency"]["oncpu_ns_sum"], 700'000'000);
+  EXPECT_EQ(j["consistency"]["rusage_sys_ns"], 800'000'000);
+  EXPECT_DOUBLE_EQ(j["consistency"]["ratio"].get<double>(), 0.875);
+}
+
+TEST(ReportJson, OpFilterAndTopStacks) {
+  ReportOptions opt;
+  opt.op = "create";
+  opt.top_stacks = 2;
+  json j = report_json(sample_profile(), opt);
+  ASSERT_EQ(j["ops"].size(), 1u);
+  EXPECT_EQ(j["ops"][0]["name"], "create");
+  EXPECT_EQ(j["ops"][0]["samples"], 500);  // all samples, not just the shown stacks
+  EXPECT_EQ(j["ops"][0]["top_stacks"].size(), 2u);
+  EXPECT_EQ(j["consistency"]["oncpu_ns_sum"], 700'000'000);
+}
+
+}  // namespace
+}  // namespace fscost

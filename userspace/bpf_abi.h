@@ -1,0 +1,12 @@
+// C++ view of bpf/fscost.h: the structs the BPF side writes and we read.
+#pragma once
+
+#include <linux/types.h>
+
+#include "fscost.h"
+
+static_assert(sizeof(fscost_syscall_rule) == 24);
+static_assert(sizeof(fscost_op_stats) == 8 * (4 + FSCOST_LAT_BUCKETS));
+static_assert(sizeof(fscost_sample_key) == 16 + FSCOST_NAME_LEN);
+static_assert(sizeof(fscost_task) == 32);
+static_assert(sizeof(fscost_stack) == 8 + 8 * FSCOST_STACK_DEPTH);
