@@ -45,6 +45,10 @@ Result<std::unique_ptr<Collector>> Collector::load(const CollectorConfig& cfg, c
   // One flavour per sched hook: tp_btf where the kernel has it, else raw_tp.
   c->btf_flavour_ = f.tp_btf;
   bool btf = c->btf_flavour_;
+  bpf_program__set_autoload(s->progs.sys_enter_btf, btf);
+  bpf_program__set_autoload(s->progs.sys_exit_btf, btf);
+  bpf_program__set_autoload(s->progs.sys_enter_raw, !btf);
+  bpf_program__set_autoload(s->progs.sys_exit_raw, !btf);
   bpf_program__set_autoload(s->progs.switch_btf, btf);
   bpf_program__set_autoload(s->progs.fork_btf, btf);
   bpf_program__set_autoload(s->progs.exit_btf, btf);
@@ -78,7 +82,8 @@ Result<std::monostate> Collector::track(pid_t tgid) {
 Result<std::monostate> Collector::attach() {
   if (int err = fscost_bpf__attach(skel_.get())) return libbpf_error("cannot attach probes", err);
   const char* flavour = btf_flavour_ ? "tp_btf" : "raw_tp";
-  probes_ = {"raw_syscalls:sys_enter (tracepoint)", "raw_syscalls:sys_exit (tracepoint)",
+  probes_ = {fmt::format("raw_syscalls:sys_enter ({})", flavour),
+             fmt::format("raw_syscalls:sys_exit ({})", flavour),
              fmt::format("sched:sched_switch ({})", flavour),
              fmt::format("sched:sched_process_fork ({})", flavour),
              fmt::format("sched:sched_process_exit ({})", flavour)};
