@@ -7,9 +7,8 @@ namespace fscost {
 namespace {
 
 // Keep in sync with enum fscost_drop (bpf/fscost.h) and docs/PROFILE.md.
-constexpr std::array<DropCounter, 6> kDropCounters = {{
-    {"stack_map_full", "kernel stacks lost: the stack map was full",
-     "raise --stack-storage-size"},
+constexpr std::array<DropCounter, 9> kDropCounters = {{
+    {"stack_map_full", "kernel stacks lost: the stack map was full", "raise --stack-storage-size"},
     {"stack_other_errors",
      "kernel stacks lost: bpf_get_stack failed, or a stack vanished before it was read",
      "see `fscost features`"},
@@ -18,6 +17,16 @@ constexpr std::array<DropCounter, 6> kDropCounters = {{
     {"task_map_full", "operations lost: the per-thread state map was full", "raise --max-threads"},
     {"tracked_map_full", "processes not followed: the tracked-process map was full",
      "raise --max-procs"},
+    {"offcpu_map_full",
+     "off-CPU intervals lost: the (operation, off-CPU stack, waker) map was full",
+     "raise --max-offcpu"},
+    {"lock_map_full", "lock contentions lost: the (operation, lock, stack) map was full",
+     "raise --max-locks"},
+    {"lock_nesting",
+     "lock contentions not timed: a third contention began while a task already waited on two "
+     "(an interrupt contending inside a contention)",
+     "none needed when small next to the contention counts; the BPF side tracks two nested "
+     "waits per task"},
     {"prog_missed",
      "BPF program runs the kernel skipped (bpf_prog_info.recursion_misses): events not seen",
      "another tracer may be on the same hooks, or lower --freq"},

@@ -6,129 +6,23 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
-#include <unordered_map>
+
+#include "profile_json.h"
 
 namespace fscost {
 
 namespace {
 
-using nlohmann::json;
+using profile_json::Checker;
+using profile_json::FrameTable;
+using profile_json::json;
+using profile_json::Node;
+using profile_json::ojson;
+using profile_json::parse_stack;
+using profile_json::stack_json;
 
 constexpr const char* kCorruptHint =
     "the file is damaged or was not written by `fscost record`; record it again";
-
-// ---- checked access ---------------------------------------------------------
-
-// A value inside the document and how we got there. The JSON path is only
-// spelled out when something is wrong, so large profiles parse cheaply.
-struct Node {
-  const json& v;
-  const Node* parent = nullptr;
-  const char* key = nullptr;  // object member name; nullptr for array elements
-  std::size_t index = 0;
-};
-
-const json kNull;
-
-std::string path_of(const Node& n) {
-  if (!n.parent) return "";
-  std::string p = path_of(*n.parent);
-  if (!n.key) return fmt::format("{}[{}]", p, n.index);
-  return p.empty() ? n.key : fmt::format("{}.{}", p, n.key);
-}
-
-// Type-checked reads. The first failure is kept and later reads return
-// defaults, so a parser reads a whole struct and checks once at the end.
-class Checker {
- public:
-  bool ok() const { return error_.empty(); }
-  const std::string& error() const { return error_; }
-
-  void fail(const Node& n, std::string_view what) {
-    if (!ok()) return;
-    std::string path = path_of(n);
-    error_ = fmt::format("{}: {}", path.empty() ? "top level" : path, what);
-  }
-
-  Node field(const Node& obj, const char* key) {
-    if (!obj.v.is_object()) {
-      fail(obj, fmt::format("expected object, got {}", obj.v.type_name()));
-      return {kNull, &obj, key};
-    }
-    auto it = obj.v.find(key);
-    if (it != obj.v.end()) return {*it, &obj, key};
-    Node missing{kNull, &obj, key};
-    fail(missing, "missing required field");
-    return missing;
-  }
-
-  std::uint64_t u64(const Node& n) {
-    if (n.v.is_number_unsigned()) return n.v.get<std::uint64_t>();
-    if (n.v.is_number_integer())
-      fail(n, fmt::format("expected unsigned integer, got negative number {}",
-                          n.v.get<std::int64_t>()));
-    else
-      fail(n, fmt::format("expected unsigned integer, got {}", describe(n.v)));
-    return 0;
-  }
-
-  std::uint32_t u32(const Node& n) {
-    std::uint64_t v = u64(n);
-    if (v <= UINT32_MAX) return static_cast<std::uint32_t>(v);
-    fail(n, fmt::format("{} does not fit in 32 bits", v));
-    return 0;
-  }
-
-  std::int64_t i64(const Node& n) {
-    if (n.v.is_number_unsigned() && n.v.get<std::uint64_t>() <= INT64_MAX)
-      return n.v.get<std::int64_t>();
-    if (n.v.is_number_integer() && !n.v.is_number_unsigned()) return n.v.get<std::int64_t>();
-    fail(n, fmt::format("expected 64-bit integer, got {}", describe(n.v)));
-    return 0;
-  }
-
-  bool boolean(const Node& n) {
-    if (n.v.is_boolean()) return n.v.get<bool>();
-    fail(n, fmt::format("expected boolean, got {}", describe(n.v)));
-    return false;
-  }
-
-  std::string str(const Node& n) {
-    if (n.v.is_string()) return n.v.get<std::string>();
-    fail(n, fmt::format("expected string, got {}", describe(n.v)));
-    return {};
-  }
-
-  // Calls f(element) for each array element.
-  template <typename F>
-  void each(const Node& arr, F&& f) {
-    if (!arr.v.is_array()) {
-      fail(arr, fmt::format("expected array, got {}", describe(arr.v)));
-      return;
-    }
-    for (std::size_t i = 0; i < arr.v.size() && ok(); ++i) f(Node{arr.v[i], &arr, nullptr, i});
-  }
-
-  // Calls f(name, value) for each object member.
-  template <typename F>
-  void each_member(const Node& obj, F&& f) {
-    if (!obj.v.is_object()) {
-      fail(obj, fmt::format("expected object, got {}", describe(obj.v)));
-      return;
-    }
-    for (auto it = obj.v.begin(); it != obj.v.end() && ok(); ++it)
-      f(it.key(), Node{it.value(), &obj, it.key().c_str()});
-  }
-
- private:
-  static std::string describe(const json& v) {
-    if (v.is_null()) return "null";
-    if (v.is_number()) return fmt::format("number {}", v.dump());
-    return v.type_name();
-  }
-
-  std::string error_;
-};
 
 // ---- parsing ----------------------------------------------------------------
 
@@ -167,6 +61,7 @@ OpStats parse_op(Checker& c, const Node& n) {
   c.each(lat, [&](const Node& b) { o.latency_log2.push_back(c.u64(b)); });
   if (o.latency_log2.size() != kLatencyBuckets)
     c.fail(lat, fmt::format("expected {} buckets, got {}", kLatencyBuckets, o.latency_log2.size()));
+  profile_json::parse_op_extra(c, n, o);
   return o;
 }
 
@@ -188,14 +83,7 @@ StackSample parse_sample(Checker& c, const Node& n, const std::vector<std::strin
   if (c.ok() && !parse_sample_kind(k, s.kind))
     c.fail(kind, fmt::format("unknown sample kind '{}' (expected op, user, kernel or kthread)", k));
   s.name = c.str(c.field(n, "name"));
-  c.each(c.field(n, "stack"), [&](const Node& f) {
-    std::uint64_t i = c.u64(f);
-    if (i < frames.size())
-      s.frames.push_back(frames[i]);
-    else
-      c.fail(f,
-             fmt::format("frame index {} out of range (frames has {} entries)", i, frames.size()));
-  });
+  s.frames = parse_stack(c, c.field(n, "stack"), frames);
   s.count = c.u64(c.field(n, "count"));
   return s;
 }
@@ -212,6 +100,7 @@ Profile parse_body(Checker& c, const Node& root) {
   p.samples_total = c.u64(c.field(root, "samples_total"));
   c.each_member(c.field(root, "drops"),
                 [&](const std::string& name, const Node& v) { p.drops[name] = c.u64(v); });
+  profile_json::parse_profile_extra(c, root, frames, p);
   return p;
 }
 
@@ -247,8 +136,6 @@ Result<Profile> parse_document(const json& doc, const std::string& origin) {
 
 // ---- serializing ------------------------------------------------------------
 
-using ojson = nlohmann::ordered_json;
-
 ojson meta_json(const Metadata& m) {
   return {{"fscost_version", m.fscost_version},
           {"kernel_release", m.kernel_release},
@@ -267,32 +154,16 @@ ojson rusage_json(const Rusage& r) {
 }
 
 ojson op_json(const OpStats& o) {
-  return {{"name", o.name},       {"count", o.count},       {"errors", o.errors},
-          {"wall_ns", o.wall_ns}, {"oncpu_ns", o.oncpu_ns}, {"latency_log2", o.latency_log2}};
+  ojson out = {{"name", o.name},       {"count", o.count},       {"errors", o.errors},
+               {"wall_ns", o.wall_ns}, {"oncpu_ns", o.oncpu_ns}, {"latency_log2", o.latency_log2}};
+  profile_json::add_op_extra(o, out);
+  return out;
 }
 
-// Each distinct frame is stored once; samples refer to it by index, in
-// order of first use so the output is deterministic.
-class FrameTable {
- public:
-  std::uint64_t intern(const std::string& frame) {
-    auto [it, added] = index_.try_emplace(frame, frames_.size());
-    if (added) frames_.push_back(frame);
-    return it->second;
-  }
-  const std::vector<std::string>& frames() const { return frames_; }
-
- private:
-  std::unordered_map<std::string, std::uint64_t> index_;
-  std::vector<std::string> frames_;
-};
-
 ojson sample_json(const StackSample& s, FrameTable& table) {
-  ojson stack = ojson::array();
-  for (const auto& f : s.frames) stack.push_back(table.intern(f));
   return {{"kind", to_string(s.kind)},
           {"name", s.name},
-          {"stack", std::move(stack)},
+          {"stack", stack_json(s.frames, table)},
           {"count", s.count}};
 }
 
@@ -328,6 +199,10 @@ std::string serialize_profile(const Profile& p) {
   for (const auto& s : p.samples) samples.push_back(sample_json(s, table));
   ojson ops = ojson::array();
   for (const auto& o : p.ops) ops.push_back(op_json(o));
+  // Interned after the samples, so sample frame indexes do not depend on
+  // whether contention data was recorded.
+  ojson extra = ojson::object();
+  profile_json::add_profile_extra(p, table, extra);
   ojson doc = {{"format", kProfileFormatTag},
                {"version", kProfileFormatVersion},
                {"meta", meta_json(p.meta)},
@@ -337,6 +212,7 @@ std::string serialize_profile(const Profile& p) {
                {"samples", std::move(samples)},
                {"samples_total", p.samples_total},
                {"drops", p.drops}};
+  doc.update(extra);
   return doc.dump(-1, ' ', false, ojson::error_handler_t::replace) + "\n";
 }
 

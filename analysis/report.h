@@ -2,10 +2,12 @@
 // (docs/REPORT-JSON.md), folded stacks for flame graphs.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 
 #include "profile.h"
@@ -15,25 +17,39 @@ namespace fscost {
 
 inline constexpr int kReportSchemaVersion = 1;
 
+// What a report looks at: where operations spend CPU (with XFS counters),
+// why they wait off CPU, or which locks they contend on.
+inline constexpr std::array<std::string_view, 3> kReportViews = {"oncpu", "offcpu", "locks"};
+
 struct ReportOptions {
   std::optional<std::string> op;  // --op: only this operation's rows, stacks and lines
-  std::size_t top_stacks = 5;     // kernel stacks shown per operation
+  std::size_t top_stacks = 5;     // kernel (or off-CPU) stacks shown per operation
+  std::string view = "oncpu";     // one of kReportViews
 };
 
-// Rejects an --op that names no operation in operations.h ("none" included).
-// A known operation without data in this profile is fine.
+// Rejects an --op that names no operation in operations.h ("none" included)
+// and a view not in kReportViews. A known operation without data in this
+// profile is fine. The renderers throw UserError for an unknown view.
 Result<std::monostate> validate_report_options(const Profile& p, const ReportOptions& opt);
 
-// Header, rusage, per-op table, consistency check, top stacks, background
-// samples and drop counters, as plain text.
+// Header, rusage, the view's sections and drop counters, as plain text.
+// oncpu: per-op table, consistency check, top stacks, XFS counters,
+// background samples. offcpu: on/off-CPU/wall per op by wait class, top
+// off-CPU stacks with wakers, kernel threads. locks: lock table and spin
+// check per op, kernel threads' locks.
 std::string render_text(const Profile& p, const ReportOptions& opt);
 
-// The same content for scripts. Strings come from the profile unchanged, so
-// dump() it with error_handler_t::replace if they may hold invalid UTF-8.
+// The same content for scripts (docs/REPORT-JSON.md): the common keys in
+// every view, plus "offcpu" or "locks" for those views. Strings come from
+// the profile unchanged, so dump() it with error_handler_t::replace if they
+// may hold invalid UTF-8.
 nlohmann::json report_json(const Profile& p, const ReportOptions& opt);
 
-// Brendan Gregg's folded format, "root;outer;...;leaf count" per line,
+// Brendan Gregg's folded format, "root;outer;...;leaf value" per line,
 // sorted; the root is the op name, "[user]", "[kernel]" or "[kthread:NAME]".
+// oncpu: sampled stacks, value = samples. offcpu: "root;[class];blocked
+// frames[;--;waker frames leaf first;waker comm]", value = ns off CPU.
+// locks: "root;lock name;frames", value = ns waited.
 std::string render_folded(const Profile& p, const ReportOptions& opt);
 
 }  // namespace fscost

@@ -3,15 +3,15 @@
 #include <nlohmann/json.hpp>
 
 #include "report.h"
+#include "report_json_parts.h"
 #include "report_view.h"
 
 namespace fscost {
 
 namespace {
 
+using json_parts::or_null;
 using nlohmann::json;
-
-json or_null(std::optional<double> v) { return v ? json(*v) : json(nullptr); }
 
 json meta_json(const Metadata& m) {
   return {{"fscost_version", m.fscost_version},
@@ -37,6 +37,13 @@ json stacks_json(const std::vector<StackShare>& stacks) {
   return out;
 }
 
+// Counter → events per completed operation (null if none completed).
+json xfs_per_op(const OpStats& o) {
+  json out = json::object();
+  for (const auto& [name, n] : o.xfs) out[name] = or_null(per_op(n, o.count));
+  return out;
+}
+
 json op_json(const OpRow& row, const Profile& p) {
   const OpStats& o = row.stats;
   return {{"name", o.name},
@@ -50,7 +57,12 @@ json op_json(const OpRow& row, const Profile& p) {
           {"sys_share", or_null(sys_share(o, p.rusage))},
           {"latency_log2_ns", o.latency_log2},
           {"samples", row.samples},
-          {"top_stacks", stacks_json(row.top_stacks)}};
+          {"top_stacks", stacks_json(row.top_stacks)},
+          {"offcpu_ns_total", o.offcpu_ns},
+          {"offcpu_ns_per_op", or_null(per_op_ns(o.offcpu_ns, o.count))},
+          {"xfs_per_op", xfs_per_op(o)},
+          {"trans_min", o.trans_min},
+          {"trans_max", o.trans_max}};
 }
 
 json background_json(const Background& bg) {
@@ -61,6 +73,14 @@ json background_json(const Background& bg) {
           {"kthreads", std::move(kthreads)}};
 }
 
+json xfs_json(const XfsSummary& x) {
+  return {{"background", x.background},
+          {"device_write_bytes", x.device_write_bytes},
+          {"device_write_bytes_total", x.device_write_bytes_sum},
+          {"fs_ops", x.fs_ops},
+          {"device_write_bytes_per_op", or_null(x.bytes_per_op)}};
+}
+
 json consistency_json(const Consistency& c) {
   json sys = c.rusage_sys_ns ? json(*c.rusage_sys_ns) : json(nullptr);
   return {{"oncpu_ns_sum", c.oncpu_ns_sum}, {"rusage_sys_ns", sys}, {"ratio", or_null(c.ratio)}};
@@ -69,18 +89,24 @@ json consistency_json(const Consistency& c) {
 }  // namespace
 
 nlohmann::json report_json(const Profile& p, const ReportOptions& opt) {
+  View view = view_of(opt);
   ReportView v = build_report_view(p, opt);
   json ops = json::array();
   for (const auto& row : v.rows) ops.push_back(op_json(row, p));
-  return {{"schema", "fscost-report"},
-          {"version", kReportSchemaVersion},
-          {"meta", meta_json(p.meta)},
-          {"rusage", rusage_json(p.rusage)},
-          {"ops", std::move(ops)},
-          {"background", background_json(v.background)},
-          {"consistency", consistency_json(v.consistency)},
-          {"drops", p.drops},
-          {"samples_total", p.samples_total}};
+  json out = {{"schema", "fscost-report"},
+              {"version", kReportSchemaVersion},
+              {"view", opt.view},
+              {"meta", meta_json(p.meta)},
+              {"rusage", rusage_json(p.rusage)},
+              {"ops", std::move(ops)},
+              {"background", background_json(v.background)},
+              {"consistency", consistency_json(v.consistency)},
+              {"xfs", xfs_json(xfs_summary(p))},
+              {"drops", p.drops},
+              {"samples_total", p.samples_total}};
+  if (view == View::OffCpu) out["offcpu"] = json_parts::offcpu_json(p, opt);
+  if (view == View::Locks) out["locks"] = json_parts::locks_json(p, opt);
+  return out;
 }
 
 }  // namespace fscost

@@ -35,6 +35,10 @@ std::map<std::string, OpRow> collect_rows(const Profile& p, const ReportOptions&
   std::map<std::string, StackCounts> stacks;
   for (const auto& s : p.samples)
     if (s.kind == SampleKind::Op && wanted(s.name, opt)) stacks[s.name][s.frames] += s.count;
+  for (const auto& s : p.offcpu)
+    if (s.kind == SampleKind::Op && wanted(s.name, opt)) rows[s.name].stats.name = s.name;
+  for (const auto& s : p.locks)
+    if (s.kind == SampleKind::Op && wanted(s.name, opt)) rows[s.name].stats.name = s.name;
   for (const auto& [name, by_stack] : stacks) {
     OpRow& row = rows[name];
     row.stats.name = name;
@@ -83,10 +87,24 @@ Consistency consistency(const Profile& p) {
 }  // namespace
 
 Result<std::monostate> validate_report_options(const Profile&, const ReportOptions& opt) {
-  if (!opt.op || op_from_name(*opt.op)) return std::monostate{};
-  std::vector<std::string_view> valid(kOpNames.begin() + 1, kOpNames.end());  // not "none"
-  return Error{fmt::format("unknown operation '{}'", *opt.op),
-               fmt::format("valid operations: {}", fmt::join(valid, ", "))};
+  if (opt.op && !op_from_name(*opt.op)) {
+    std::vector<std::string_view> valid(kOpNames.begin() + 1, kOpNames.end());  // not "none"
+    return Error{fmt::format("unknown operation '{}'", *opt.op),
+                 fmt::format("valid operations: {}", fmt::join(valid, ", "))};
+  }
+  if (std::find(kReportViews.begin(), kReportViews.end(), opt.view) == kReportViews.end())
+    return Error{fmt::format("unknown view '{}'", opt.view),
+                 fmt::format("valid views: {}", fmt::join(kReportViews, ", "))};
+  return std::monostate{};
+}
+
+View view_of(const ReportOptions& opt) {
+  if (opt.view == "oncpu") return View::OnCpu;
+  if (opt.view == "offcpu") return View::OffCpu;
+  if (opt.view == "locks") return View::Locks;
+  ReportOptions only_view;
+  only_view.view = opt.view;
+  throw UserError(validate_report_options(Profile{}, only_view).error());
 }
 
 ReportView build_report_view(const Profile& p, const ReportOptions& opt) {
@@ -98,9 +116,27 @@ std::optional<double> ops_per_sec(const OpStats& o, const Metadata& m) {
   return static_cast<double>(o.count) * 1e9 / static_cast<double>(m.duration_ns);
 }
 
-std::optional<double> per_op_ns(std::uint64_t total_ns, std::uint64_t count) {
+std::optional<double> per_op(std::uint64_t total, std::uint64_t count) {
   if (count == 0) return std::nullopt;
-  return static_cast<double>(total_ns) / static_cast<double>(count);
+  return static_cast<double>(total) / static_cast<double>(count);
+}
+
+std::optional<double> per_op_ns(std::uint64_t total_ns, std::uint64_t count) {
+  return per_op(total_ns, count);
+}
+
+std::optional<double> on_off_agreement(const OpStats& o) {
+  if (o.wall_ns == 0) return std::nullopt;
+  return static_cast<double>(o.oncpu_ns + o.offcpu_ns) / static_cast<double>(o.wall_ns);
+}
+
+XfsSummary xfs_summary(const Profile& p) {
+  XfsSummary x{p.background_xfs, p.device_write_bytes};
+  for (const auto& [dev, bytes] : p.device_write_bytes) x.device_write_bytes_sum += bytes;
+  for (const auto& o : p.ops)
+    if (o.name != "other") x.fs_ops += o.count;
+  x.bytes_per_op = per_op(x.device_write_bytes_sum, x.fs_ops);
+  return x;
 }
 
 std::optional<double> sys_share(const OpStats& o, const Rusage& r) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,17 +42,41 @@ struct Consistency {
   std::optional<double> ratio;  // oncpu_ns_sum / rusage_sys_ns
 };
 
+// XFS activity outside the per-op counters: background events and what
+// reached the block devices.
+struct XfsSummary {
+  std::map<std::string, std::uint64_t> background;  // Profile::background_xfs
+  std::map<std::string, std::uint64_t> device_write_bytes;
+  std::uint64_t device_write_bytes_sum = 0;
+  std::uint64_t fs_ops = 0;            // completed operations, every op except "other"
+  std::optional<double> bytes_per_op;  // device_write_bytes_sum / fs_ops
+};
+
 struct ReportView {
   std::vector<OpRow> rows;  // by on-CPU total, descending; only --op if given
   Background background;
   Consistency consistency;
 };
 
+// Rows cover every operation with statistics, samples, off-CPU stacks or
+// lock contention.
 ReportView build_report_view(const Profile& p, const ReportOptions& opt);
+
+XfsSummary xfs_summary(const Profile& p);
+
+enum class View { OnCpu, OffCpu, Locks };
+
+// The view ReportOptions::view names; throws UserError (the message
+// validate_report_options gives) for any other.
+View view_of(const ReportOptions& opt);
 
 // Derived figures; nullopt where undefined rather than a misleading 0.
 std::optional<double> ops_per_sec(const OpStats& o, const Metadata& m);
 std::optional<double> per_op_ns(std::uint64_t total_ns, std::uint64_t count);
+std::optional<double> per_op(std::uint64_t total, std::uint64_t count);  // any counter
+// (on-CPU + off-CPU) / wall: 1 when the two probes account for every
+// nanosecond of the operations; nullopt if wall is 0.
+std::optional<double> on_off_agreement(const OpStats& o);
 std::optional<double> sys_share(const OpStats& o, const Rusage& r);
 
 }  // namespace fscost

@@ -6,16 +6,34 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace fscost {
 
 inline std::string seconds(std::uint64_t ns) { return fmt::format("{:.3f} s", ns / 1e9); }
+
+inline std::string millis(std::uint64_t ns) { return fmt::format("{:.3f} ms", ns / 1e6); }
+
+// "1 lock", "2 locks".
+inline std::string plural(std::uint64_t n, std::string_view noun) {
+  return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
+}
 
 inline std::string percent(double ratio) { return fmt::format("{:.1f}%", ratio * 100); }
 
 // "-" where a figure is undefined (no operations, no duration, no rusage).
 inline std::string fixed1(std::optional<double> v) {
   return v ? fmt::format("{:.1f}", *v) : std::string("-");
+}
+
+inline std::string fixed_or_dash(std::optional<double> v, int digits) {
+  return v ? fmt::format("{:.{}f}", *v, digits) : std::string("-");
+}
+
+// Microseconds per operation, one decimal; "-" if there are no operations.
+inline std::string us_per_op(std::uint64_t total_ns, std::uint64_t count) {
+  if (count == 0) return "-";
+  return fmt::format("{:.1f}", static_cast<double>(total_ns) / static_cast<double>(count) / 1000);
 }
 
 inline std::string percent_or_dash(std::optional<double> ratio) {

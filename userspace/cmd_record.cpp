@@ -4,14 +4,17 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <thread>
 
 #include "collector.h"
+#include "hooks.h"
 #include "commands.h"
 #include "kernel_features.h"
 #include "kallsyms.h"
 #include "profile_builder.h"
 #include "profile_io.h"
 #include "target.h"
+#include "user_symbols.h"
 
 namespace fscost {
 namespace {
@@ -48,6 +51,32 @@ Metadata base_metadata(const RecordArgs& a, const Target& t) {
   return m;
 }
 
+// With --user-stacks: snapshots the maps of the target's processes every
+// 20 ms while it runs, since they are gone once a process exits.
+class MapsWatcher {
+ public:
+  MapsWatcher(const Collector* c, UserSymbolizer& usyms) {
+    if (!c) return;
+    thread_ = std::jthread([c, &usyms](std::stop_token stop) {
+      while (!stop.stop_requested()) {
+        usyms.snapshot(c->tracked_pids());
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+      usyms.snapshot(c->tracked_pids());
+    });
+  }
+
+ private:
+  std::jthread thread_;
+};
+
+std::vector<pid_t> user_sample_pids(const RawData& raw) {
+  std::vector<pid_t> pids;
+  for (const auto& [k, count] : raw.samples)
+    if (k.kind == FSCOST_SK_USER && k.tgid) pids.push_back(static_cast<pid_t>(k.tgid));
+  return pids;
+}
+
 std::uint64_t dropped(const Profile& p) {
   std::uint64_t n = 0;
   for (const auto& [name, count] : p.drops) n += count;
@@ -65,8 +94,10 @@ void print_summary(const Profile& p, const std::string& path) {
 
 }  // namespace
 
-int cmd_record(const RecordArgs& a) {
+int cmd_record(const RecordArgs& args) {
+  RecordArgs a = args;
   check_args(a);
+  a.collector.groups = take(parse_probe_groups(a.probes));
   const Features& f = Features::get();
   take(check_can_record(f));
   if (!f.tracefs_note.empty()) fmt::print(stderr, "fscost: {}\n", f.tracefs_note);
@@ -79,17 +110,28 @@ int cmd_record(const RecordArgs& a) {
 
   Metadata meta = base_metadata(a, target);
   meta.probes = collector->probes();
+  for (const auto& s : collector->skipped()) {
+    fmt::print(stderr, "fscost: not probing {}\n", s);
+    meta.probes.push_back(s);
+  }
+  UserSymbolizer usyms;
   collector->enable(true);
   take(target.start());
   std::optional<std::chrono::milliseconds> duration;
   if (a.duration_s) duration = std::chrono::milliseconds(static_cast<long>(*a.duration_s * 1000));
-  Rusage rusage = target.wait(duration);
+  Rusage rusage;
+  {
+    MapsWatcher watcher(a.collector.user_stacks ? collector.get() : nullptr, usyms);
+    rusage = target.wait(duration);
+  }
   collector->enable(false);
   meta.duration_ns = rusage.wall_ns;
 
   RawData raw = collector->read();
+  if (a.collector.user_stacks) usyms.snapshot(user_sample_pids(raw));  // -a: still alive ones
   Kallsyms ksyms = take(Kallsyms::load());
-  Profile profile = build_profile(raw, ksyms, std::move(meta), rusage);
+  Profile profile = build_profile(raw, ksyms, a.collector.user_stacks ? &usyms : nullptr,
+                                  std::move(meta), rusage);
   take(write_profile_atomic(profile, a.output));
   print_summary(profile, a.output);
   if (target.exit_code())

@@ -14,6 +14,7 @@ int cmd_report(const ReportArgs& a) {
   ReportOptions opts;
   opts.op = a.op;
   opts.top_stacks = a.top;
+  opts.view = a.view;
   take(validate_report_options(p, opts));
   if (a.format == "json")
     fmt::print("{}\n", report_json(p, opts).dump(2, ' ', false, nlohmann::json::error_handler_t::replace));

@@ -10,6 +10,7 @@
 #include "kernel_features.h"
 #include "fscost_bpf.skel.h"
 #include "syscall_table.h"
+#include "tracefs.h"
 
 namespace fscost {
 namespace {
@@ -34,31 +35,50 @@ Result<std::unique_ptr<Collector>> Collector::load(const CollectorConfig& cfg, c
   c->cfg_ = cfg;
   c->skel_.reset(fscost_bpf__open());
   if (!c->skel_) return libbpf_error("cannot open the BPF object", errno);
-  auto* s = c->skel_.get();
-
-  s->rodata->trace_all = cfg.trace_all;
-  s->rodata->self_tgid = static_cast<__u32>(getpid());
-  if (set_size(s->maps.stacks, cfg.stack_storage) || set_size(s->maps.samples, cfg.max_stacks) ||
-      set_size(s->maps.tasks, cfg.max_threads) || set_size(s->maps.tracked, cfg.max_procs))
-    return Error{"cannot size the BPF maps", "check --stack-storage-size/--max-* values"};
-
-  // One flavour per sched hook: tp_btf where the kernel has it, else raw_tp.
-  c->btf_flavour_ = f.tp_btf;
-  bool btf = c->btf_flavour_;
-  bpf_program__set_autoload(s->progs.sys_enter_btf, btf);
-  bpf_program__set_autoload(s->progs.sys_exit_btf, btf);
-  bpf_program__set_autoload(s->progs.sys_enter_raw, !btf);
-  bpf_program__set_autoload(s->progs.sys_exit_raw, !btf);
-  bpf_program__set_autoload(s->progs.switch_btf, btf);
-  bpf_program__set_autoload(s->progs.fork_btf, btf);
-  bpf_program__set_autoload(s->progs.exit_btf, btf);
-  bpf_program__set_autoload(s->progs.switch_raw, !btf);
-  bpf_program__set_autoload(s->progs.fork_raw, !btf);
-  bpf_program__set_autoload(s->progs.exit_raw, !btf);
-
-  if (int err = fscost_bpf__load(s)) return libbpf_error("cannot load the BPF programs", err);
+  if (auto r = c->configure(f); !r) return r.error();
+  if (int err = fscost_bpf__load(c->skel_.get()))
+    return libbpf_error("cannot load the BPF programs", err);
   if (auto r = c->fill_syscall_rules(); !r) return r.error();
   return c;
+}
+
+// Rodata, map sizes, and autoload: per hook, the probed flavour, if its
+// group is wanted and its tracepoint exists here.
+Result<std::monostate> Collector::configure(const Features& f) {
+  auto* s = skel_.get();
+  const auto& g = cfg_.groups;
+  s->rodata->trace_all = cfg_.trace_all;
+  s->rodata->self_tgid = static_cast<__u32>(getpid());
+  s->rodata->want_offcpu = g.offcpu;
+  s->rodata->want_wakers = g.enabled(ProbeGroup::Wakers);
+  s->rodata->want_locks = g.locks;
+  s->rodata->want_user_stacks = cfg_.user_stacks;
+  if (set_size(s->maps.stacks, cfg_.stack_storage) || set_size(s->maps.samples, cfg_.max_stacks) ||
+      set_size(s->maps.tasks, cfg_.max_threads) || set_size(s->maps.tracked, cfg_.max_procs) ||
+      set_size(s->maps.offcpu, cfg_.max_offcpu) || set_size(s->maps.lock_stats, cfg_.max_locks))
+    return Error{"cannot size the BPF maps", "check --stack-storage-size/--max-* values"};
+
+  btf_flavour_ = f.tp_btf;
+  const char* flavour = btf_flavour_ ? "tp_btf" : "raw_tp";
+  for (const auto& h : hooks()) {
+    std::string event = fmt::format("{}:{}", h.category, h.event);
+    bool present = tracepoint_exists(f.tracefs_root, h.category, h.event);
+    bool want = cfg_.groups.enabled(h.group) && present;
+    if (cfg_.groups.enabled(h.group) && !present) skipped_.push_back(event + " (absent)");
+    if (h.single_flavour) {
+      auto* p = bpf_object__find_program_by_name(s->obj, std::string(h.program).c_str());
+      if (p) bpf_program__set_autoload(p, want);
+      if (want) probes_.push_back(event + " (tracepoint)");
+      continue;
+    }
+    auto* btf = bpf_object__find_program_by_name(s->obj, fmt::format("{}_btf", h.program).c_str());
+    auto* raw = bpf_object__find_program_by_name(s->obj, fmt::format("{}_raw", h.program).c_str());
+    if (!btf || !raw) return Error{fmt::format("BPF object lacks the programs for {}", event), ""};
+    bpf_program__set_autoload(btf, want && btf_flavour_);
+    bpf_program__set_autoload(raw, want && !btf_flavour_);
+    if (want) probes_.push_back(fmt::format("{} ({})", event, flavour));
+  }
+  return std::monostate{};
 }
 
 Result<std::monostate> Collector::fill_syscall_rules() {
@@ -81,18 +101,25 @@ Result<std::monostate> Collector::track(pid_t tgid) {
 
 Result<std::monostate> Collector::attach() {
   if (int err = fscost_bpf__attach(skel_.get())) return libbpf_error("cannot attach probes", err);
-  const char* flavour = btf_flavour_ ? "tp_btf" : "raw_tp";
-  probes_ = {fmt::format("raw_syscalls:sys_enter ({})", flavour),
-             fmt::format("raw_syscalls:sys_exit ({})", flavour),
-             fmt::format("sched:sched_switch ({})", flavour),
-             fmt::format("sched:sched_process_fork ({})", flavour),
-             fmt::format("sched:sched_process_exit ({})", flavour)};
   auto sampler = CpuSampler::attach(skel_->progs.on_sample, cfg_.freq_hz);
   if (!sampler) return sampler.error();
   probes_.push_back(fmt::format("cpu-clock {} Hz on {} CPUs (perf_event)", cfg_.freq_hz,
                                 sampler.value().cpus()));
   sampler_.emplace(std::move(sampler).value());
   return std::monostate{};
+}
+
+std::vector<pid_t> Collector::tracked_pids() const {
+  std::vector<pid_t> pids;
+  int fd = bpf_map__fd(skel_->maps.tracked);
+  __u32 key = 0, next = 0;
+  const __u32* prev = nullptr;
+  while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+    pids.push_back(static_cast<pid_t>(next));
+    key = next;
+    prev = &key;
+  }
+  return pids;
 }
 
 void Collector::enable(bool on) {

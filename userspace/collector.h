@@ -6,12 +6,15 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
+#include <unordered_map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "bpf_abi.h"
+#include "hooks.h"
 #include "result.h"
 #include "sampler.h"
 
@@ -28,22 +31,26 @@ struct CollectorConfig {
   std::uint32_t max_stacks = 32768;
   std::uint32_t max_threads = 16384;
   std::uint32_t max_procs = 8192;
+  std::uint32_t max_offcpu = 16384;
+  std::uint32_t max_locks = 16384;
+  ProbeGroups groups;
+  bool user_stacks = false;  // user stacks of user-mode samples
 };
 
 // What the kernel side aggregated, before symbolization.
-struct RawSample {
-  fscost_sample_key key{};
-  std::uint64_t count = 0;
-  std::vector<std::uint64_t> kstack;  // leaf first, as the stack map holds it
-};
-
 struct RawData {
-  std::vector<fscost_op_stats> ops;  // index = Op id, summed over CPUs
-  std::vector<RawSample> samples;
+  std::vector<fscost_op_stats> ops;          // index = Op id, summed over CPUs
+  std::vector<fscost_xfs_counts> xfs;        // index = Op id (0: outside operations)
+  std::vector<std::pair<fscost_sample_key, std::uint64_t>> samples;
+  std::vector<std::pair<fscost_offcpu_key, fscost_offcpu_val>> offcpu;
+  std::vector<std::pair<fscost_lock_key, fscost_lock_val>> locks;
+  std::map<std::uint32_t, std::uint64_t> dev_write_bytes;  // kernel dev_t → bytes
+  // Every stack the aggregates refer to, by content hash; leaf first.
+  std::unordered_map<std::uint64_t, std::vector<std::uint64_t>> stacks;
   std::array<std::uint64_t, FSCOST_DROP__COUNT> drops{};
   std::uint64_t samples_total = 0;
   std::uint64_t prog_missed = 0;     // runs the kernel skipped (recursion)
-  std::uint64_t stack_lookups_failed = 0;  // ids whose stack vanished before we read it
+  std::uint64_t stack_lookups_failed = 0;  // referenced stacks missing from the map
 };
 
 class Collector {
@@ -57,13 +64,18 @@ class Collector {
   Result<std::monostate> track(pid_t tgid);
   Result<std::monostate> attach();
   void enable(bool on);
+  // Processes in the tracked map now (the target and its descendants).
+  std::vector<pid_t> tracked_pids() const;
   RawData read() const;
 
   // "<event> (<flavour>)" for every attached probe; stored in the profile.
   const std::vector<std::string>& probes() const { return probes_; }
+  // Hooks asked for but absent on this kernel, "<event> (absent)".
+  const std::vector<std::string>& skipped() const { return skipped_; }
 
  private:
   Collector() = default;
+  Result<std::monostate> configure(const Features& f);
   Result<std::monostate> fill_syscall_rules();
 
   CollectorConfig cfg_;
@@ -73,7 +85,8 @@ class Collector {
   std::unique_ptr<::fscost_bpf, SkelDeleter> skel_;
   std::optional<CpuSampler> sampler_;
   bool btf_flavour_ = false;
-  std::vector<std::string> probes_;
+  std::vector<std::string> probes_;   // attached, with flavour
+  std::vector<std::string> skipped_;  // asked for, but absent on this kernel
 };
 
 }  // namespace fscost

@@ -18,12 +18,14 @@ struct RecordArgs {
   pid_t pid = 0;
   std::optional<double> duration_s;
   std::vector<std::string> command;
+  std::string probes = "default";  // --probes, parsed into collector.groups
   CollectorConfig collector;
 };
 
 struct ReportArgs {
   std::string file;
   std::string format = "text";
+  std::string view = "oncpu";
   std::optional<std::string> op;
   std::size_t top = 5;
 };

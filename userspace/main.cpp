@@ -33,6 +33,16 @@ void add_record(CLI::App& app, RecordArgs& a, std::function<int()>& run) {
       ->capture_default_str()->check(CLI::Range(16u, 1u << 22));
   sub->add_option("--max-procs", a.collector.max_procs, "Tracked processes")
       ->capture_default_str()->check(CLI::Range(16u, 1u << 22));
+  sub->add_option("--max-offcpu", a.collector.max_offcpu, "(op, off-CPU stack, waker) entries")
+      ->capture_default_str()->check(CLI::Range(16u, 1u << 22));
+  sub->add_option("--max-locks", a.collector.max_locks, "(op, lock, stack) entries")
+      ->capture_default_str()->check(CLI::Range(16u, 1u << 22));
+  sub->add_option("--probes", a.probes,
+                  "Probe groups besides ops and samples: default (all but xfsbuf), all, none, or a "
+                  "list of offcpu,wakers,locks,xfs,xfsbuf,block")
+      ->capture_default_str();
+  sub->add_flag("--user-stacks", a.collector.user_stacks,
+               "User stacks of the target's user-mode samples (frame pointers)");
   auto* cmd = sub->add_option("command", a.command, "Command to run and record (after --)");
   all->excludes(pid)->excludes(cmd);
   pid->excludes(cmd);
@@ -48,6 +58,9 @@ void add_report(CLI::App& app, ReportArgs& a, std::function<int()>& run) {
   sub->add_option("--format", a.format, "text, json or folded")
       ->capture_default_str()
       ->check(CLI::IsMember({"text", "json", "folded"}));
+  sub->add_option("--view", a.view, "oncpu, offcpu or locks")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"oncpu", "offcpu", "locks"}));
   sub->add_option("--op", a.op, "Only this operation");
   sub->add_option("--top", a.top, "Kernel stacks shown per operation")->capture_default_str();
   sub->callback([&a, &run] { run = [&a] { return fscost::cmd_report(a); }; });

@@ -7,7 +7,10 @@
 namespace fscost {
 
 class Kallsyms;
+class UserSymbolizer;
 
-Profile build_profile(const RawData& raw, const Kallsyms& ksyms, Metadata meta, Rusage rusage);
+// `usyms` symbolizes user stacks (--user-stacks); null: none were taken.
+Profile build_profile(const RawData& raw, const Kallsyms& ksyms, const UserSymbolizer* usyms,
+                      Metadata meta, Rusage rusage);
 
 }  // namespace fscost

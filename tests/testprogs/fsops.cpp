@@ -2,7 +2,7 @@
 // benchmarks. Raw syscalls and little user-space CPU, so nearly all of its
 // time is spent in the filesystem fscost measures.
 //
-//   fsops DIR [--n N] [--threads T] [--mode mixed|create] [--write BYTES]
+//   fsops DIR [--n N] [--threads T] [--mode mixed|create|openclose] [--write BYTES]
 //
 // mixed (default): thread K works in its own new directory DIR/tK; per
 //   iteration i: create f<i> [write BYTES] fsync close, link f<i> l<i>,
@@ -37,22 +37,23 @@ struct Options {
   std::string dir;
   long n = 1000;
   int threads = 1;
-  bool create_mode = false;
+  enum class Mode { Mixed, Create, OpenClose } mode = Mode::Mixed;
   size_t write_bytes = 0;
 };
 
 // One per thread, cache-line aligned so counting does not false-share.
 struct alignas(64) Counts {
   uint64_t create = 0, fsync = 0, link = 0, rename = 0, unlink = 0, mkdir = 0, rmdir = 0,
-           symlink = 0, write = 0, close = 0;
+           symlink = 0, write = 0, close = 0, open = 0;
 
   void add(const Counts& o) {
     create += o.create, fsync += o.fsync, link += o.link, rename += o.rename;
     unlink += o.unlink, mkdir += o.mkdir, rmdir += o.rmdir, symlink += o.symlink;
-    write += o.write, close += o.close;
+    write += o.write, close += o.close, open += o.open;
   }
   uint64_t total() const {
-    return create + fsync + link + rename + unlink + mkdir + rmdir + symlink + write + close;
+    return create + fsync + link + rename + unlink + mkdir + rmdir + symlink + write + close +
+           open;
   }
 };
 
@@ -63,7 +64,7 @@ struct alignas(64) Counts {
 
 [[noreturn]] void usage(const char* msg) {
   std::fprintf(stderr,
-               "fsops: %s\nusage: fsops DIR [--n N] [--threads T] [--mode mixed|create] "
+               "fsops: %s\nusage: fsops DIR [--n N] [--threads T] [--mode mixed|create|openclose] "
                "[--write BYTES]\n",
                msg);
   std::exit(2);
@@ -90,8 +91,10 @@ Options parse(int argc, char** argv) {
       o.write_bytes = size_t(parse_number("--write", argv[++i], 0));
     else if (a == "--mode" && has_value) {
       std::string m = argv[++i];
-      if (m != "mixed" && m != "create") usage(("unknown mode: " + m).c_str());
-      o.create_mode = m == "create";
+      if (m == "mixed") o.mode = Options::Mode::Mixed;
+      else if (m == "create") o.mode = Options::Mode::Create;
+      else if (m == "openclose") o.mode = Options::Mode::OpenClose;
+      else usage(("unknown mode: " + m).c_str());
     } else if (a.rfind("--", 0) != 0 && o.dir.empty())
       o.dir = a;
     else
@@ -165,6 +168,26 @@ void create_files(int dir, int thread, long n, Counts& c) {
   }
 }
 
+// Threads of one process opening and closing one file: every open and close
+// takes the process's files->file_lock, a spinlock, so they contend on it.
+void open_close(int dir, long n, Counts& c) {
+  for (long i = 0; i < n; i++) {
+    int fd = ::openat(dir, "target", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) die("open", "target");
+    c.open++;
+    if (::close(fd) != 0) die("close", "target");
+    c.close++;
+  }
+}
+
+const char* mode_name(Options::Mode m) {
+  switch (m) {
+    case Options::Mode::Create: return "create";
+    case Options::Mode::OpenClose: return "openclose";
+    default: return "mixed";
+  }
+}
+
 double seconds(const timeval& tv) { return double(tv.tv_sec) + double(tv.tv_usec) / 1e6; }
 
 void print_json(const Options& o, const Counts& c, double elapsed, uint64_t timed_ops) {
@@ -173,13 +196,13 @@ void print_json(const Options& o, const Counts& c, double elapsed, uint64_t time
   std::printf(
       "{\"mode\":\"%s\",\"threads\":%d,\"n\":%ld,\"counts\":{\"create\":%llu,\"fsync\":%llu,"
       "\"link\":%llu,\"rename\":%llu,\"unlink\":%llu,\"mkdir\":%llu,\"rmdir\":%llu,"
-      "\"symlink\":%llu,\"write\":%llu,\"close\":%llu},\"elapsed_s\":%.6f,\"ops_per_s\":%.1f,"
-      "\"user_s\":%.6f,\"sys_s\":%.6f}\n",
-      o.create_mode ? "create" : "mixed", o.threads, o.n, (unsigned long long)c.create,
+      "\"symlink\":%llu,\"write\":%llu,\"close\":%llu,\"open\":%llu},\"elapsed_s\":%.6f,"
+      "\"ops_per_s\":%.1f,\"user_s\":%.6f,\"sys_s\":%.6f}\n",
+      mode_name(o.mode), o.threads, o.n, (unsigned long long)c.create,
       (unsigned long long)c.fsync, (unsigned long long)c.link, (unsigned long long)c.rename,
       (unsigned long long)c.unlink, (unsigned long long)c.mkdir, (unsigned long long)c.rmdir,
       (unsigned long long)c.symlink, (unsigned long long)c.write, (unsigned long long)c.close,
-      elapsed, elapsed > 0 ? double(timed_ops) / elapsed : 0.0, seconds(ru.ru_utime),
+      (unsigned long long)c.open, elapsed, elapsed > 0 ? double(timed_ops) / elapsed : 0.0, seconds(ru.ru_utime),
       seconds(ru.ru_stime));
 }
 
@@ -193,12 +216,20 @@ int main(int argc, char** argv) {
   // Setup, not timed: the directories each thread works in.
   Counts setup;
   std::vector<int> dirs;
-  if (o.create_mode)
+  bool shared = o.mode != Options::Mode::Mixed;
+  if (shared)
     dirs.assign(size_t(o.threads), make_dir(root, "shared", setup));
   else
     for (int t = 0; t < o.threads; t++)
       dirs.push_back(make_dir(root, "t" + std::to_string(t), setup));
   std::vector<char> buf(o.write_bytes, 'x');
+  if (o.mode == Options::Mode::OpenClose) {
+    int fd = ::openat(dirs[0], "target", O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
+    if (fd < 0) die("create", "target");
+    setup.create++;
+    ::close(fd);
+    setup.close++;
+  }
 
   std::vector<Counts> counts(size_t(o.threads));
   std::barrier start(o.threads + 1);
@@ -207,14 +238,18 @@ int main(int argc, char** argv) {
     threads.emplace_back([&, t] {
       Counts& c = counts[size_t(t)];
       start.arrive_and_wait();
-      if (o.create_mode)
+      if (o.mode == Options::Mode::Create)
         create_files(dirs[size_t(t)], t, o.n, c);
+      else if (o.mode == Options::Mode::OpenClose)
+        open_close(dirs[size_t(t)], o.n, c);
       else
         for (long i = 0; i < o.n; i++) mixed_iteration(dirs[size_t(t)], i, buf, c);
     });
   }
-  start.arrive_and_wait();
+  // Before arriving: with fewer CPUs than threads, the workers may run to
+  // completion before this thread is scheduled again.
   auto t0 = std::chrono::steady_clock::now();
+  start.arrive_and_wait();
   for (auto& th : threads) th.join();
   double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
@@ -223,7 +258,7 @@ int main(int argc, char** argv) {
   uint64_t timed_ops = total.total();
   total.add(setup);
   // Directory fds: one per thread dir (one shared dir in create mode).
-  size_t dir_fds = o.create_mode ? 1 : dirs.size();
+  size_t dir_fds = shared ? 1 : dirs.size();
   for (size_t i = 0; i < dir_fds; i++) {
     if (::close(dirs[i]) != 0) die("close", "directory");
     total.close++;

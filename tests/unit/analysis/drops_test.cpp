@@ -12,9 +12,10 @@ TEST(Drops, DocumentedCounters) {
     EXPECT_FALSE(d.description.empty()) << d.name;
     EXPECT_FALSE(d.hint.empty()) << d.name;
   }
-  EXPECT_EQ(names, (std::vector<std::string_view>{
-                       "stack_map_full", "stack_other_errors",
-                       "sample_map_full", "task_map_full", "tracked_map_full", "prog_missed"}));
+  EXPECT_EQ(names, (std::vector<std::string_view>{"stack_map_full", "stack_other_errors",
+                                                  "sample_map_full", "task_map_full",
+                                                  "tracked_map_full", "offcpu_map_full",
+                                                  "lock_map_full", "lock_nesting", "prog_missed"}));
 }
 
 TEST(Drops, KnobsForKnownCounters) {
@@ -22,6 +23,8 @@ TEST(Drops, KnobsForKnownCounters) {
   EXPECT_EQ(describe_drop("sample_map_full").hint, "raise --max-stacks");
   EXPECT_EQ(describe_drop("task_map_full").hint, "raise --max-threads");
   EXPECT_EQ(describe_drop("tracked_map_full").hint, "raise --max-procs");
+  EXPECT_EQ(describe_drop("offcpu_map_full").hint, "raise --max-offcpu");
+  EXPECT_EQ(describe_drop("lock_map_full").hint, "raise --max-locks");
   EXPECT_NE(describe_drop("prog_missed").hint.find("--freq"), std::string_view::npos);
 }
 

@@ -93,7 +93,8 @@ inline void expect_same_profile(const Profile& a, const Profile& b) {
   auto rusage = [](const Rusage& r) { return std::tie(r.valid, r.user_ns, r.sys_ns, r.wall_ns); };
   EXPECT_EQ(rusage(a.rusage), rusage(b.rusage));
   auto op = [](const OpStats& o) {
-    return std::tie(o.name, o.count, o.errors, o.wall_ns, o.oncpu_ns, o.latency_log2);
+    return std::tie(o.name, o.count, o.errors, o.wall_ns, o.oncpu_ns, o.latency_log2, o.offcpu_ns,
+                    o.xfs, o.trans_min, o.trans_max);
   };
   ASSERT_EQ(a.ops.size(), b.ops.size());
   for (std::size_t i = 0; i < a.ops.size(); ++i) EXPECT_EQ(op(a.ops[i]), op(b.ops[i])) << i;
@@ -103,6 +104,22 @@ inline void expect_same_profile(const Profile& a, const Profile& b) {
     EXPECT_EQ(sample(a.samples[i]), sample(b.samples[i])) << i;
   EXPECT_EQ(a.samples_total, b.samples_total);
   EXPECT_EQ(a.drops, b.drops);
+  auto offcpu = [](const OffCpuStack& s) {
+    return std::tie(s.kind, s.name, s.wait_class, s.frames, s.waker_frames, s.waker, s.count,
+                    s.total_ns);
+  };
+  ASSERT_EQ(a.offcpu.size(), b.offcpu.size());
+  for (std::size_t i = 0; i < a.offcpu.size(); ++i)
+    EXPECT_EQ(offcpu(a.offcpu[i]), offcpu(b.offcpu[i])) << i;
+  auto lock = [](const LockStat& s) {
+    return std::tie(s.kind, s.name, s.address, s.symbol, s.flags, s.frames, s.count, s.total_ns,
+                    s.max_ns, s.spin_ns, s.sleep_ns);
+  };
+  ASSERT_EQ(a.locks.size(), b.locks.size());
+  for (std::size_t i = 0; i < a.locks.size(); ++i)
+    EXPECT_EQ(lock(a.locks[i]), lock(b.locks[i])) << i;
+  EXPECT_EQ(a.background_xfs, b.background_xfs);
+  EXPECT_EQ(a.device_write_bytes, b.device_write_bytes);
 }
 
 inline std::string data_path(const std::string& name) {

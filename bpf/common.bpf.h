@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* State and helpers every fscost BPF handler shares. */
+#ifndef FSCOST_COMMON_BPF_H
+#define FSCOST_COMMON_BPF_H
+
+#define PF_KTHREAD 0x00200000	/* include/linux/sched.h */
+#define PF_WQ_WORKER 0x00000020
+#define E2BIG 7
+
+/* Configuration, set by userspace before load. */
+const volatile bool trace_all = false;	/* -a: every user task */
+const volatile __u32 self_tgid = 0;	/* never trace fscost itself */
+const volatile bool want_offcpu = false;
+const volatile bool want_wakers = false;
+const volatile bool want_locks = false;
+const volatile bool want_user_stacks = false;
+
+/* Start/stop without reloading. */
+bool enabled = false;
+
+/* Every drop, by enum fscost_drop; read and reported by userspace. */
+__u64 drops[FSCOST_DROP__COUNT] = {};
+__u64 samples_total = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);	/* --max-procs */
+	__type(key, __u32);		/* tgid */
+	__type(value, __u8);
+} tracked SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);	/* --max-threads */
+	__type(key, __u32);		/* tid */
+	__type(value, struct fscost_task);
+} tasks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);	/* --stack-storage-size */
+	__type(key, __u64);		/* content hash */
+	__type(value, struct fscost_stack);
+} stacks SEC(".maps");
+
+/* Scratch space: a stack is too large for the BPF stack. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct fscost_stack);
+} stack_scratch SEC(".maps");
+
+static __always_inline void count_drop(enum fscost_drop d)
+{
+	__sync_fetch_and_add(&drops[d], 1);
+}
+
+static __always_inline bool is_tracked(__u32 tgid)
+{
+	if (tgid == 0 || tgid == self_tgid)
+		return false;
+	if (trace_all)
+		return true;
+	return bpf_map_lookup_elem(&tracked, &tgid) != NULL;
+}
+
+static __always_inline bool current_is_kthread(void)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+
+	return BPF_CORE_READ(task, flags) & PF_KTHREAD;
+}
+
+/* The task's state, created on first use; NULL (and counted) if full. */
+static __always_inline struct fscost_task *task_state_create(__u32 tid)
+{
+	struct fscost_task *t = bpf_map_lookup_elem(&tasks, &tid);
+	struct fscost_task zero;
+
+	if (t)
+		return t;
+	__builtin_memset(&zero, 0, sizeof(zero));
+	bpf_map_update_elem(&tasks, &tid, &zero, BPF_NOEXIST);
+	t = bpf_map_lookup_elem(&tasks, &tid);
+	if (!t)
+		count_drop(FSCOST_DROP_TASK_MAP_FULL);
+	return t;
+}
+
+static __always_inline __u32 log2_bucket(__u64 v)
+{
+	__u32 r = 0;
+
+	/* Unrolled binary search; bounded for the verifier. */
+	if (v >> 32) { v >>= 32; r += 32; }
+	if (v >> 16) { v >>= 16; r += 16; }
+	if (v >> 8) { v >>= 8; r += 8; }
+	if (v >> 4) { v >>= 4; r += 4; }
+	if (v >> 2) { v >>= 2; r += 2; }
+	if (v >> 1) { r += 1; }
+	return r < FSCOST_LAT_BUCKETS ? r : FSCOST_LAT_BUCKETS - 1;
+}
+
+/* FNV-1a over the frames; 0 is reserved for "no stack". */
+static __always_inline __u64 hash_stack(const struct fscost_stack *st)
+{
+	__u64 h = 0xcbf29ce484222325ULL;
+
+	for (int i = 0; i < FSCOST_STACK_DEPTH; i++) {
+		if (i >= st->depth)
+			break;
+		h = (h ^ st->ips[i]) * 0x100000001b3ULL;
+	}
+	return h ? h : 1;
+}
+
+/* The current stack (kernel, or user with BPF_F_USER_STACK), stored once
+ * under its content hash; 0 if it could not be taken or stored (counted). */
+static __always_inline __u64 store_stack(void *ctx, __u64 flags)
+{
+	__u32 zero = 0;
+	struct fscost_stack *st = bpf_map_lookup_elem(&stack_scratch, &zero);
+	long len;
+	__u64 h;
+
+	if (!st)
+		return 0;
+	len = bpf_get_stack(ctx, st->ips, sizeof(st->ips), flags);
+	if (len <= 0) {
+		count_drop(FSCOST_DROP_STACK_OTHER);
+		return 0;
+	}
+	st->depth = len / sizeof(__u64);
+	h = hash_stack(st);
+	if (bpf_map_lookup_elem(&stacks, &h))
+		return h;
+	/* -EEXIST: another CPU stored the same stack meanwhile. */
+	if (bpf_map_update_elem(&stacks, &h, st, BPF_NOEXIST) == -E2BIG) {
+		count_drop(FSCOST_DROP_STACK_FULL);
+		return 0;
+	}
+	return h;
+}
+
+static __always_inline __u64 kernel_stack(void *ctx)
+{
+	return store_stack(ctx, 0);
+}
+
+/* Background bucket of a kernel thread: the workqueue a kworker is
+ * executing for, else the thread's comm. */
+static __always_inline void kthread_name(char *name)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	__u32 flags = BPF_CORE_READ(task, flags);
+
+	if ((flags & PF_WQ_WORKER) && bpf_core_field_exists(task->worker_private)) {
+		struct worker *w = BPF_CORE_READ(task, worker_private);
+		struct pool_workqueue *pwq = BPF_CORE_READ(w, current_pwq);
+
+		if (pwq) {
+			struct workqueue_struct *wq = BPF_CORE_READ(pwq, wq);
+
+			if (bpf_probe_read_kernel_str(name, FSCOST_NAME_LEN, wq->name) > 0)
+				return;
+		}
+	}
+	bpf_get_current_comm(name, FSCOST_NAME_LEN);
+}
+
+#endif /* FSCOST_COMMON_BPF_H */

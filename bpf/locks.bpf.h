@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Lock contention from lock:contention_begin/end, split into the part spent
+ * spinning (on CPU) and sleeping (off CPU). */
+#ifndef FSCOST_LOCKS_BPF_H
+#define FSCOST_LOCKS_BPF_H
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);	/* --max-locks */
+	__type(key, struct fscost_lock_key);
+	__type(value, struct fscost_lock_val);
+} lock_stats SEC(".maps");
+
+/* Tracked tasks and kernel threads; other tasks are not recorded. */
+static __always_inline struct fscost_task *lock_task(void)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)pid_tgid;
+	struct fscost_task *t = bpf_map_lookup_elem(&tasks, &tid);
+
+	if (t || !tid)
+		return t;
+	if (!current_is_kthread() && !is_tracked(pid_tgid >> 32))
+		return NULL;
+	return task_state_create(tid);
+}
+
+static __always_inline void handle_contention_begin(void *ctx, void *lock, __u32 flags)
+{
+	struct fscost_task *t;
+	struct fscost_lock_wait *w;
+	__u32 d;
+
+	if (!enabled)
+		return;
+	t = lock_task();
+	if (!t)
+		return;
+	d = t->lock_depth;
+	/* A mutex or rwsem emits begin again when it stops spinning and
+	 * sleeps, before its one end (commit dc1f7893a70f): same wait. */
+	if (d && d <= 2 && t->locks[d - 1].addr == (__u64)lock) {
+		t->locks[d - 1].flags |= flags;
+		return;
+	}
+	if (d >= 2) {
+		count_drop(FSCOST_DROP_LOCK_NESTING);
+		return;
+	}
+	w = &t->locks[d];
+	w->addr = (__u64)lock;
+	w->flags = flags;
+	w->begin_ns = bpf_ktime_get_ns();
+	w->offcpu_ns = 0;
+	w->out_since_ns = 0;
+	w->stack = kernel_stack(ctx);
+	t->lock_depth = d + 1;
+}
+
+static __always_inline void record_wait(struct fscost_task *t, struct fscost_lock_wait *w,
+					__u64 now)
+{
+	struct fscost_lock_key key = {
+		.addr = w->addr,
+		.stack = w->stack,
+	};
+	struct fscost_lock_val *v, init = {};
+	__u64 total = now - w->begin_ns;
+	__u64 sleep = w->offcpu_ns < total ? w->offcpu_ns : total;
+
+	if (t->op != FSCOST_OP_NONE) {
+		key.kind = FSCOST_SK_OP;
+		key.op = t->op;
+	} else if (current_is_kthread()) {
+		key.kind = FSCOST_SK_KTHREAD;
+		kthread_name(key.name);
+	} else {
+		key.kind = FSCOST_SK_KERNEL;
+	}
+	v = bpf_map_lookup_elem(&lock_stats, &key);
+	if (!v) {
+		bpf_map_update_elem(&lock_stats, &key, &init, BPF_NOEXIST);
+		v = bpf_map_lookup_elem(&lock_stats, &key);
+		if (!v) {
+			count_drop(FSCOST_DROP_LOCK_MAP_FULL);
+			return;
+		}
+	}
+	__sync_fetch_and_add(&v->count, 1);
+	__sync_fetch_and_add(&v->total_ns, total);
+	__sync_fetch_and_add(&v->sleep_ns, sleep);
+	__sync_fetch_and_add(&v->spin_ns, total - sleep);
+	__sync_fetch_and_or(&v->flags, w->flags);
+	if (total > v->max_ns)
+		v->max_ns = total;	/* racy max: good enough for a maximum */
+}
+
+static __always_inline void handle_contention_end(void *lock)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct fscost_task *t = bpf_map_lookup_elem(&tasks, &tid);
+	__u32 d;
+
+	if (!t || !t->lock_depth)
+		return;
+	d = t->lock_depth - 1;
+	if (d >= 2)
+		return;
+	/* Unmatched end (begin before enable, or a lost nesting level). */
+	if (t->locks[d].addr != (__u64)lock)
+		return;
+	t->lock_depth = d;
+	if (enabled)
+		record_wait(t, &t->locks[d], bpf_ktime_get_ns());
+}
+
+SEC("tp_btf/contention_begin")
+int BPF_PROG(lock_begin_btf, void *lock, unsigned int flags)
+{
+	handle_contention_begin(ctx, lock, flags);
+	return 0;
+}
+
+SEC("raw_tp/contention_begin")
+int BPF_PROG(lock_begin_raw, void *lock, unsigned int flags)
+{
+	handle_contention_begin(ctx, lock, flags);
+	return 0;
+}
+
+SEC("tp_btf/contention_end")
+int BPF_PROG(lock_end_btf, void *lock, int ret)
+{
+	handle_contention_end(lock);
+	return 0;
+}
+
+SEC("raw_tp/contention_end")
+int BPF_PROG(lock_end_raw, void *lock, int ret)
+{
+	handle_contention_end(lock);
+	return 0;
+}
+
+#endif /* FSCOST_LOCKS_BPF_H */

@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Scheduler hooks: exact on-CPU time, off-CPU intervals with their blocked
+ * and waker stacks, process-tree following. */
+#ifndef FSCOST_SCHED_BPF_H
+#define FSCOST_SCHED_BPF_H
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);	/* --max-offcpu */
+	__type(key, struct fscost_offcpu_key);
+	__type(value, struct fscost_offcpu_val);
+} offcpu SEC(".maps");
+
+/* task_struct::state became __state in v5.14 (commit 2f064a59a11f). */
+struct task_struct___pre514 {
+	long state;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u32 task_state(struct task_struct *t)
+{
+	if (bpf_core_field_exists(t->__state))
+		return BPF_CORE_READ(t, __state);
+	return BPF_CORE_READ((struct task_struct___pre514 *)t, state);
+}
+
+static __always_inline __u32 block_reason(struct fscost_task *t, struct task_struct *prev,
+					  bool preempt)
+{
+	if (preempt || task_state(prev) == 0 /* TASK_RUNNING */)
+		return FSCOST_BLOCK_RUNQUEUE;
+	if (t->lock_depth)
+		return FSCOST_BLOCK_LOCK;
+	if (BPF_CORE_READ_BITFIELD_PROBED(prev, in_iowait))
+		return FSCOST_BLOCK_IOWAIT;
+	return FSCOST_BLOCK_SLEEP;
+}
+
+static __always_inline void add_offcpu(struct fscost_task *t, __u32 reason, __u64 waker_stack,
+				       bool with_waker, __u64 ns)
+{
+	struct fscost_offcpu_key key = {
+		.op = t->op,
+		.reason = reason,
+		.stack = t->off_stack,
+		.waker_stack = waker_stack,
+	};
+	struct fscost_offcpu_val *v, init = {};
+
+	if (with_waker)
+		__builtin_memcpy(key.waker, t->waker, sizeof(key.waker));
+	v = bpf_map_lookup_elem(&offcpu, &key);
+	if (!v) {
+		bpf_map_update_elem(&offcpu, &key, &init, BPF_NOEXIST);
+		v = bpf_map_lookup_elem(&offcpu, &key);
+		if (!v) {
+			count_drop(FSCOST_DROP_OFFCPU_MAP_FULL);
+			return;
+		}
+	}
+	__sync_fetch_and_add(&v->count, 1);
+	__sync_fetch_and_add(&v->total_ns, ns);
+}
+
+/* Back on CPU: charge the interval. A woken sleeper's interval is split at
+ * the wakeup: blocked before it, run-queue wait after. */
+static __always_inline void end_offcpu(struct fscost_task *t, __u64 now)
+{
+	__u64 woken = t->woken_ns;
+
+	t->offcpu_ns += now - t->off_since_ns;
+	if (t->off_reason != FSCOST_BLOCK_RUNQUEUE && woken > t->off_since_ns && woken <= now) {
+		add_offcpu(t, t->off_reason, t->waker_stack, true, woken - t->off_since_ns);
+		add_offcpu(t, FSCOST_BLOCK_RUNQUEUE, 0, false, now - woken);
+	} else {
+		add_offcpu(t, t->off_reason, 0, false, now - t->off_since_ns);
+	}
+	t->off_since_ns = 0;
+}
+
+static __always_inline void switch_out(void *ctx, struct fscost_task *t,
+				       struct task_struct *prev, bool preempt, __u64 now)
+{
+	if (t->lock_depth) {
+		__u32 d = t->lock_depth - 1;
+
+		if (d < 2)
+			t->locks[d].out_since_ns = now;
+	}
+	if (t->op == FSCOST_OP_NONE)
+		return;
+	t->oncpu_ns += now - t->oncpu_since_ns;
+	if (!want_offcpu)
+		return;
+	t->off_since_ns = now;
+	t->off_reason = block_reason(t, prev, preempt);
+	/* current is still prev here: this is the stack it blocked in */
+	t->off_stack = kernel_stack(ctx);
+	t->woken_ns = 0;
+	t->waker_stack = 0;
+}
+
+static __always_inline void switch_in(struct fscost_task *t, __u64 now)
+{
+	if (t->lock_depth) {
+		__u32 d = t->lock_depth - 1;
+
+		if (d < 2 && t->locks[d].out_since_ns) {
+			t->locks[d].offcpu_ns += now - t->locks[d].out_since_ns;
+			t->locks[d].out_since_ns = 0;
+		}
+	}
+	if (t->op == FSCOST_OP_NONE)
+		return;
+	t->oncpu_since_ns = now;
+	if (t->off_since_ns)
+		end_offcpu(t, now);
+}
+
+static __always_inline void handle_switch(void *ctx, bool preempt, struct task_struct *prev,
+					  struct task_struct *next)
+{
+	__u32 prev_tid = BPF_CORE_READ(prev, pid);
+	__u32 next_tid = BPF_CORE_READ(next, pid);
+	struct fscost_task *t;
+	__u64 now = bpf_ktime_get_ns();
+
+	if (prev_tid) {
+		t = bpf_map_lookup_elem(&tasks, &prev_tid);
+		if (t)
+			switch_out(ctx, t, prev, preempt, now);
+	}
+	if (next_tid) {
+		t = bpf_map_lookup_elem(&tasks, &next_tid);
+		if (t)
+			switch_in(t, now);
+	}
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	handle_switch(ctx, preempt, prev, next);
+	return 0;
+}
+
+SEC("raw_tp/sched_switch")
+int BPF_PROG(switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	handle_switch(ctx, preempt, prev, next);
+	return 0;
+}
+
+/* Who made a blocked operation runnable: the waker's stack and comm. */
+static __always_inline void handle_waking(void *ctx, struct task_struct *p)
+{
+	__u32 tid = BPF_CORE_READ(p, pid);
+	struct fscost_task *t = bpf_map_lookup_elem(&tasks, &tid);
+
+	if (!t || !t->off_since_ns || t->woken_ns)
+		return;
+	t->woken_ns = bpf_ktime_get_ns();
+	t->waker_stack = kernel_stack(ctx);
+	bpf_get_current_comm(t->waker, sizeof(t->waker));
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(waking_btf, struct task_struct *p)
+{
+	handle_waking(ctx, p);
+	return 0;
+}
+
+SEC("raw_tp/sched_waking")
+int BPF_PROG(waking_raw, struct task_struct *p)
+{
+	handle_waking(ctx, p);
+	return 0;
+}
+
+/* Follow the target's process tree: a new process of a tracked tgid is
+ * tracked too (threads share the tgid and need nothing). */
+static __always_inline void handle_fork(struct task_struct *parent, struct task_struct *child)
+{
+	__u32 ptgid = BPF_CORE_READ(parent, tgid);
+	__u32 ctgid = BPF_CORE_READ(child, tgid);
+	__u8 one = 1;
+
+	if (trace_all || ptgid == ctgid)
+		return;
+	if (!bpf_map_lookup_elem(&tracked, &ptgid))
+		return;
+	if (bpf_map_update_elem(&tracked, &ctgid, &one, BPF_ANY))
+		count_drop(FSCOST_DROP_TRACKED_MAP_FULL);
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(fork_btf, struct task_struct *parent, struct task_struct *child)
+{
+	handle_fork(parent, child);
+	return 0;
+}
+
+SEC("raw_tp/sched_process_fork")
+int BPF_PROG(fork_raw, struct task_struct *parent, struct task_struct *child)
+{
+	handle_fork(parent, child);
+	return 0;
+}
+
+static __always_inline void handle_exit(struct task_struct *task)
+{
+	__u32 tid = BPF_CORE_READ(task, pid);
+
+	bpf_map_delete_elem(&tasks, &tid);
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(exit_btf, struct task_struct *task)
+{
+	handle_exit(task);
+	return 0;
+}
+
+SEC("raw_tp/sched_process_exit")
+int BPF_PROG(exit_raw, struct task_struct *task)
+{
+	handle_exit(task);
+	return 0;
+}
+
+#endif /* FSCOST_SCHED_BPF_H */

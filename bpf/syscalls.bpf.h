@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Operations: exact count, latency, on/off-CPU time per syscall class. */
+#ifndef FSCOST_SYSCALLS_BPF_H
+#define FSCOST_SYSCALLS_BPF_H
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, FSCOST_MAX_SYSCALLS);
+	__type(key, __u32);
+	__type(value, struct fscost_syscall_rule);
+} syscall_rules SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, FSCOST_MAX_OPS);
+	__type(key, __u32);
+	__type(value, struct fscost_op_stats);
+} op_stats SEC(".maps");
+
+static __always_inline __u64 syscall_arg(struct pt_regs *regs, __u32 i)
+{
+	switch (i) {
+	case 0: return PT_REGS_PARM1_CORE_SYSCALL(regs);
+	case 1: return PT_REGS_PARM2_CORE_SYSCALL(regs);
+	case 2: return PT_REGS_PARM3_CORE_SYSCALL(regs);
+	case 3: return PT_REGS_PARM4_CORE_SYSCALL(regs);
+	default: return PT_REGS_PARM5_CORE_SYSCALL(regs);
+	}
+}
+
+static __always_inline __u32 classify(struct pt_regs *regs, long id)
+{
+	__u32 nr = (__u32)id;
+	struct fscost_syscall_rule *rule;
+	__u64 flags;
+
+	rule = bpf_map_lookup_elem(&syscall_rules, &nr);
+	if (!rule || rule->op == FSCOST_OP_NONE)
+		return FSCOST_OP_OTHER;
+	if (!rule->flag_mask)
+		return rule->op;
+	flags = syscall_arg(regs, rule->flag_arg);
+	if (rule->flag_deref &&
+	    bpf_probe_read_user(&flags, sizeof(flags), (void *)flags))
+		return rule->op;
+	return (flags & rule->flag_mask) ? rule->alt_op : rule->op;
+}
+
+static __always_inline void handle_sys_enter(struct pt_regs *regs, long id)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)pid_tgid;
+	struct fscost_task *t;
+	__u64 now;
+
+	if (!enabled)
+		return;
+	/* A thread with state is tracked (or a kthread): one lookup on the
+	 * hot path. */
+	t = bpf_map_lookup_elem(&tasks, &tid);
+	if (!t) {
+		if (!is_tracked(pid_tgid >> 32))
+			return;
+		t = task_state_create(tid);
+		if (!t)
+			return;
+	}
+	now = bpf_ktime_get_ns();
+	t->op = classify(regs, id);
+	t->trans = 0;
+	t->start_ns = now;
+	t->oncpu_since_ns = now;
+	t->oncpu_ns = 0;
+	t->offcpu_ns = 0;
+	t->off_since_ns = 0;
+}
+
+static __always_inline void update_trans_range(struct fscost_op_stats *s, __u64 trans)
+{
+	/* s->count already counts this operation */
+	if (s->count == 1 || trans < s->trans_min)
+		s->trans_min = trans;
+	if (trans > s->trans_max)
+		s->trans_max = trans;
+}
+
+static __always_inline void handle_sys_exit(long ret)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct fscost_op_stats *s;
+	struct fscost_task *t;
+	__u64 now, wall;
+	__u32 op;
+
+	t = bpf_map_lookup_elem(&tasks, &tid);
+	if (!t || t->op == FSCOST_OP_NONE)
+		return;
+	op = t->op;
+	t->op = FSCOST_OP_NONE;
+	if (!enabled)
+		return;
+	s = bpf_map_lookup_elem(&op_stats, &op);
+	if (!s)
+		return;
+	now = bpf_ktime_get_ns();
+	wall = now - t->start_ns;
+	s->count++;
+	s->errors += ret < 0;
+	s->wall_ns += wall;
+	s->oncpu_ns += t->oncpu_ns + (now - t->oncpu_since_ns);
+	s->offcpu_ns += t->offcpu_ns;
+	s->lat[log2_bucket(wall)]++;
+	update_trans_range(s, t->trans);
+}
+
+/* raw_tp/tp_btf, not the "tracepoint/raw_syscalls" flavour: no trace record
+ * is built per syscall, which matters at ~100k syscalls/s per CPU. */
+SEC("tp_btf/sys_enter")
+int BPF_PROG(sys_enter_btf, struct pt_regs *regs, long id)
+{
+	handle_sys_enter(regs, id);
+	return 0;
+}
+
+SEC("raw_tp/sys_enter")
+int BPF_PROG(sys_enter_raw, struct pt_regs *regs, long id)
+{
+	handle_sys_enter(regs, id);
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(sys_exit_btf, struct pt_regs *regs, long ret)
+{
+	handle_sys_exit(ret);
+	return 0;
+}
+
+SEC("raw_tp/sys_exit")
+int BPF_PROG(sys_exit_raw, struct pt_regs *regs, long ret)
+{
+	handle_sys_exit(ret);
+	return 0;
+}
+
+#endif /* FSCOST_SYSCALLS_BPF_H */

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* XFS events per operation, and bytes written per block device. */
+#ifndef FSCOST_XFS_BPF_H
+#define FSCOST_XFS_BPF_H
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, FSCOST_MAX_OPS);	/* 0: outside any operation */
+	__type(key, __u32);
+	__type(value, struct fscost_xfs_counts);
+} xfs_counts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256);
+	__type(key, __u32);		/* kernel dev_t: major << 20 | minor */
+	__type(value, __u64);
+} dev_write_bytes SEC(".maps");
+
+static __always_inline void count_xfs(__u32 ev)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)pid_tgid, op = FSCOST_OP_NONE;
+	struct fscost_xfs_counts *c;
+	struct fscost_task *t;
+
+	if (!enabled)
+		return;
+	t = bpf_map_lookup_elem(&tasks, &tid);
+	if (t)
+		op = t->op;
+	else if (!current_is_kthread() && !is_tracked(pid_tgid >> 32))
+		return;	/* untracked user task */
+	c = bpf_map_lookup_elem(&xfs_counts, &op);
+	if (c && ev < FSCOST_XFS_EVENTS)
+		c->n[ev]++;
+	if (ev == FSCOST_XFS_TRANS_ALLOC && t && op != FSCOST_OP_NONE)
+		t->trans++;
+}
+
+/* One program per flavour per tracepoint; userspace autoloads the flavour
+ * it probed, and skips tracepoints this kernel lacks. */
+#define XFS_EVENT(tp, ev)                        \
+	SEC("tp_btf/" #tp)                       \
+	int BPF_PROG(tp##_btf)                   \
+	{                                        \
+		count_xfs(ev);                   \
+		return 0;                        \
+	}                                        \
+	SEC("raw_tp/" #tp)                       \
+	int BPF_PROG(tp##_raw)                   \
+	{                                        \
+		count_xfs(ev);                   \
+		return 0;                        \
+	}
+
+XFS_EVENT(xfs_trans_alloc, FSCOST_XFS_TRANS_ALLOC)
+XFS_EVENT(xfs_trans_commit, FSCOST_XFS_TRANS_COMMIT)
+XFS_EVENT(xfs_trans_cancel, FSCOST_XFS_TRANS_CANCEL)
+XFS_EVENT(xfs_log_reserve, FSCOST_XFS_LOG_RESERVE)
+XFS_EVENT(xfs_log_regrant, FSCOST_XFS_LOG_REGRANT)
+XFS_EVENT(xfs_log_grant_sleep, FSCOST_XFS_LOG_GRANT_SLEEP)
+XFS_EVENT(xfs_log_force, FSCOST_XFS_LOG_FORCE)
+XFS_EVENT(xfs_buf_read, FSCOST_XFS_BUF_READ)
+XFS_EVENT(xfs_buf_get, FSCOST_XFS_BUF_GET)
+XFS_EVENT(xfs_buf_lock, FSCOST_XFS_BUF_LOCK)
+XFS_EVENT(xfs_ilock, FSCOST_XFS_ILOCK)
+XFS_EVENT(xfs_iget_miss, FSCOST_XFS_IGET_MISS)
+
+/* Block requests are few next to syscalls: the plain tracepoint is fine. */
+SEC("tracepoint/block/block_rq_issue")
+int block_rq_issue(struct trace_event_raw_block_rq *ctx)
+{
+	__u32 dev = ctx->dev;
+	__u64 bytes = (__u64)ctx->nr_sector * 512, *v, zero = 0;
+	bool write = false;
+	char rwbs[8];
+
+	if (!enabled)
+		return 0;
+	/* copied: the verifier refuses variable offsets into ctx */
+	if (bpf_probe_read_kernel(rwbs, sizeof(rwbs), ctx->rwbs))
+		return 0;
+	for (int i = 0; i < 8; i++) {
+		if (rwbs[i] == 'W')
+			write = true;
+		if (!rwbs[i])
+			break;
+	}
+	if (!write || !bytes)
+		return 0;
+	v = bpf_map_lookup_elem(&dev_write_bytes, &dev);
+	if (!v) {
+		bpf_map_update_elem(&dev_write_bytes, &dev, &zero, BPF_NOEXIST);
+		v = bpf_map_lookup_elem(&dev_write_bytes, &dev);
+		if (!v)
+			return 0;
+	}
+	__sync_fetch_and_add(v, bytes);
+	return 0;
+}
+
+#endif /* FSCOST_XFS_BPF_H */

@@ -1,0 +1,137 @@
+// Off-CPU time, lock contention and XFS counters per operation, on a real
+// XFS with workloads built to provoke each case.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "lock_names.h"
+#include "profile_io.h"
+#include "ramdisk.h"
+#include "subprocess.h"
+#include "support.h"
+
+namespace fscost {
+namespace {
+
+class ContentionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    FSCOST_REQUIRE_ROOT();
+    auto fs = ScratchXfs::create(1ull << 30);
+    ASSERT_TRUE(fs) << fs.error().message;
+    fs_.emplace(std::move(fs).value());
+    path_ = "/dev/shm/fscost-contention-" + std::to_string(getpid()) + ".profile";
+  }
+  void TearDown() override { std::filesystem::remove(path_); }
+
+  // Records fsops with `args` and returns the profile; `extra` goes to record.
+  Profile record(std::vector<std::string> fsops_args, std::vector<std::string> extra = {}) {
+    std::vector<std::string> argv{FSCOST_BIN, "record", "-o", path_};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    argv.insert(argv.end(), {"--", FSOPS_BIN, fs_->dir()});
+    argv.insert(argv.end(), fsops_args.begin(), fsops_args.end());
+    auto r = run_capture(argv);
+    EXPECT_TRUE(r && r.value().ok()) << (r ? r.value().err : r.error().message);
+    auto p = read_profile(path_);
+    EXPECT_TRUE(p) << (p ? "" : p.error().message);
+    return p ? std::move(p).value() : Profile{};
+  }
+
+  static const OpStats* op(const Profile& p, const std::string& name) {
+    for (const auto& o : p.ops)
+      if (o.name == name) return &o;
+    return nullptr;
+  }
+
+  std::optional<ScratchXfs> fs_;
+  std::string path_;
+};
+
+// Many threads creating in one directory serialize on its i_rwsem, taken
+// for write in filename_create/open_last_lookups: a sleeping rwsem wait.
+TEST_F(ContentionTest, CreateInOneDirectorySleepsOnTheDirectoryRwsem) {
+  Profile p = record({"--mode", "create", "--threads", "4", "--n", "4000"});
+  bool found = false;
+  for (const auto& row : lock_rows(p, std::string("create"))) {
+    if (row.name.find("i_rwsem") == std::string::npos) continue;
+    found = true;
+    EXPECT_EQ(row.type, "rwsem:W") << row.name;
+    EXPECT_GT(row.count, 0u);
+    EXPECT_GT(row.sleep_ns, 0u) << row.name;
+  }
+  EXPECT_TRUE(found) << "no i_rwsem contention named under create";
+  // The same wait shows in the off-CPU view as lock wait under create.
+  std::uint64_t lock_wait = 0;
+  for (const auto& s : p.offcpu)
+    if (s.name == "create" && s.wait_class == "lock") lock_wait += s.total_ns;
+  EXPECT_GT(lock_wait, 0u);
+}
+
+// Threads of one process opening and closing one file contend on the
+// files->file_lock spinlock: spin wait under open/close, and on-CPU samples
+// in the spinlock slow path under the same operations.
+TEST_F(ContentionTest, FdTableSpinlockShowsAsSpinWaitAndSlowPathSamples) {
+  Profile p = record({"--mode", "openclose", "--threads", "2", "--n", "300000"}, {"-F", "4999"});
+  std::uint64_t spin = 0;
+  for (const auto& l : p.locks)
+    if ((l.name == "open" || l.name == "close") && lock_type(l.flags) == "spinlock")
+      spin += l.spin_ns;
+  EXPECT_GT(spin, 0u) << "no spinlock spin time under open/close";
+  std::uint64_t slowpath = 0;
+  for (const auto& s : p.samples)
+    if (s.kind == SampleKind::Op && (s.name == "open" || s.name == "close") && !s.frames.empty() &&
+        s.frames.back().find("queued_spin_lock_slowpath") != std::string::npos)
+      slowpath += s.count;
+  EXPECT_GT(slowpath, 0u) << "no samples in the spinlock slow path under open/close";
+}
+
+// Wall latency = on-CPU + off-CPU inside each operation: both are measured at
+// sched_switch, so they must add up to the entry-to-exit time.
+TEST_F(ContentionTest, OnPlusOffCpuEqualsWallPerOperation) {
+  Profile p = record({"--threads", "2", "--n", "1000"});
+  ASSERT_FALSE(p.ops.empty());
+  for (const auto& o : p.ops) {
+    if (o.count < 100 || o.name == "other") continue;
+    double sum = double(o.oncpu_ns + o.offcpu_ns), wall = double(o.wall_ns);
+    EXPECT_NEAR(sum / wall, 1.0, 0.02) << o.name << " on " << o.oncpu_ns << " off " << o.offcpu_ns
+                                       << " wall " << o.wall_ns;
+  }
+  // fsync waits for the log: its off-CPU time is most of its latency.
+  const OpStats* fsync = op(p, "fsync");
+  ASSERT_NE(fsync, nullptr);
+  EXPECT_GT(fsync->offcpu_ns, 0u);
+}
+
+// Every create of the mixed workload allocates the same number of
+// transactions (one: the create itself).
+TEST_F(ContentionTest, XfsTransactionsPerCreateAreCountedAndEqual) {
+  Profile p = record({"--n", "500"});
+  const OpStats* create = op(p, "create");
+  ASSERT_NE(create, nullptr);
+  ASSERT_TRUE(create->xfs.count("xfs_trans_alloc")) << "no xfs_trans_alloc under create";
+  EXPECT_GT(create->trans_min, 0u);
+  EXPECT_EQ(create->trans_min, create->trans_max);
+  EXPECT_EQ(create->xfs.at("xfs_trans_alloc"), create->count * create->trans_min);
+  const OpStats* fsync = op(p, "fsync");
+  ASSERT_NE(fsync, nullptr);
+  EXPECT_GT(fsync->xfs.count("xfs_log_force"), 0u);
+  std::uint64_t written = 0;
+  for (const auto& [dev, bytes] : p.device_write_bytes)
+    if (fs_->device().ends_with(dev)) written += bytes;
+  EXPECT_GT(written, 0u) << "no bytes written to " << fs_->device();
+}
+
+// A lock map too small for the workload: every lost record is counted and
+// reported, none vanish silently.
+TEST_F(ContentionTest, FullLockAndOffCpuMapsAreCountedAndReported) {
+  Profile p = record({"--mode", "create", "--threads", "4", "--n", "3000"},
+                     {"--max-locks", "16", "--max-offcpu", "16"});
+  EXPECT_GT(p.drops.at("lock_map_full") + p.drops.at("offcpu_map_full"), 0u);
+  auto text = run_capture({FSCOST_BIN, "report", path_});
+  ASSERT_TRUE(text);
+  EXPECT_NE(text.value().out.find("--max-"), std::string::npos) << text.value().out;
+}
+
+}  // namespace
+}  // namespace fscost

@@ -1,0 +1,129 @@
+// The XFS part of the on-CPU view, and the fields every view's JSON gains.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "full_fixture.h"
+#include "report.h"
+
+namespace fscost {
+namespace {
+
+using nlohmann::json;
+using test::full_profile;
+
+bool has_line(const std::string& text, const std::string& line) {
+  return ("\n" + text).find("\n" + line + "\n") != std::string::npos;
+}
+
+TEST(ReportXfs, PerOpCountersAndTransactions) {
+  std::string t = render_text(full_profile(), {});
+  EXPECT_TRUE(has_line(t, "XFS events inside operations (per completed operation)")) << t;
+  EXPECT_TRUE(has_line(t, "create: transactions per op: min 2 max 2")) << t;
+  EXPECT_TRUE(has_line(t, "  xfs_buf_lock                   3.50/op         3500 in all")) << t;
+  EXPECT_TRUE(has_line(t, "  xfs_trans_alloc                1.50/op          750 in all")) << t;
+  EXPECT_TRUE(has_line(t, "unlink: transactions per op: min 1 max 2")) << t;
+  EXPECT_TRUE(has_line(t, "other: no XFS events")) << t;
+  // After the top stacks, before the background samples.
+  EXPECT_LT(t.find("top kernel stacks"), t.find("XFS events inside"));
+  EXPECT_LT(t.find("XFS events inside"), t.find("background samples"));
+}
+
+TEST(ReportXfs, BackgroundAndDeviceWrites) {
+  std::string t = render_text(full_profile(), {});
+  EXPECT_TRUE(has_line(t, "XFS events outside tracked operations")) << t;
+  EXPECT_TRUE(has_line(t, "  xfs_buf_write                     340")) << t;
+  EXPECT_TRUE(has_line(t, "  loop0                         7700000 bytes")) << t;
+  EXPECT_TRUE(has_line(
+      t, "  5133.3 bytes per operation (7700000 bytes over 1500 operations, \"other\" excluded)"))
+      << t;
+}
+
+TEST(ReportXfs, OpFilterKeepsDeviceFiguresWhole) {
+  ReportOptions opt;
+  opt.op = "unlink";
+  std::string t = render_text(full_profile(), opt);
+  EXPECT_TRUE(has_line(t, "unlink: transactions per op: min 1 max 2")) << t;
+  EXPECT_EQ(t.find("create: transactions"), std::string::npos) << t;
+  EXPECT_NE(t.find("(7700000 bytes over 1500 operations"), std::string::npos) << t;
+}
+
+TEST(ReportXfs, NothingRecorded) {
+  std::string t = render_text(test::sample_profile(), {});
+  EXPECT_TRUE(has_line(t, "XFS events: none recorded")) << t;
+  Profile p = test::sample_profile();
+  p.device_write_bytes["sda"] = 150'000;
+  t = render_text(p, {});
+  EXPECT_TRUE(has_line(t, "create: no XFS events")) << t;
+  EXPECT_TRUE(has_line(t, "  none")) << t;
+  EXPECT_TRUE(has_line(t,
+                       "  100.0 bytes per operation (150000 bytes over 1500 operations, "
+                       "\"other\" excluded)"))
+      << t;
+}
+
+TEST(ReportXfs, JsonInEveryView) {
+  for (auto v : kReportViews) {
+    ReportOptions opt;
+    opt.view = std::string(v);
+    json j = report_json(full_profile(), opt);
+    EXPECT_EQ(j["view"], std::string(v));
+    const json& c = j["ops"][0];
+    ASSERT_EQ(c["name"], "create");
+    EXPECT_EQ(c["offcpu_ns_total"], 100'000'000);
+    EXPECT_DOUBLE_EQ(c["offcpu_ns_per_op"].get<double>(), 100'000.0);
+    EXPECT_EQ(c["xfs_per_op"],
+              json({{"xfs_buf_lock", 3.5}, {"xfs_log_reserve", 2.0}, {"xfs_trans_alloc", 2.0}}));
+    EXPECT_EQ(c["trans_min"], 2);
+    EXPECT_EQ(c["trans_max"], 2);
+    EXPECT_EQ(j["xfs"]["background"], json({{"xfs_buf_write", 340}, {"xfs_log_force", 12}}));
+    EXPECT_EQ(j["xfs"]["device_write_bytes"], json({{"loop0", 7'700'000}}));
+    EXPECT_EQ(j["xfs"]["device_write_bytes_total"], 7'700'000);
+    EXPECT_EQ(j["xfs"]["fs_ops"], 1500);
+    EXPECT_NEAR(j["xfs"]["device_write_bytes_per_op"].get<double>(), 5133.333, 0.001);
+    EXPECT_EQ(j.contains("offcpu"), v == "offcpu");
+    EXPECT_EQ(j.contains("locks"), v == "locks");
+  }
+}
+
+TEST(ReportXfs, JsonUndefinedPerOpIsNull) {
+  Profile p = full_profile();
+  p.ops[1].count = 0;
+  p.ops = {p.ops[1]};
+  json j = report_json(p, {});
+  EXPECT_TRUE(j["ops"][0]["offcpu_ns_per_op"].is_null());
+  EXPECT_TRUE(j["ops"][0]["xfs_per_op"]["xfs_trans_alloc"].is_null());
+  EXPECT_EQ(j["xfs"]["fs_ops"], 0);
+  EXPECT_TRUE(j["xfs"]["device_write_bytes_per_op"].is_null());
+}
+
+TEST(ReportOptions, UnknownViewIsAnError) {
+  ReportOptions opt;
+  opt.view = "offcpu ";
+  auto r = validate_report_options(full_profile(), opt);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "unknown view 'offcpu '");
+  EXPECT_EQ(r.error().hint, "valid views: oncpu, offcpu, locks");
+  for (auto v : kReportViews) {
+    opt.view = std::string(v);
+    EXPECT_TRUE(validate_report_options(full_profile(), opt)) << v;
+  }
+  EXPECT_EQ(ReportOptions{}.view, "oncpu");
+}
+
+TEST(ReportOptions, RenderersRefuseAnUnknownView) {
+  ReportOptions opt;
+  opt.view = "flame";
+  EXPECT_THROW(render_text(full_profile(), opt), UserError);
+  EXPECT_THROW(report_json(full_profile(), opt), UserError);
+  try {
+    render_folded(full_profile(), opt);
+    FAIL() << "no exception";
+  } catch (const UserError& e) {
+    EXPECT_STREQ(e.what(), "unknown view 'flame'");
+    EXPECT_EQ(e.hint(), "valid views: oncpu, offcpu, locks");
+  }
+}
+
+}  // namespace
+}  // namespace fscost
