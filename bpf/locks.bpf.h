@@ -50,10 +50,10 @@ static __always_inline void handle_contention_begin(void *ctx, void *lock, __u32
 	w = &t->locks[d];
 	w->addr = (__u64)lock;
 	w->flags = flags;
-	w->begin_ns = bpf_ktime_get_ns();
 	w->offcpu_ns = 0;
 	w->out_since_ns = 0;
-	w->stack = kernel_stack(ctx);
+	w->stack = 0;	/* taken at contention_end: a stack walk here would lengthen the wait */
+	w->begin_ns = bpf_ktime_get_ns();
 	t->lock_depth = d + 1;
 }
 
@@ -95,7 +95,7 @@ static __always_inline void record_wait(struct fscost_task *t, struct fscost_loc
 		v->max_ns = total;	/* racy max: good enough for a maximum */
 }
 
-static __always_inline void handle_contention_end(void *lock)
+static __always_inline void handle_contention_end(void *ctx, void *lock)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct fscost_task *t = bpf_map_lookup_elem(&tasks, &tid);
@@ -110,8 +110,13 @@ static __always_inline void handle_contention_end(void *lock)
 	if (t->locks[d].addr != (__u64)lock)
 		return;
 	t->lock_depth = d;
-	if (enabled)
-		record_wait(t, &t->locks[d], bpf_ktime_get_ns());
+	if (enabled) {
+		__u64 now = bpf_ktime_get_ns();
+
+		/* still in the lock's slow path: the same call site as at begin */
+		t->locks[d].stack = kernel_stack(ctx);
+		record_wait(t, &t->locks[d], now);
+	}
 }
 
 SEC("tp_btf/contention_begin")
@@ -131,14 +136,14 @@ int BPF_PROG(lock_begin_raw, void *lock, unsigned int flags)
 SEC("tp_btf/contention_end")
 int BPF_PROG(lock_end_btf, void *lock, int ret)
 {
-	handle_contention_end(lock);
+	handle_contention_end(ctx, lock);
 	return 0;
 }
 
 SEC("raw_tp/contention_end")
 int BPF_PROG(lock_end_raw, void *lock, int ret)
 {
-	handle_contention_end(lock);
+	handle_contention_end(ctx, lock);
 	return 0;
 }
 

@@ -3,13 +3,17 @@
 // time is spent in the filesystem fscost measures.
 //
 //   fsops DIR [--n N] [--threads T] [--mode mixed|create|openclose] [--write BYTES]
+//         [--private-dirs]
 //
 // mixed (default): thread K works in its own new directory DIR/tK; per
 //   iteration i: create f<i> [write BYTES] fsync close, link f<i> l<i>,
 //   rename f<i> r<i>, unlink r<i> and l<i>, mkdir d<i>, rmdir d<i>,
 //   symlink s<i> -> "r", unlink s<i>.
 // create: every thread creates N empty files in one new shared directory
-//   DIR/shared (fs_mark-like create rate, contended on the parent directory).
+//   DIR/shared (create rate contended on the parent directory's i_rwsem), or
+//   with --private-dirs each in its own DIR/tK (as fs_mark's threads do).
+// openclose: every thread opens and closes one file N times (contends on the
+//   process's fd table spinlock).
 //
 // Prints one JSON line with the ops it issued (counts include the setup:
 // creating tK/shared is a mkdir, closing DIR and tK/shared fds a close),
@@ -39,6 +43,7 @@ struct Options {
   int threads = 1;
   enum class Mode { Mixed, Create, OpenClose } mode = Mode::Mixed;
   size_t write_bytes = 0;
+  bool private_dirs = false;
 };
 
 // One per thread, cache-line aligned so counting does not false-share.
@@ -65,7 +70,7 @@ struct alignas(64) Counts {
 [[noreturn]] void usage(const char* msg) {
   std::fprintf(stderr,
                "fsops: %s\nusage: fsops DIR [--n N] [--threads T] [--mode mixed|create|openclose] "
-               "[--write BYTES]\n",
+               "[--write BYTES] [--private-dirs]\n",
                msg);
   std::exit(2);
 }
@@ -87,6 +92,8 @@ Options parse(int argc, char** argv) {
       o.n = parse_number("--n", argv[++i], 1);
     else if (a == "--threads" && has_value)
       o.threads = int(parse_number("--threads", argv[++i], 1));
+    else if (a == "--private-dirs")
+      o.private_dirs = true;
     else if (a == "--write" && has_value)
       o.write_bytes = size_t(parse_number("--write", argv[++i], 0));
     else if (a == "--mode" && has_value) {
@@ -216,7 +223,7 @@ int main(int argc, char** argv) {
   // Setup, not timed: the directories each thread works in.
   Counts setup;
   std::vector<int> dirs;
-  bool shared = o.mode != Options::Mode::Mixed;
+  bool shared = o.mode != Options::Mode::Mixed && !o.private_dirs;
   if (shared)
     dirs.assign(size_t(o.threads), make_dir(root, "shared", setup));
   else
