@@ -3,13 +3,17 @@
 // Each piece is an RAII owner, so a failed run or test leaves nothing behind;
 // the kernel-side pieces (LO_FLAGS_AUTOCLEAR) also go away if we are killed.
 // The machines have no brd/null_blk; loop over tmpfs is the RAM disk.
+// Formatting checks live in device_check.h, crash cleanup in leftovers.h;
+// both are included here for callers of the whole RAM-disk interface.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "file_io.h"  // Status
+#include "device_check.h"  // check_device_unused, run_mkfs_xfs
+#include "file_io.h"       // Status
+#include "leftovers.h"     // find_leftovers
 #include "result.h"
 #include "subprocess.h"
 
@@ -54,20 +58,6 @@ class LoopDevice {
   UniqueFd fd_;
   std::string path_;
 };
-
-// Ok when `dev` is a block device that is not mounted, has no holders
-// (device-mapper, md), is not opened exclusively and carries no filesystem,
-// RAID or partition-table signature. With `force` only "is a block device" is
-// checked (mkfs.xfs itself still refuses a mounted device). The Error names
-// what was found and hints at --force.
-Status check_device_unused(const std::string& dev, bool force);
-
-// Runs `mkfs.xfs -f -q <extra_opts...> <dev>` and returns that command line
-// (for reports). -f overwrites old signatures without asking; callers must
-// have run check_device_unused(dev, ...) first, which is where the user is
-// asked. On failure the Error carries mkfs's own message.
-Result<std::string> run_mkfs_xfs(const std::string& dev,
-                                 const std::vector<std::string>& extra_opts);
 
 // A mount on a fresh directory /tmp/fscost-mnt-<pid>-XXXXXX. On destruction:
 // umount (retrying while busy, lazy-detach as a last resort), then rmdir.
@@ -114,10 +104,5 @@ class ScratchXfs {
   Mount mount_;
   std::string mkfs_cmd_;
 };
-
-// What a crashed fscost left behind: images of dead pids, loop devices backed
-// by them, mounts and directories /tmp/fscost-mnt-<dead pid>-*. Each entry is
-// a printable line that says how to remove it. Live processes' are skipped.
-std::vector<std::string> find_leftovers();
 
 }  // namespace fscost

@@ -1,0 +1,50 @@
+// Small system helpers shared by the RAM-disk code (ramdisk.cpp,
+// device_check.cpp, leftovers.cpp). Internal to userspace/: not part of the
+// ramdisk.h interface.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fscost {
+
+// Where the RAM disk's pieces are created. find_leftovers() recognises a
+// crashed run's pieces by these same names, so they live in one place.
+inline constexpr const char* kShmDir = "/dev/shm";
+inline constexpr const char* kImagePrefix = "fscost-";
+inline constexpr const char* kMountPrefix = "/tmp/fscost-mnt-";
+
+// strerror(errno).
+std::string errno_text();
+
+// The hint for an errno the user can fix by themselves.
+std::string errno_hint(int err);
+
+// "1.5 GiB": one decimal, binary units.
+std::string human_bytes(uint64_t b);
+
+// True while `pid` exists, even when it is not ours to signal.
+bool pid_alive(pid_t pid);
+
+// Parses the <pid> of "<prefix><pid>-..." ; 0 when the name does not fit.
+pid_t pid_after(const std::string& s, const std::string& prefix);
+
+// The entries of a directory, without "." and ".."; empty if it cannot be read.
+std::vector<std::string> list_dir(const std::string& path);
+
+struct MountEntry {
+  std::string majmin;  // "7:0"
+  std::string mountpoint;
+  std::string source;
+};
+
+// The mounts of /proc/self/mountinfo, with paths unescaped.
+std::vector<MountEntry> read_mountinfo();
+
+// The first line of a file; "" when it cannot be read.
+std::string read_first_line(const std::string& path);
+
+}  // namespace fscost
