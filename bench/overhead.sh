@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
-# Workload throughput untraced vs under `fscost record`, side by side.
+# Workload throughput untraced and under tracers, side by side in one run.
 #
 #   bench/overhead.sh [--rounds R] [--n N] [--threads T] [--mode create|mixed]
-#                     [--private-dirs] [--smoke]
+#                     [--private-dirs] [--configs LIST] [--smoke]
 #
-# Each round makes a fresh XFS on a RAM disk (loop over /dev/shm) for each
-# configuration, runs tests/testprogs/fsops, and takes its ops/s. The order of
-# the configurations alternates per round (AB, BA, ...) so drift hits both.
-# Prints per-run figures, medians and the ratio traced/untraced as markdown.
-# FSCOST_ARGS adds options to `fscost record` (e.g. "--freq 99").
+# LIST is a comma list of: untraced (always included), fscost (default
+# probes), fscost-all (--probes all), perf (perf record -a -g at the same
+# 997 Hz), perflock (perf lock record -a). Each round makes a fresh XFS on a
+# RAM disk (loop over /dev/shm) per configuration and runs
+# tests/testprogs/fsops; the order of the configurations rotates per round
+# so machine drift hits all. Prints per-run ops/s, the workload's own kernel
+# CPU per op, medians, and the ratios to untraced, as markdown.
 set -euo pipefail
 
-ROUNDS=5 N=20000 THREADS=2 MODE=create DIRS=""
+ROUNDS=5 N=20000 THREADS=2 MODE=create DIRS="" CONFIGS="fscost"
 BUILD=${BUILD:-build}
+usage() {
+  echo "usage: $0 [--rounds R] [--n N] [--threads T] [--mode create|mixed] [--private-dirs]" \
+       "[--configs fscost,fscost-all,perf,perflock] [--smoke]" >&2
+  exit 2
+}
 while [ $# -gt 0 ]; do
   case "$1" in
     --rounds) ROUNDS=$2; shift ;;
@@ -20,8 +27,9 @@ while [ $# -gt 0 ]; do
     --threads) THREADS=$2; shift ;;
     --mode) MODE=$2; shift ;;
     --private-dirs) DIRS=--private-dirs ;;
+    --configs) CONFIGS=$2; shift ;;
     --smoke) ROUNDS=1 N=500 ;;
-    *) echo "usage: $0 [--rounds R] [--n N] [--threads T] [--mode create|mixed] [--private-dirs] [--smoke]" >&2; exit 2 ;;
+    *) usage ;;
   esac
   shift
 done
@@ -40,45 +48,48 @@ ramdisk_init 2G
 work=$(mktemp -d /tmp/fscost-bench-XXXXXX)
 trap 'rm -rf "$work"; ramdisk_cleanup' EXIT
 
-# run CONFIG -> prints ops/s of one fresh-filesystem run
+IFS=, read -r -a configs <<<"untraced,$CONFIGS"
+
+# run CONFIG -> "ops/s sys-µs-per-op" of one fresh-filesystem run. The
+# workload's own kernel CPU per op includes the BPF programs (they run in its
+# context); perf's cost is mostly in the perf process and its wakeups.
 run() {
+  local w=("$FSOPS" "$RD_MNT" --mode "$MODE" --n "$N" --threads "$THREADS" $DIRS) out
   ramdisk_fresh
-  local out
-  if [ "$1" = untraced ]; then
-    out=$("$FSOPS" "$RD_MNT" --mode "$MODE" --n "$N" --threads "$THREADS" $DIRS)
-  else
-    out=$("$FSCOST" record -o "$work/p.profile" ${FSCOST_ARGS:-} -- "$FSOPS" "$RD_MNT" --mode "$MODE" --n "$N" \
-          --threads "$THREADS" $DIRS 2>"$work/record.log")
-  fi
+  case "$1" in
+    untraced) out=$("${w[@]}") ;;
+    fscost) out=$("$FSCOST" record -o "$work/p.profile" -- "${w[@]}" 2>"$work/log") ;;
+    fscost-all) out=$("$FSCOST" record -o "$work/p.profile" --probes all -- "${w[@]}" 2>"$work/log") ;;
+    perf) out=$(perf record -q -a -g -F 997 -o "$work/perf.data" -- "${w[@]}" 2>"$work/log") ;;
+    perflock) out=$(perf lock record -q -a -o "$work/perf.data" -- "${w[@]}" 2>"$work/log") ;;
+    *) echo "unknown configuration $1" >&2; exit 2 ;;
+  esac
   ramdisk_umount
-  # "ops/s sys-µs-per-op": throughput, and the workload's own kernel CPU per
-  # op (BPF programs run in its context, so this is the per-op cost).
   python3 -c 'import json,sys; d=json.loads(sys.argv[1]); n=d["ops_per_s"]*d["elapsed_s"]
 print("%.1f %.3f" % (d["ops_per_s"], d["sys_s"]*1e6/n))' "$out"
 }
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
-declare -a U T UC TC
+declare -A OPS CPU
+nc=${#configs[@]}
 for ((r = 0; r < ROUNDS; r++)); do
-  if ((r % 2 == 0)); then u=$(run untraced); t=$(run traced)
-  else t=$(run traced); u=$(run untraced); fi
-  U+=("${u% *}") UC+=("${u#* }") T+=("${t% *}") TC+=("${t#* }")
+  for ((i = 0; i < nc; i++)); do
+    c=${configs[$(((i + r) % nc))]}
+    res=$(run "$c")
+    OPS[$c]+="${res% *} " CPU[$c]+="${res#* } "
+  done
 done
 
-mu=$(printf '%s\n' "${U[@]}" | median)
-mt=$(printf '%s\n' "${T[@]}" | median)
-# Per-round ratios: each pair ran back to back, so machine drift cancels.
-mr=$(for ((r = 0; r < ROUNDS; r++)); do awk -v t="${T[r]}" -v u="${U[r]}" 'BEGIN { print t / u }'; done | median)
-echo "| configuration | runs (ops/s) | median ops/s |"
-echo "|---|---|---|"
-echo "| untraced | ${U[*]} | $mu |"
-echo "| fscost record ${FSCOST_ARGS:-(defaults)} | ${T[*]} | $mt |"
-muc=$(printf '%s\n' "${UC[@]}" | median)
-mtc=$(printf '%s\n' "${TC[@]}" | median)
-echo "| untraced: sys µs/op | ${UC[*]} | $muc |"
-echo "| fscost record: sys µs/op | ${TC[*]} | $mtc |"
-awk -v t="$mt" -v u="$mu" -v r="$mr" \
-  'BEGIN { printf "\nratio of medians traced/untraced: %.3f; median of per-round ratios: %.3f\n", t / u, r }'
-awk -v t="$mtc" -v u="$muc" 'BEGIN { printf "kernel CPU per op traced/untraced: %.3f\n", t / u }'
-echo "command: ${FSCOST_ARGS:+FSCOST_ARGS='$FSCOST_ARGS' }bench/overhead.sh --rounds $ROUNDS --n $N --threads $THREADS --mode $MODE${DIRS:+ $DIRS}"
+base_ops=$(tr ' ' '\n' <<<"${OPS[untraced]}" | grep . | median)
+base_cpu=$(tr ' ' '\n' <<<"${CPU[untraced]}" | grep . | median)
+echo "| configuration | runs (ops/s) | median ops/s | throughput vs untraced | kernel µs/op (median) | kernel CPU vs untraced |"
+echo "|---|---|---|---|---|---|"
+for c in "${configs[@]}"; do
+  mo=$(tr ' ' '\n' <<<"${OPS[$c]}" | grep . | median)
+  mc=$(tr ' ' '\n' <<<"${CPU[$c]}" | grep . | median)
+  awk -v c="$c" -v runs="${OPS[$c]}" -v mo="$mo" -v mc="$mc" -v bo="$base_ops" -v bc="$base_cpu" \
+    'BEGIN { printf "| %s | %s| %.0f | %.3f | %.2f | %.3f |\n", c, runs, mo, mo / bo, mc, mc / bc }'
+done
+echo
+echo "command: bench/overhead.sh --rounds $ROUNDS --n $N --threads $THREADS --mode $MODE${DIRS:+ $DIRS} --configs $CONFIGS"
