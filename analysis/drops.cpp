@@ -7,7 +7,7 @@ namespace fscost {
 namespace {
 
 // Keep in sync with enum fscost_drop (bpf/fscost.h) and docs/PROFILE.md.
-constexpr std::array<DropCounter, 9> kDropCounters = {{
+constexpr std::array<DropCounter, 11> kDropCounters = {{
     {"stack_map_full", "kernel stacks lost: the stack map was full", "raise --stack-storage-size"},
     {"stack_other_errors",
      "kernel stacks lost: bpf_get_stack failed, or a stack vanished before it was read",
@@ -30,6 +30,12 @@ constexpr std::array<DropCounter, 9> kDropCounters = {{
     {"prog_missed",
      "BPF program runs the kernel skipped (bpf_prog_info.recursion_misses): events not seen",
      "another tracer may be on the same hooks, or lower --freq"},
+    // Imports (docs/FORMATS.md), not recordings:
+    {"folded_rounded_to_zero",
+     "folded stacks left out: a fractional count rounded to zero whole samples",
+     "scale the folded values up before importing"},
+    {"perf_no_stack", "perf script samples without any stack frame",
+     "record with perf record -g (call graphs)"},
 }};
 
 }  // namespace

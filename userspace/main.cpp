@@ -5,6 +5,9 @@
 #include <cstdio>
 #include <functional>
 
+#include "cmd_convert.h"
+#include "cmd_flamegraph.h"
+#include "cmd_import.h"
 #include "commands.h"
 #include "libbpf_log.h"
 #include "result.h"
@@ -82,7 +85,10 @@ int main(int argc, char** argv) {
   std::function<int()> run;
   add_record(app, record, run);
   add_report(app, report, run);
+  fscost::add_flamegraph(app, run);
   add_features(app, run);
+  fscost::add_import(app, run);
+  fscost::add_convert(app, run);
   CLI11_PARSE(app, argc, argv);
   fscost::setup_libbpf_logging();
   try {

@@ -15,7 +15,8 @@ TEST(Drops, DocumentedCounters) {
   EXPECT_EQ(names, (std::vector<std::string_view>{"stack_map_full", "stack_other_errors",
                                                   "sample_map_full", "task_map_full",
                                                   "tracked_map_full", "offcpu_map_full",
-                                                  "lock_map_full", "lock_nesting", "prog_missed"}));
+                                                  "lock_map_full", "lock_nesting", "prog_missed",
+                                                  "folded_rounded_to_zero", "perf_no_stack"}));
 }
 
 TEST(Drops, KnobsForKnownCounters) {

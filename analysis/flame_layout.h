@@ -1,0 +1,40 @@
+// Flame graph layout: which frames are drawn, where, and how many were too
+// narrow to draw. Internal to the flame graph renderers.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <limits>
+#include <vector>
+
+#include "flamegraph.h"
+
+namespace fscost::flame {
+
+inline constexpr std::size_t kNoParent = std::numeric_limits<std::size_t>::max();
+
+struct Frame {
+  const FlameNode* node = nullptr;
+  std::size_t parent = kNoParent;  // index into Layout::frames
+  int depth = 0;                   // 0 = "all"
+  double x = 0;                    // px from the left edge of the frame area
+  double w = 0;                    // px
+  double span = 0;                 // the value the width stands for
+};
+
+struct Layout {
+  std::vector<Frame> frames;  // pre-order: every parent before its children
+  int max_depth = 0;
+  double total = 0;               // span of the root
+  std::size_t pruned_frames = 0;  // frames not drawn (whole subtrees)
+  double pruned_span = 0;         // their share of `total`, in value units
+};
+
+// `width(n)` is the value that sets n's width; a frame spans
+// max(width(n), sum of its children's spans), so children always fit under
+// their parent (a diff can borrow the other side's width for a vanished
+// path). Frames narrower than `min_px` are pruned with their subtrees.
+Layout layout(const FlameNode& root, const std::function<double(const FlameNode&)>& width,
+              double avail_px, double min_px);
+
+}  // namespace fscost::flame

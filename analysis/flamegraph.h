@@ -1,0 +1,118 @@
+// Flame graphs and differential flame graphs as self-contained SVG
+// (docs/FLAMEGRAPH.md).
+//
+// Stages: stacks (FlameInput, from a profile or parsed folded text) →
+// merged tree (FlameNode) → laid-out frames → SVG with the inline script and
+// style of analysis/assets/flamegraph.{js,css}, embedded at build time. Every
+// stage is a pure function; the SVG needs no network and no other file, and
+// can be inlined into HTML (ids and CSS are prefixed "fg-"; script state is
+// per <svg>).
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "format_folded.h"
+#include "profile.h"
+
+namespace fscost {
+
+// One stack: frames outermost first (the root, e.g. the op name, at [0]),
+// and its value in the graph's unit. Stacks may repeat; values add up.
+using FlameStack = std::pair<std::vector<std::string>, double>;
+
+struct FlameInput {
+  std::vector<FlameStack> stacks;
+  // Roots flame_input left out and why, e.g. "[user] (not an operation)"
+  // with per_op; shown in the subtitle so nothing vanishes silently.
+  std::vector<std::string> skipped;
+};
+
+// Merged tree. `value` is inclusive (the frame and everything above it);
+// for a diff tree `value` is A and `value_b` is B. Children are sorted by
+// name, as FlameGraph sorts them. The root is the synthetic frame "all".
+struct FlameNode {
+  std::string name;
+  double value = 0;
+  double value_b = 0;
+  std::vector<FlameNode> children;
+};
+
+// The stacks `render_folded` prints for `view` ("oncpu", "offcpu", "locks";
+// same roots and frames): op name, "[user]", "[kernel]", "[kthread:NAME]".
+// `op` keeps only that operation's stacks. `per_op` divides each op root's
+// stacks by the op's count (cost per operation, the normalisation a diff
+// needs) and leaves out roots that are not operations or have no completed
+// operations (listed in `skipped`). Throws UserError for an unknown view.
+FlameInput flame_input(const Profile& p, const std::string& view,
+                       const std::optional<std::string>& op, bool per_op);
+
+// The unit of flame_input's values: "samples" or "ns", plus "/op" with
+// per_op.
+std::string flame_unit(const std::string& view, bool per_op);
+
+struct SvgOptions {
+  std::string title = "Flame Graph";
+  std::string subtitle;          // configuration and run metadata; may be empty
+  std::string unit = "samples";  // "samples", "ns", "ns/op", "samples/op", ...
+  bool icicle = false;           // root at the top, stacks grow down
+  double min_width_px = 0.1;     // narrower frames are pruned (and counted in the SVG)
+  int width = 1200;              // px
+};
+
+// Title (view, --op, per op), subtitle (command, host, kernel, CPUs, sample
+// rate, duration, fscost version) and unit for a graph of `p`; callers may
+// still change any field.
+SvgOptions flame_svg_options(const Profile& p, const std::string& view,
+                             const std::optional<std::string>& op, bool per_op);
+
+// Folded stacks as parse_folded (format_folded.h) read them, frames kept as
+// they are; `column` 1 takes the second count of the two-column (diff) form.
+FlameInput flame_input(const FoldedStacks& folded, int column = 0);
+
+// Merged trees; see FlameNode.
+FlameNode flame_tree(const FlameInput& in);
+FlameNode flame_diff_tree(const FlameInput& a, const FlameInput& b);
+
+// The flame graph: click to zoom, regex search with the matched share,
+// tooltips with the value in opt.unit, its share of the total and of its
+// root (the op). Colours hash the name within a palette per kind of frame.
+// Under the title: the subtitle, roots `in.skipped` lists, and how many
+// frames pruning hid. No stacks (or none > 0): a valid SVG saying "no
+// samples".
+std::string render_svg(const FlameInput& in, const SvgOptions& opt);
+
+// Which profile's value sets a frame's width in a diff. Frames with no value
+// on the chosen side (gone in B with B, new in B with A) keep the other
+// side's width and are drawn hatched, so no path is silently absent.
+enum class DiffWidth { B, A, Max };
+// What colours a diff frame: its inclusive delta (the frame and everything
+// above it) or its self delta (the frame as a leaf).
+enum class DiffColor { Inclusive, Self };
+
+struct DiffOptions {
+  SvgOptions svg;
+  DiffWidth width = DiffWidth::B;
+  DiffColor color = DiffColor::Inclusive;
+  // Significance hook: given a frame's path (root first, "all" excluded),
+  // false draws it grey ("not significant"), true or nullopt colours it by
+  // its delta. Unset = every frame coloured.
+  std::function<std::optional<bool>(const std::vector<std::string>& path)> significant;
+};
+
+// Red = more in B, blue = less, intensity |Δ| / max |Δ| over the drawn
+// frames; a legend under the title says so. A frame spans its width plus
+// any hatched paths above it. Tooltips give A, B, Δ and Δ% in svg.unit.
+// Normalise before calling (flame_input with per_op = true: cost per
+// operation, so a run that did more operations is not "slower" for it).
+std::string render_diff_svg(const FlameInput& a, const FlameInput& b, const DiffOptions& opt);
+
+// What FlameGraph's difffolded.pl prints for the two folded files: one
+// "stack valueA valueB" line per stack present in either (0 where missing;
+// repeated stacks summed), sorted by stack.
+std::string diff_folded(const FlameInput& a, const FlameInput& b);
+
+}  // namespace fscost
