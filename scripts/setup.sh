@@ -13,6 +13,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # RAM-disk XFS, workloads and comparisons
   xfsprogs fsmark linux-perf util-linux
+  # browser test of the HTML report (tests/browser; never a downloaded browser)
+  chromium
 )
 
 missing=()
@@ -21,18 +23,33 @@ for p in "${packages[@]}"; do
   [[ $status == ii* ]] || missing+=("$p")
 done
 
+install_packages() {
+  local sudo=()
+  if ((EUID != 0)); then
+    command -v sudo >/dev/null || { echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+    sudo=(sudo)
+  fi
+  echo "setup: installing ${missing[*]}"
+  # env, not export: sudo drops the environment.
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
 if ((${#missing[@]} == 0)); then
   echo "setup: all ${#packages[@]} packages are installed"
-  exit 0
+else
+  install_packages
 fi
 
-sudo=()
-if ((EUID != 0)); then
-  command -v sudo >/dev/null || { echo "setup: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
-  sudo=(sudo)
+# playwright-core for tests/browser, exactly as its lock file says; again only
+# when missing or older than the lock file. It drives Debian's chromium.
+browser="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tests/browser"
+if [[ -d $browser/node_modules/playwright-core &&
+      ! $browser/package-lock.json -nt $browser/node_modules/.package-lock.json ]]; then
+  echo "setup: tests/browser node_modules are up to date"
+else
+  command -v npm >/dev/null || { echo "setup: npm not found; tests/browser needs Node.js 20 or later" >&2; exit 1; }
+  echo "setup: npm ci in tests/browser"
+  (cd "$browser" && npm ci --no-audit --no-fund)
 fi
-echo "setup: installing ${missing[*]}"
-# env, not export: sudo drops the environment.
-"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
-"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
-  apt-get install -y -q --no-install-recommends "${missing[@]}"

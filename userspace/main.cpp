@@ -7,6 +7,7 @@
 
 #include "cmd_convert.h"
 #include "cmd_flamegraph.h"
+#include "cmd_html.h"
 #include "cmd_import.h"
 #include "commands.h"
 #include "libbpf_log.h"
@@ -89,6 +90,7 @@ int main(int argc, char** argv) {
   add_features(app, run);
   fscost::add_import(app, run);
   fscost::add_convert(app, run);
+  fscost::add_html(app, run);
   CLI11_PARSE(app, argc, argv);
   fscost::setup_libbpf_logging();
   try {

@@ -1,0 +1,125 @@
+// The HTML report's flame graphs: which ones (views with stacks, combined
+// and per operation), drawn by render_svg within the page's size budget,
+// and made fit to inline in a page that holds many of them.
+#include "html_graphs.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "flamegraph.h"
+#include "report.h"
+
+namespace fscost::html {
+
+namespace {
+
+// A graph before drawing.
+struct Pending {
+  GraphSet* set = nullptr;
+  std::string view;
+  std::string id;
+  FlameInput input;
+  SvgOptions svg;
+};
+
+bool has_data(const FlameInput& in) {
+  double sum = 0;
+  for (const auto& s : in.stacks) sum += s.second;
+  return sum > 0;
+}
+
+// render_svg writes a standalone document. Inline, the XML prolog has no
+// use, and every graph defines the same <defs> ids: a url(#id) resolves to
+// the first in the page, which may sit in a hidden tab. So the prolog goes
+// and the ids get a per-graph prefix, in the head only (frames refer to no
+// ids, and a frame's name must stay as it is).
+std::string inline_svg(std::string svg, std::size_t n) {
+  if (svg.starts_with("<?xml")) svg.erase(0, svg.find('\n') + 1);
+  std::size_t head_end = std::min(svg.find("<g class=\"fg-frames\""), svg.size());
+  std::string head = svg.substr(0, head_end);
+  const std::string prefix = fmt::format("fg{}-", n);
+  for (std::string_view from : {"id=\"fg-", "url(#fg-"}) {
+    std::string to = std::string(from.substr(0, from.size() - 3)) + prefix;
+    for (auto at = head.find(from); at != std::string::npos; at = head.find(from, at + to.size()))
+      head.replace(at, from.size(), to);
+  }
+  return head + svg.substr(head_end);
+}
+
+void plan_set(const Profile& p, const HtmlOptions& opt, GraphSet& set, std::set<std::string>& ids,
+              std::vector<Pending>& pending) {
+  for (std::string_view v : kReportViews) {
+    std::string view(v);
+    FlameInput in = flame_input(p, view, set.op, false);
+    if (!has_data(in)) continue;
+    SvgOptions o = flame_svg_options(p, view, set.op, false);
+    o.width = opt.graph_width;
+    o.min_width_px = opt.min_width_px;
+    pending.push_back({&set, view, unique_id(set.id + "-" + view, ids), std::move(in), o});
+  }
+}
+
+// A frame's markup is a few hundred bytes whatever its width, so a wide
+// profile (thousands of distinct stacks) makes a large graph; the narrowest
+// frames go first, each doubling of the min width pruning more of them.
+void shrink(Pending& g, std::string& svg, std::size_t budget) {
+  while (svg.size() > budget && g.svg.min_width_px < kMaxMinWidthPx) {
+    g.svg.min_width_px = std::min(std::max(2 * g.svg.min_width_px, 0.2), kMaxMinWidthPx);
+    svg = render_svg(g.input, g.svg);
+  }
+}
+
+// Small graphs first, each within an equal share of what is left, so that
+// what they do not use goes to the large ones (usually the combined graphs).
+std::vector<std::string> draw_all(std::vector<Pending>& pending, std::size_t max_bytes) {
+  std::vector<std::string> svgs;
+  for (const auto& g : pending) svgs.push_back(render_svg(g.input, g.svg));
+  if (max_bytes == 0) return svgs;
+  std::vector<std::size_t> order(svgs.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return svgs[a].size() < svgs[b].size(); });
+  std::size_t left = max_bytes;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    std::size_t i = order[k];
+    shrink(pending[i], svgs[i], left / (order.size() - k));
+    left -= std::min(left, svgs[i].size());
+  }
+  return svgs;
+}
+
+}  // namespace
+
+std::string unique_id(std::string_view base, std::set<std::string>& used) {
+  std::string id;
+  for (char c : base) {
+    bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                c == '-' || c == '_';
+    id += keep ? c : '-';
+  }
+  std::string candidate = id;
+  for (int n = 2; !used.insert(candidate).second; ++n) candidate = fmt::format("{}-{}", id, n);
+  return candidate;
+}
+
+std::vector<GraphSet> graph_sets(const Profile& p, const HtmlOptions& opt,
+                                 const std::vector<std::string>& ops, std::set<std::string>& ids) {
+  std::vector<GraphSet> sets;
+  sets.reserve(ops.size() + 1);  // Pending points into it
+  sets.push_back({unique_id("all", ids), "All operations", std::nullopt, {}});
+  if (opt.per_op_graphs)
+    for (const auto& op : ops) sets.push_back({unique_id("op-" + op, ids), op, op, {}});
+  std::vector<Pending> pending;
+  for (auto& s : sets) plan_set(p, opt, s, ids, pending);
+  std::vector<std::string> svgs = draw_all(pending, opt.max_bytes);
+  for (std::size_t i = 0; i < pending.size(); ++i) {
+    const Pending& g = pending[i];
+    g.set->graphs.push_back(
+        {g.view, g.id, inline_svg(std::move(svgs[i]), i + 1), g.svg.min_width_px});
+  }
+  std::erase_if(sets, [](const GraphSet& s) { return s.graphs.empty(); });
+  return sets;
+}
+
+}  // namespace fscost::html
