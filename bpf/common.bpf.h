@@ -72,6 +72,18 @@ static __always_inline bool current_is_kthread(void)
 	return BPF_CORE_READ(task, flags) & PF_KTHREAD;
 }
 
+/* The value under key, inserted from init first if absent (another CPU may
+ * insert it meanwhile: that is fine). NULL only when the map is full. */
+static __always_inline void *lookup_or_init(void *map, const void *key, const void *init)
+{
+	void *v = bpf_map_lookup_elem(map, key);
+
+	if (v)
+		return v;
+	bpf_map_update_elem(map, key, init, BPF_NOEXIST);
+	return bpf_map_lookup_elem(map, key);
+}
+
 /* The task's state, created on first use; NULL (and counted) if full. */
 static __always_inline struct fscost_task *task_state_create(__u32 tid)
 {
@@ -81,8 +93,7 @@ static __always_inline struct fscost_task *task_state_create(__u32 tid)
 	if (t)
 		return t;
 	__builtin_memset(&zero, 0, sizeof(zero));
-	bpf_map_update_elem(&tasks, &tid, &zero, BPF_NOEXIST);
-	t = bpf_map_lookup_elem(&tasks, &tid);
+	t = lookup_or_init(&tasks, &tid, &zero);
 	if (!t)
 		count_drop(FSCOST_DROP_TASK_MAP_FULL);
 	return t;

@@ -77,14 +77,10 @@ static __always_inline void record_wait(struct fscost_task *t, struct fscost_loc
 	} else {
 		key.kind = FSCOST_SK_KERNEL;
 	}
-	v = bpf_map_lookup_elem(&lock_stats, &key);
+	v = lookup_or_init(&lock_stats, &key, &init);
 	if (!v) {
-		bpf_map_update_elem(&lock_stats, &key, &init, BPF_NOEXIST);
-		v = bpf_map_lookup_elem(&lock_stats, &key);
-		if (!v) {
-			count_drop(FSCOST_DROP_LOCK_MAP_FULL);
-			return;
-		}
+		count_drop(FSCOST_DROP_LOCK_MAP_FULL);
+		return;
 	}
 	__sync_fetch_and_add(&v->count, 1);
 	__sync_fetch_and_add(&v->total_ns, total);

@@ -12,17 +12,9 @@ struct {
 
 static __always_inline void add_sample(struct fscost_sample_key *key)
 {
-	__u64 *count, one = 1;
+	__u64 *count, zero = 0;
 
-	count = bpf_map_lookup_elem(&samples, key);
-	if (count) {
-		__sync_fetch_and_add(count, 1);
-		return;
-	}
-	if (!bpf_map_update_elem(&samples, key, &one, BPF_NOEXIST))
-		return;
-	/* Lost a race with another CPU inserting the same key, or full. */
-	count = bpf_map_lookup_elem(&samples, key);
+	count = lookup_or_init(&samples, key, &zero);
 	if (count)
 		__sync_fetch_and_add(count, 1);
 	else

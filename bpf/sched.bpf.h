@@ -48,14 +48,10 @@ static __always_inline void add_offcpu(struct fscost_task *t, __u32 reason, __u6
 
 	if (with_waker)
 		__builtin_memcpy(key.waker, t->waker, sizeof(key.waker));
-	v = bpf_map_lookup_elem(&offcpu, &key);
+	v = lookup_or_init(&offcpu, &key, &init);
 	if (!v) {
-		bpf_map_update_elem(&offcpu, &key, &init, BPF_NOEXIST);
-		v = bpf_map_lookup_elem(&offcpu, &key);
-		if (!v) {
-			count_drop(FSCOST_DROP_OFFCPU_MAP_FULL);
-			return;
-		}
+		count_drop(FSCOST_DROP_OFFCPU_MAP_FULL);
+		return;
 	}
 	__sync_fetch_and_add(&v->count, 1);
 	__sync_fetch_and_add(&v->total_ns, ns);

@@ -89,14 +89,9 @@ int block_rq_issue(struct trace_event_raw_block_rq *ctx)
 	}
 	if (!write || !bytes)
 		return 0;
-	v = bpf_map_lookup_elem(&dev_write_bytes, &dev);
-	if (!v) {
-		bpf_map_update_elem(&dev_write_bytes, &dev, &zero, BPF_NOEXIST);
-		v = bpf_map_lookup_elem(&dev_write_bytes, &dev);
-		if (!v)
-			return 0;
-	}
-	__sync_fetch_and_add(v, bytes);
+	v = lookup_or_init(&dev_write_bytes, &dev, &zero);
+	if (v)
+		__sync_fetch_and_add(v, bytes);	/* 256 devices: a full map is not expected */
 	return 0;
 }
 
