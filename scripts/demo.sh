@@ -3,7 +3,7 @@
 # record a small metadata workload under fscost, print the report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-((EUID == 0)) || { echo "demo: needs root (BPF, loop device, mount); run with sudo" >&2; exit 1; }
+((EUID == 0)) || { echo "demo: needs root (BPF, loop device, mount); run it as root (sudo scripts/demo.sh)" >&2; exit 1; }
 
 scripts/setup.sh
 scripts/build.sh >/dev/null

@@ -105,8 +105,17 @@ TEST_F(RecordTest, OnCpuSumAgreesWithRusageAndNothingDropped) {
   // is exec, page faults and interrupts outside syscalls (docs/ACCURACY.md).
   EXPECT_GT(ratio, 0.80) << c.dump();
   EXPECT_LT(ratio, 1.10) << c.dump();
-  for (const auto& [name, count] : report["drops"].items())
-    EXPECT_EQ(count.get<std::uint64_t>(), 0u) << "drop " << name;
+  // No drops at default sizes. prog_missed is not a size: a BPF program
+  // skipped because another one ran on that CPU (a contended map lock inside
+  // a BPF program fires lock:contention_begin). Rare; bounded, not zero.
+  std::uint64_t ops = 0;
+  for (const auto& op : report["ops"]) ops += op["count"].get<std::uint64_t>();
+  for (const auto& [name, count] : report["drops"].items()) {
+    if (name == "prog_missed")
+      EXPECT_LE(count.get<std::uint64_t>() * 10000, ops) << "prog_missed above 0.01% of ops";
+    else
+      EXPECT_EQ(count.get<std::uint64_t>(), 0u) << "drop " << name;
+  }
 }
 
 TEST_F(RecordTest, ThreadsAndChildProcessesAreFollowed) {
