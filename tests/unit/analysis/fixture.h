@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -15,8 +16,23 @@
 
 #include "file_io.h"
 #include "profile.h"
+#include "report.h"
 
 namespace fscost::test {
+
+// Whether `text` has `line` as one whole line.
+inline bool has_line(const std::string& text, const std::string& line) {
+  return ("\n" + text).find("\n" + line + "\n") != std::string::npos;
+}
+
+// Report options for one view, optionally one operation.
+inline ReportOptions view_options(const std::string& view,
+                                  std::optional<std::string> op = std::nullopt) {
+  ReportOptions opt;
+  opt.view = view;
+  opt.op = std::move(op);
+  return opt;
+}
 
 inline std::vector<std::uint64_t> one_bucket(std::size_t bucket, std::uint64_t count) {
   std::vector<std::uint64_t> h(kLatencyBuckets, 0);

@@ -14,15 +14,10 @@ using nlohmann::json;
 using test::full_profile;
 
 ReportOptions locks(std::optional<std::string> op = std::nullopt) {
-  ReportOptions opt;
-  opt.view = "locks";
-  opt.op = std::move(op);
-  return opt;
+  return test::view_options("locks", std::move(op));
 }
 
-bool has_line(const std::string& text, const std::string& line) {
-  return ("\n" + text).find("\n" + line + "\n") != std::string::npos;
-}
+using test::has_line;
 
 TEST(LockView, RowsPerOpAndKthreads) {
   LockView v = build_lock_view(full_profile(), locks());

@@ -14,15 +14,10 @@ using nlohmann::json;
 using test::full_profile;
 
 ReportOptions offcpu(std::optional<std::string> op = std::nullopt) {
-  ReportOptions opt;
-  opt.view = "offcpu";
-  opt.op = std::move(op);
-  return opt;
+  return test::view_options("offcpu", std::move(op));
 }
 
-bool has_line(const std::string& text, const std::string& line) {
-  return ("\n" + text).find("\n" + line + "\n") != std::string::npos;
-}
+using test::has_line;
 
 TEST(OffCpuView, ClassesAndTopStacks) {
   ReportOptions opt = offcpu();

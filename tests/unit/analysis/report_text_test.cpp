@@ -9,9 +9,7 @@ namespace {
 
 using test::sample_profile;
 
-bool has_line(const std::string& text, const std::string& line) {
-  return ("\n" + text).find("\n" + line + "\n") != std::string::npos;
-}
+using test::has_line;
 
 TEST(ReportText, MatchesGoldenFile) {
   test::expect_golden("sample-report.txt", render_text(sample_profile(), {}));

@@ -12,9 +12,7 @@ namespace {
 using nlohmann::json;
 using test::full_profile;
 
-bool has_line(const std::string& text, const std::string& line) {
-  return ("\n" + text).find("\n" + line + "\n") != std::string::npos;
-}
+using test::has_line;
 
 TEST(ReportXfs, PerOpCountersAndTransactions) {
   std::string t = render_text(full_profile(), {});
