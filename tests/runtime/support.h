@@ -5,7 +5,13 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <optional>
 #include <string>
+#include <vector>
+
+#include "ramdisk.h"
+#include "subprocess.h"
 
 namespace fscost::test {
 
@@ -28,3 +34,40 @@ inline bool in_ci() {
 
 #define FSCOST_REQUIRE_ROOT() \
   FSCOST_REQUIRE(::geteuid() == 0, "needs root to load BPF and mount XFS")
+
+namespace fscost::test {
+
+// A fresh RAM-disk XFS per test and a profile path next to its image; both
+// are removed after the test, whatever it did.
+class ScratchXfsTest : public ::testing::Test {
+ protected:
+  explicit ScratchXfsTest(std::uint64_t bytes) : bytes_(bytes) {}
+
+  void SetUp() override {
+    FSCOST_REQUIRE_ROOT();
+    auto fs = ScratchXfs::create(bytes_);
+    ASSERT_TRUE(fs) << fs.error().message;
+    fs_.emplace(std::move(fs).value());
+    profile_ = (std::filesystem::path(fs_->image()).parent_path() /
+                ("fscost-test-" + std::to_string(::getpid()) + ".profile"))
+                   .string();
+  }
+  void TearDown() override {
+    if (!profile_.empty()) std::filesystem::remove(profile_);
+  }
+
+  // Runs argv; a failure to start fails the test.
+  ProcessOutput run(const std::vector<std::string>& argv) {
+    auto r = run_capture(argv);
+    EXPECT_TRUE(r) << r.error().message;
+    return r ? std::move(r).value() : ProcessOutput{};
+  }
+
+  std::optional<ScratchXfs> fs_;
+  std::string profile_;
+
+ private:
+  std::uint64_t bytes_;
+};
+
+}  // namespace fscost::test

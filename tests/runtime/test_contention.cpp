@@ -16,29 +16,22 @@
 namespace fscost {
 namespace {
 
-class ContentionTest : public ::testing::Test {
+class ContentionTest : public test::ScratchXfsTest {
  protected:
-  void SetUp() override {
-    FSCOST_REQUIRE_ROOT();
-    auto fs = ScratchXfs::create(1ull << 30);
-    ASSERT_TRUE(fs) << fs.error().message;
-    fs_.emplace(std::move(fs).value());
-    path_ = "/dev/shm/fscost-contention-" + std::to_string(getpid()) + ".profile";
-  }
-  void TearDown() override { std::filesystem::remove(path_); }
+  ContentionTest() : ScratchXfsTest(1ull << 30) {}
 
   // Records fsops with `args` and returns the profile; `extra` goes to record.
   Profile record(std::vector<std::string> fsops_args, std::vector<std::string> extra = {}) {
-    std::vector<std::string> argv{FSCOST_BIN, "record", "-o", path_};
+    std::vector<std::string> argv{FSCOST_BIN, "record", "-o", profile_};
     argv.insert(argv.end(), extra.begin(), extra.end());
     // A fresh directory per run: fsops refuses to reuse its own.
     std::string dir = fs_->dir() + "/run" + std::to_string(runs_++);
     std::filesystem::create_directory(dir);
     argv.insert(argv.end(), {"--", FSOPS_BIN, dir});
     argv.insert(argv.end(), fsops_args.begin(), fsops_args.end());
-    auto r = run_capture(argv);
-    EXPECT_TRUE(r && r.value().ok()) << (r ? r.value().err : r.error().message);
-    auto p = read_profile(path_);
+    auto r = run(argv);
+    EXPECT_TRUE(r.ok()) << r.status_text() << "\n" << r.err;
+    auto p = read_profile(profile_);
     EXPECT_TRUE(p) << (p ? "" : p.error().message);
     return p ? std::move(p).value() : Profile{};
   }
@@ -63,8 +56,6 @@ class ContentionTest : public ::testing::Test {
     return nullptr;
   }
 
-  std::optional<ScratchXfs> fs_;
-  std::string path_;
   int runs_ = 0;
 };
 
@@ -176,9 +167,8 @@ TEST_F(ContentionTest, FullLockAndOffCpuMapsAreCountedAndReported) {
                      {"--max-locks", "16", "--max-offcpu", "16", "--max-stacks", "16"});
   EXPECT_GT(p.drops.at("offcpu_map_full"), 0u);
   EXPECT_GT(p.drops.at("sample_map_full"), 0u);
-  auto text = run_capture({FSCOST_BIN, "report", path_});
-  ASSERT_TRUE(text);
-  EXPECT_NE(text.value().out.find("--max-"), std::string::npos) << text.value().out;
+  auto text = run({FSCOST_BIN, "report", profile_});
+  EXPECT_NE(text.out.find("--max-"), std::string::npos) << text.out;
 }
 
 }  // namespace

@@ -19,24 +19,9 @@ using nlohmann::json;
 
 constexpr int kN = 2000;
 
-class RecordTest : public ::testing::Test {
+class RecordTest : public test::ScratchXfsTest {
  protected:
-  void SetUp() override {
-    FSCOST_REQUIRE_ROOT();
-    auto fs = ScratchXfs::create(512ull << 20);
-    ASSERT_TRUE(fs) << fs.error().message;
-    fs_.emplace(std::move(fs).value());
-    profile_ = (std::filesystem::path(fs_->image()).parent_path() /
-                ("fscost-test-" + std::to_string(getpid()) + ".profile"))
-                   .string();
-  }
-  void TearDown() override { std::filesystem::remove(profile_); }
-
-  ProcessOutput run(const std::vector<std::string>& argv) {
-    auto r = run_capture(argv);
-    EXPECT_TRUE(r) << r.error().message;
-    return r ? std::move(r).value() : ProcessOutput{};
-  }
+  RecordTest() : ScratchXfsTest(512ull << 20) {}
 
   json record_and_report(const std::vector<std::string>& workload) {
     std::vector<std::string> argv{FSCOST_BIN, "record", "-o", profile_, "--"};
@@ -55,8 +40,6 @@ class RecordTest : public ::testing::Test {
     return nullptr;
   }
 
-  std::optional<ScratchXfs> fs_;
-  std::string profile_;
   std::string workload_out_;
 };
 
