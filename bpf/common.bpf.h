@@ -65,11 +65,16 @@ static __always_inline bool is_tracked(__u32 tgid)
 	return bpf_map_lookup_elem(&tracked, &tgid) != NULL;
 }
 
-static __always_inline bool current_is_kthread(void)
+static __always_inline __u32 current_flags(void)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 
-	return BPF_CORE_READ(task, flags) & PF_KTHREAD;
+	return BPF_CORE_READ(task, flags);
+}
+
+static __always_inline bool current_is_kthread(void)
+{
+	return current_flags() & PF_KTHREAD;
 }
 
 /* The value under key, inserted from init first if absent (another CPU may
@@ -160,20 +165,24 @@ static __always_inline __u64 kernel_stack(void *ctx)
 }
 
 /* Background bucket of a kernel thread: the workqueue a kworker is
- * executing for, else the thread's comm. */
-static __always_inline void kthread_name(char *name)
+ * executing for, else the thread's comm. `flags` are current_flags(), which
+ * every caller has already read to know it is a kernel thread. */
+static __always_inline void kthread_name(__u32 flags, char *name)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
-	__u32 flags = BPF_CORE_READ(task, flags);
 
 	if ((flags & PF_WQ_WORKER) && bpf_core_field_exists(task->worker_private)) {
-		struct worker *w = BPF_CORE_READ(task, worker_private);
+		/* worker_private holds the struct kthread (to_kthread() in
+		 * kernel/kthread.c); a workqueue worker is its data. */
+		struct kthread *k = BPF_CORE_READ(task, worker_private);
+		struct worker *w = BPF_CORE_READ(k, data);
 		struct pool_workqueue *pwq = BPF_CORE_READ(w, current_pwq);
 
 		if (pwq) {
 			struct workqueue_struct *wq = BPF_CORE_READ(pwq, wq);
 
-			if (bpf_probe_read_kernel_str(name, FSCOST_NAME_LEN, wq->name) > 0)
+			/* > 1: more than the terminating NUL */
+			if (bpf_probe_read_kernel_str(name, FSCOST_NAME_LEN, wq->name) > 1)
 				return;
 		}
 	}

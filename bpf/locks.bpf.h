@@ -67,13 +67,14 @@ static __always_inline void record_wait(struct fscost_task *t, struct fscost_loc
 	struct fscost_lock_val *v, init = {};
 	__u64 total = now - w->begin_ns;
 	__u64 sleep = w->offcpu_ns < total ? w->offcpu_ns : total;
+	__u32 flags;
 
 	if (t->op != FSCOST_OP_NONE) {
 		key.kind = FSCOST_SK_OP;
 		key.op = t->op;
-	} else if (current_is_kthread()) {
+	} else if ((flags = current_flags()) & PF_KTHREAD) {
 		key.kind = FSCOST_SK_KTHREAD;
-		kthread_name(key.name);
+		kthread_name(flags, key.name);
 	} else {
 		key.kind = FSCOST_SK_KERNEL;
 	}

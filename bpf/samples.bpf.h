@@ -27,7 +27,7 @@ int on_sample(struct bpf_perf_event_data *ctx)
 	__u64 id = bpf_get_current_pid_tgid();
 	struct fscost_sample_key key = {};
 	bool in_kernel = (long)PT_REGS_IP(&ctx->regs) < 0;
-	__u32 tid = (__u32)id;
+	__u32 tid = (__u32)id, flags;
 	struct fscost_task *t;
 
 	if (!enabled)
@@ -35,9 +35,10 @@ int on_sample(struct bpf_perf_event_data *ctx)
 	__sync_fetch_and_add(&samples_total, 1);
 	if (tid == 0)
 		return 0;	/* idle */
-	if (current_is_kthread()) {
+	flags = current_flags();
+	if (flags & PF_KTHREAD) {
 		key.kind = FSCOST_SK_KTHREAD;
-		kthread_name(key.name);
+		kthread_name(flags, key.name);
 	} else if (is_tracked(id >> 32)) {
 		t = bpf_map_lookup_elem(&tasks, &tid);
 		if (!in_kernel) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 #include <sstream>
@@ -98,6 +99,23 @@ TEST_F(RecordTest, OnCpuSumAgreesWithRusageAndNothingDropped) {
       EXPECT_LE(count.get<std::uint64_t>() * 10000, ops) << "prog_missed above 0.01% of ops";
     else
       EXPECT_EQ(count.get<std::uint64_t>(), 0u) << "drop " << name;
+  }
+}
+
+// Kernel-thread buckets are named by workqueue or comm: never empty, never
+// bytes read from the wrong structure.
+TEST_F(RecordTest, KernelThreadBucketsHaveReadableNames) {
+  json report = record_and_report({FSOPS_BIN, fs_->dir(), "--n", std::to_string(kN),
+                                   "--threads", "2"});
+  ASSERT_FALSE(report.is_discarded());
+  const json& kthreads = report["background"]["kthreads"];
+  ASSERT_FALSE(kthreads.empty()) << "no kernel-thread samples (the log and CIL work runs there)";
+  for (const auto& k : kthreads) {
+    std::string name = k["name"].get<std::string>();
+    EXPECT_FALSE(name.empty());
+    EXPECT_TRUE(std::all_of(name.begin(), name.end(),
+                            [](unsigned char c) { return c >= 0x20 && c < 0x7f; }))
+        << "unreadable kthread bucket name: " << json(name).dump();
   }
 }
 
