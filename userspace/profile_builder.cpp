@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 
 #include "hooks.h"
 #include "kallsyms.h"
@@ -80,7 +81,22 @@ class Frames {
  public:
   Frames(const RawData& raw, const Kallsyms& ksyms, const UserSymbolizer* usyms)
       : raw_(raw), ksyms_(ksyms), usyms_(usyms) {}
-  std::vector<std::string> operator()(std::uint64_t hash) const {
+  // Samples, off-CPU intervals and lock waits share stacks: symbolize each once.
+  const std::vector<std::string>& operator()(std::uint64_t hash) const {
+    auto [cached, added] = cache_.try_emplace(hash);
+    if (added) cached->second = symbolize(hash);
+    return cached->second;
+  }
+  // User-mode samples carry a user stack only with --user-stacks.
+  std::vector<std::string> user(const fscost_sample_key& k) const {
+    if (!usyms_ || !k.stack) return {};
+    auto it = raw_.stacks.find(k.stack);
+    if (it == raw_.stacks.end()) return {"[lost stack]"};
+    return usyms_->frames(static_cast<pid_t>(k.tgid), it->second);
+  }
+
+ private:
+  std::vector<std::string> symbolize(std::uint64_t hash) const {
     auto it = raw_.stacks.find(hash);
     if (!hash || it == raw_.stacks.end()) return {"[lost stack]"};
     std::vector<std::string> frames;
@@ -92,18 +108,11 @@ class Frames {
     if (frames.empty()) frames.push_back("[lost stack]");
     return frames;
   }
-  // User-mode samples carry a user stack only with --user-stacks.
-  std::vector<std::string> user(const fscost_sample_key& k) const {
-    if (!usyms_ || !k.stack) return {};
-    auto it = raw_.stacks.find(k.stack);
-    if (it == raw_.stacks.end()) return {"[lost stack]"};
-    return usyms_->frames(static_cast<pid_t>(k.tgid), it->second);
-  }
 
- private:
   const RawData& raw_;
   const Kallsyms& ksyms_;
   const UserSymbolizer* usyms_;
+  mutable std::unordered_map<std::uint64_t, std::vector<std::string>> cache_;
 };
 
 // Different addresses in one function fold into one stack: merge by key.
