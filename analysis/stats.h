@@ -1,0 +1,72 @@
+// Statistics for comparing a few runs of configuration A with a few of B.
+//
+// Benchmarks of filesystem configurations give 3–10 runs per side, with
+// unequal variance, so the tests are the ones that fit: Welch's t (means,
+// unequal variances) and Mann–Whitney U (ranks, no normality), with Hedges'
+// g as the effect size and Benjamini–Hochberg over the many per-function and
+// per-lock comparisons of one diff. Distributions come from Boost.Math.
+// Every function is pure; NaN marks "undefined" (too few values), never 0.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+namespace fscost::stats {
+
+// One configuration's values of one metric.
+struct Summary {
+  std::size_t n = 0;
+  double mean = 0;  // NaN if n == 0
+  double sd = 0;    // sample standard deviation (n − 1); NaN if n < 2
+  // Two-sided t interval for the mean at `level`; NaN if n < 2. Equal to
+  // the mean when sd == 0.
+  double ci_lo = 0;
+  double ci_hi = 0;
+};
+Summary summarize(std::span<const double> x, double level = 0.95);
+
+// Quantile of Student's t with `df` degrees of freedom (df may be
+// fractional, as Welch's is), p in (0, 1).
+double t_quantile(double p, double df);
+
+// Welch's two-sample t test of mean(b) − mean(a).
+struct Welch {
+  bool valid = false;  // false if either side has n < 2; then all else NaN
+  double diff = 0;     // mean(b) − mean(a)
+  double se = 0;       // standard error of diff
+  double df = 0;       // Welch–Satterthwaite degrees of freedom
+  double t = 0;
+  double p = 1;        // two-sided
+  double ci_lo = 0;    // interval for diff at `level`
+  double ci_hi = 0;
+};
+// Both standard deviations 0 (deterministic counts): p = 0 if the means
+// differ, 1 if not, with the interval [diff, diff] and df = NaN, t = ±inf/0.
+Welch welch_test(std::span<const double> a, std::span<const double> b, double level = 0.95);
+
+// Two-sided Mann–Whitney U test. u is U of b (number of pairs with
+// b > a, ties counting 1/2). Exact distribution when there are no ties and
+// n_a, n_b ≤ 20 (what few runs give); otherwise the normal approximation
+// with tie and continuity corrections. valid = false (p NaN) if a side is
+// empty. Note: with 3 runs per side the smallest possible p is 0.1, so U
+// alone can never call a difference significant at 0.05 there.
+struct MannWhitney {
+  bool valid = false;
+  double u = 0;
+  double p = 1;
+  bool exact = false;
+};
+MannWhitney mann_whitney(std::span<const double> a, std::span<const double> b);
+
+// Hedges' g: (mean(b) − mean(a)) / pooled sd, times the small-sample
+// correction J = 1 − 3 / (4 (n_a + n_b) − 9). NaN if a side has n < 2;
+// ±inf if the pooled sd is 0 and the means differ; 0 if both are equal.
+double hedges_g(std::span<const double> a, std::span<const double> b);
+
+// Benjamini–Hochberg adjusted p-values (q-values), in the input's order:
+// q_i = min over j with rank ≥ rank_i of p_j · m / rank_j, capped at 1.
+// NaN inputs stay NaN and do not count in m.
+std::vector<double> benjamini_hochberg(std::span<const double> p);
+
+}  // namespace fscost::stats
