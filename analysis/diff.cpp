@@ -50,7 +50,7 @@ Diff diff_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   for (auto& op : d.ops) {
     classify_locks(op);
     explain_oncpu(op, a, b, cfg);
-    explain_offcpu(op);
+    explain_offcpu(op, a, b, cfg);
   }
   std::stable_sort(d.ops.begin(), d.ops.end(),
                    [](const OpDiff& x, const OpDiff& y) { return weight(x) > weight(y); });

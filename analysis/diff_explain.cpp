@@ -3,7 +3,7 @@
 //   new-code   stacks under a path that cost nothing in any run of A,
 //   more-work  everything else: the same paths, doing more (or less).
 // Each stack of the merged A/B tree goes to exactly one class. The classes'
-// sampled deltas are then scaled to the exact (sched_switch) on-CPU delta,
+// sampled deltas are then fitted to the exact (sched_switch) on-CPU delta,
 // keeping their proportions, and each is placed with the call graph's
 // dominator tree: the narrowest function carrying flow_share of it.
 #include <algorithm>
@@ -90,20 +90,34 @@ void describe_spin(DeltaPart& p, const OpDiff& op, const DiffConfig& cfg) {
   p.significant = locks[0]->spin.significant();
 }
 
-// Sampled deltas become parts of the exact delta. When sampling and exact
-// accounting disagree in direction, the op's change is within sampling
-// noise: the parts stay as sampled rather than being flipped or blown up.
+// Sampled deltas become parts of the exact delta: the difference between
+// the two (sampling error) is spread over the classes in proportion to
+// their size |S_k|. When every class moved the same way this is plain
+// scaling, S_k × exact / sampled; when they moved apart it cannot flip a
+// class's sign or blow it up, as scaling by a near-zero sum would.
+std::array<double, kClassCount> to_exact(const Sampled& s, double exact) {
+  double sampled = 0, size = 0;
+  for (double t : s.total) {
+    sampled += t;
+    size += std::fabs(t);
+  }
+  std::array<double, kClassCount> out = s.total;
+  if (size == 0) return out;
+  for (int k = 0; k < kClassCount; ++k)
+    out[k] += (exact - sampled) * std::fabs(s.total[k]) / size;
+  return out;
+}
+
 std::vector<DeltaPart> parts_of(const Sampled& s, const CallGraph& cg, const OpDiff& op,
                                 const DiffConfig& cfg) {
-  double sampled = s.total[kNewCode] + s.total[kSpin] + s.total[kMoreWork];
   double exact = op.oncpu.delta();
-  double scale = sampled != 0 && sampled * exact > 0 ? exact / sampled : 1;
+  std::array<double, kClassCount> delta = to_exact(s, exact);
   std::vector<DeltaPart> parts;
   for (int k = 0; k < kClassCount; ++k) {
     if (s.total[k] == 0) continue;
     DeltaPart p;
     p.kind = kKinds[k];
-    p.delta_ns = s.total[k] * scale;
+    p.delta_ns = delta[k];
     p.share = exact != 0 ? p.delta_ns / exact : 0;
     p.where = cg.vertex(narrowest_flow(cg, s.self[k], cfg.flow_share).through).name;
     if (k == kSpin)

@@ -36,9 +36,9 @@ std::string lock_phrase(const LockDiff& l);
 // more work (call graph of the mean stacks of a and b).
 void explain_oncpu(OpDiff& op, const RunSet& a, const RunSet& b, const DiffConfig& cfg);
 
-// After classify_locks: the op's off-CPU delta per wait class, "lock" split
-// per lock.
-void explain_offcpu(OpDiff& op);
+// After classify_locks: the op's off-CPU delta per wait class, each placed
+// at the narrowest function of its blocked stacks; "lock" split per lock.
+void explain_offcpu(OpDiff& op, const RunSet& a, const RunSet& b, const DiffConfig& cfg);
 
 std::vector<Warning> diff_warnings(const Diff& d, const RunSet& a, const RunSet& b,
                                    const std::vector<RunMetrics>& ma,

@@ -2,9 +2,12 @@
 // point or the same lock contended worse, and the op's off-CPU delta split
 // per wait class and, for sleeping contention, per lock.
 #include <algorithm>
+#include <array>
 #include <cmath>
 
+#include "callgraph.h"
 #include "diff_internal.h"
+#include "frame_match.h"
 
 namespace fscost {
 
@@ -77,6 +80,37 @@ DeltaPart lock_part(const LockDiff& l, double total) {
   return p;
 }
 
+// The scheduler entry every blocked stack ends in: left off, so a wait is
+// placed at the code that waited, not at schedule().
+constexpr std::array<std::string_view, 5> kSchedulerTail = {
+    "schedule*", "__schedule*", "io_schedule*", "__cond_resched", "preempt_schedule*"};
+
+// One wait class's blocked stacks, op root first, without the class frame,
+// the scheduler tail, and the waker after "--" (folded.cpp's off-CPU lines).
+std::vector<FlameStack> blocked_stacks(const FlameInput& in, const std::string& cls) {
+  std::string tag = "[" + cls + "]";
+  std::vector<FlameStack> out;
+  for (const auto& [frames, value] : in.stacks) {
+    if (frames.size() < 2 || frames[1] != tag) continue;
+    std::vector<std::string> blocked{frames[0]};
+    for (std::size_t i = 2; i < frames.size() && frames[i] != "--"; ++i)
+      blocked.push_back(frames[i]);
+    while (blocked.size() > 1 && frame_matches_any(blocked.back(), kSchedulerTail))
+      blocked.pop_back();
+    out.emplace_back(std::move(blocked), value);
+  }
+  return out;
+}
+
+// The narrowest function carrying `share` of the class's delta.
+std::string narrowest_wait(const FlameInput& a, const FlameInput& b, const std::string& op,
+                           const std::string& cls, double share) {
+  auto sa = blocked_stacks(a, cls), sb = blocked_stacks(b, cls);
+  if (sa.empty() && sb.empty()) return {};
+  CallGraph cg = CallGraph::build(sa, sb, op);
+  return cg.vertex(narrowest_flow(cg, share).through).name;
+}
+
 }  // namespace
 
 std::string lock_phrase(const LockDiff& l) {
@@ -98,12 +132,18 @@ void classify_locks(OpDiff& op) {
   }
 }
 
-void explain_offcpu(OpDiff& op) {
+void explain_offcpu(OpDiff& op, const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   double total = op.offcpu.delta();
+  FlameInput fa = mean_flame_input(a, "offcpu", op.op);
+  FlameInput fb = mean_flame_input(b, "offcpu", op.op);
   std::vector<DeltaPart> parts;
   for (const auto& [cls, c] : op.offcpu_by_class) {
     if (cls == "lock" || !any_cost(c)) continue;
-    DeltaPart p{cls, c.delta(), share_of(c.delta(), total), "", class_detail(cls),
+    DeltaPart p{cls,
+                c.delta(),
+                share_of(c.delta(), total),
+                narrowest_wait(fa, fb, op.op, cls, cfg.flow_share),
+                class_detail(cls),
                 c.significant()};
     parts.push_back(std::move(p));
   }
