@@ -194,6 +194,49 @@ TEST(DiffRuns, MkdirNoiseIsNoChange) {
   EXPECT_FALSE(mkdir.offcpu_parts.empty());
 }
 
+// The same runs, sides swapped: what B added, A now loses.
+TEST(DiffRuns, MirroredLocksAreBetterAndGone) {
+  ConfigSpec a = base_spec();
+  inject_new_code(a);
+  inject_more_spin(a);
+  inject_sleep_lock(a);
+  Diff d = diff_runs(make_runs(a, 5, 200, "A"), make_runs(base_spec(), 5, 100, "B"));
+  const OpDiff& create = op_of(d, "create");
+  EXPECT_EQ(create.oncpu.verdict, Verdict::Less);
+  EXPECT_EQ(part(create.oncpu_parts, "new-code"), nullptr);  // nothing costs in B alone
+  const DeltaPart* less = part(create.oncpu_parts, "more-work");
+  ASSERT_TRUE(less);
+  EXPECT_EQ(less->where, "xfs_parent_addname");
+  EXPECT_LT(less->delta_ns, -800);
+  const FunctionDiff* f = function_of(create, "xfs_parent_addname");
+  ASSERT_TRUE(f);
+  EXPECT_TRUE(f->gone_in_b);
+  EXPECT_EQ(f->inclusive.verdict, Verdict::Less);
+  EXPECT_EQ(lock_of(create, kLockX)->change, LockChange::Better);
+  const LockDiff* y = lock_of(op_of(d, "unlink"), kLockY);
+  ASSERT_TRUE(y);
+  EXPECT_EQ(y->change, LockChange::Gone);
+  EXPECT_EQ(y->detail.rfind("no longer contended (A: 0.10 contentions/op", 0), 0u) << y->detail;
+}
+
+// rwsem optimistic spinning runs before lock:contention_begin: the sampler
+// sees it, no lock row does. It is still spin, placed by the call graph.
+TEST(DiffRuns, UntracedSpinIsPlacedByTheCallGraph) {
+  ConfigSpec b = base_spec();
+  op_of(b, "mkdir").oncpu.push_back(
+      {frames_of(kMkdirPath, {"filename_create", "down_write", "rwsem_down_write_slowpath",
+                              "rwsem_optimistic_spin", "rwsem_spin_on_owner"}),
+       2000});
+  Diff d = diff_runs(make_runs(base_spec(), 5, 100, "A"), make_runs(b, 5, 200, "B"));
+  const OpDiff& mkdir = op_of(d, "mkdir");
+  const DeltaPart* spin = part(mkdir.oncpu_parts, "spin");
+  ASSERT_TRUE(spin);
+  EXPECT_EQ(spin->where, "rwsem_spin_on_owner");
+  EXPECT_NE(spin->detail.find("did not time"), std::string::npos) << spin->detail;
+  EXPECT_TRUE(spin->significant);
+  EXPECT_EQ(part(mkdir.oncpu_parts, "new-code"), nullptr);  // spin wins over new code
+}
+
 TEST(DiffRuns, OneFamilyUnderBenjaminiHochberg) {
   const Diff& d = injected();
   EXPECT_EQ(d.runs_a, 5u);
