@@ -93,8 +93,9 @@ void describe_spin(DeltaPart& p, const OpDiff& op, const DiffConfig& cfg) {
 // Sampled deltas become parts of the exact delta: the difference between
 // the two (sampling error) is spread over the classes in proportion to
 // their size |S_k|. When every class moved the same way this is plain
-// scaling, S_k × exact / sampled; when they moved apart it cannot flip a
-// class's sign or blow it up, as scaling by a near-zero sum would.
+// scaling, S_k × exact / sampled; when they moved apart (new code up, more
+// work down) the parts stay bounded, where scaling by their near-zero sum
+// would blow them up or flip them all.
 std::array<double, kClassCount> to_exact(const Sampled& s, double exact) {
   double sampled = 0, size = 0;
   for (double t : s.total) {
