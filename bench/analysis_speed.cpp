@@ -1,7 +1,7 @@
 // analysis_speed: time and peak memory of the analysis stages on synthetic
 // profile sets at stress scale (docs/PERFORMANCE.md, "Analysis speed").
 //
-//   analysis_speed [--stacks N] [--runs R] [--repeat K] [--smoke]
+//   analysis_speed [--stacks N] [--runs R] [--repeat K] [--diff-repeat K] [--smoke]
 //
 // Writes R runs of configuration A and R of B (N unique on-CPU stacks each,
 // depth 10–40, XFS-like frames; B has 20% new code) to a temporary
@@ -18,6 +18,7 @@
 #include <map>
 #include <optional>
 
+#include "diff.h"
 #include "flamegraph.h"
 #include "profile_io.h"
 #include "stages.h"
@@ -32,11 +33,13 @@ namespace {
 struct Options {
   std::size_t stacks = 100'000;
   std::size_t runs = 10;
-  int repeat = 3;
+  int repeat = 3;       // flame graph pipeline (seconds each)
+  int diff_repeat = 1;  // diff pipeline (minutes at full scale on a 2-CPU VM)
 };
 
 [[noreturn]] void usage() {
-  std::cerr << "usage: analysis_speed [--stacks N] [--runs R] [--repeat K] [--smoke]\n";
+  std::cerr << "usage: analysis_speed [--stacks N] [--runs R] [--repeat K] [--diff-repeat K]"
+               " [--smoke]\n";
   std::exit(2);
 }
 
@@ -54,7 +57,8 @@ Options parse_options(int argc, char** argv) {
     if (a == "--stacks") o.stacks = number();
     else if (a == "--runs") o.runs = number();
     else if (a == "--repeat") o.repeat = static_cast<int>(number());
-    else if (a == "--smoke") o = {1'000, 2, 1};
+    else if (a == "--diff-repeat") o.diff_repeat = static_cast<int>(number());
+    else if (a == "--smoke") o = {1'000, 2, 1, 1};
     else usage();
   }
   return o;
@@ -106,22 +110,18 @@ void generate(StageRecorder& rec, const Options& o, const fs::path& dir) {
   rec.note(fmt::format("2 × {} profiles, {:.0f} MB", o.runs, bytes / 1e6));
 }
 
-struct Sides {
-  std::vector<Profile> a, b;
-};
-
-Sides load(const Options& o, const fs::path& dir) {
-  Sides s;
-  for (std::size_t i = 0; i < o.runs; ++i) {
-    s.a.push_back(take(read_profile(run_path(dir, "A", i))));
-    s.b.push_back(take(read_profile(run_path(dir, "B", i))));
-  }
-  return s;
-}
-
-void load_pipeline(StageRecorder& rec, const Options& o, const fs::path& dir) {
-  auto sides = rec.time("load", [&] { return load(o, dir); });
-  rec.note(fmt::format("read_profile × {}", sides.a.size() + sides.b.size()));
+// What `fscost diff A B` does, stage by stage: load both run sets, diff.
+void diff_pipeline(StageRecorder& rec, const fs::path& dir) {
+  auto [a, b] = rec.time("load", [&] {
+    return std::pair{take(load_runs((dir / "A").string(), "A")),
+                     take(load_runs((dir / "B").string(), "B"))};
+  });
+  rec.note(fmt::format("load_runs × 2: {} profiles", a.runs.size() + b.runs.size()));
+  auto d = rec.time("diff_runs", [&] { return diff_runs(a, b); });
+  std::size_t functions = 0;
+  for (const auto& op : d.ops) functions += op.functions.size();
+  rec.note(fmt::format("{} ops, {} functions compared, {} comparisons under FDR", d.ops.size(),
+                       functions, d.family));
 }
 
 void svg_pipeline(StageRecorder& rec, const fs::path& dir) {
@@ -172,8 +172,9 @@ std::string verdict(const Row& r) {
 }
 
 void print_table(const std::vector<Row>& rows, const Options& o) {
-  fmt::print("{} unique stacks per profile, {} runs per configuration, median of {}\n\n",
-             o.stacks, o.runs, o.repeat);
+  fmt::print("{} unique stacks per profile, {} runs per configuration; diff pipeline run {}×,"
+             " flame graph {}× (median)\n\n",
+             o.stacks, o.runs, o.diff_repeat, o.repeat);
   fmt::print("| stage | input / output | wall s (median) | runs (s) | peak RSS MB | target |\n");
   fmt::print("|---|---|---|---|---|---|\n");
   for (const auto& r : rows) {
@@ -192,10 +193,10 @@ int main(int argc, char** argv) {
     TempDir dir;
     std::vector<Row> rows;
     collect(rows, run_isolated([&](StageRecorder& rec) { generate(rec, o, dir.path()); }));
-    for (int k = 0; k < o.repeat; ++k) {
-      collect(rows, run_isolated([&](StageRecorder& rec) { load_pipeline(rec, o, dir.path()); }));
+    for (int k = 0; k < o.diff_repeat; ++k)
+      collect(rows, run_isolated([&](StageRecorder& rec) { diff_pipeline(rec, dir.path()); }));
+    for (int k = 0; k < o.repeat; ++k)
       collect(rows, run_isolated([&](StageRecorder& rec) { svg_pipeline(rec, dir.path()); }));
-    }
     print_table(rows, o);
   } catch (const std::exception& e) {
     std::cerr << "analysis_speed: " << e.what() << "\n";
