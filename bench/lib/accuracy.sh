@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by bench/run: fscost's numbers against the kernel's own accounting.
 # Records the create and mixed workloads with the default probes and sizes,
 # reads each profile's JSON report (docs/REPORT-JSON.md) and compares: summed

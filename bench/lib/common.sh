@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by bench/run: paths, checks and helpers shared by the benchmarks.
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ROOT_DIR=$(dirname "$BENCH_DIR")
@@ -15,7 +16,6 @@ RUSAGE=(python3 "$LIB/rusage.py")
 skip() {
   echo "skipped: $*"
   echo
-  SKIPPED+=("$*")
 }
 
 need_root() {

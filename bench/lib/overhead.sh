@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by bench/run: workload throughput untraced and under each tracer,
 # side by side in one run. Each round runs every (workload, configuration)
 # on a fresh RAM-disk XFS, the configurations in an order that rotates per
