@@ -4,8 +4,9 @@
 # on a fresh RAM-disk XFS, the configurations in an order that rotates per
 # round so machine drift hits all of them.
 #
-# Workloads: create (fscost-workload, one directory per thread) and fs_mark
-# (one -d directory per thread, as XFS developers run it). Configurations:
+# Workloads: create (fscost-workload) and fs_mark, with THREADS threads, each
+# in its own directory (DIRS=private: fs_mark with one -d per thread, as XFS
+# developers run it) or all in one (DIRS=shared). Configurations:
 # untraced, fscost (default probes), fscost-all (--probes all), perf
 # (perf record -a -g at fscost's 997 Hz), perflock (perf lock record -a).
 
@@ -15,10 +16,14 @@ workload_cmd() {
   W=()
   case "$1" in
     create) W=("$WORKLOAD" "$RD_MNT" --workload create --files "$CREATE_FILES"
-               --threads "$THREADS" --dirs private) ;;
+               --threads "$THREADS" --dirs "$DIRS") ;;
     fs_mark)
       W=(fs_mark)
-      for ((i = 0; i < THREADS; i++)); do W+=(-d "$RD_MNT/$i"); done
+      if [ "$DIRS" = shared ]; then
+        W+=(-d "$RD_MNT/shared" -t "$THREADS")
+      else
+        for ((i = 0; i < THREADS; i++)); do W+=(-d "$RD_MNT/$i"); done
+      fi
       W+=(-n "$FSMARK_FILES" -s 0 -S 0 -k -L 1) ;;
   esac
 }
