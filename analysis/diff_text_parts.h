@@ -1,0 +1,28 @@
+// Internal to diff_text*.cpp: the pieces of render_diff_text.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "diff.h"
+
+namespace fscost::diff_text {
+
+// Text being laid out at `width` columns.
+struct Page {
+  std::string out;
+  std::size_t width = 72;
+
+  // One line as it is; the caller keeps it within width.
+  void line(std::string_view s);
+  // `text` wrapped: the first line starts with `first`, the rest with `rest`.
+  void para(std::string_view text, std::string_view first = {}, std::string_view rest = "  ");
+  void blank() { out += '\n'; }
+};
+
+// The tables behind the explanations: whole workload, then per operation
+// its metrics, top functions and locks.
+void tables(Page& page, const Diff& d);
+
+}  // namespace fscost::diff_text

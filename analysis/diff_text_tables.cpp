@@ -1,0 +1,121 @@
+// The tables under the diff's explanations: one row per comparison, A and B
+// means in one scaled unit, the relative change, q and the mark. Labels
+// take what the number columns leave of the width; a function or lock name
+// too long for it gets a line of its own.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "diff_format.h"
+#include "diff_text_parts.h"
+
+namespace fscost::diff_text {
+
+namespace {
+
+using namespace diff_fmt;
+
+// " A(10) B(10) Δ%(8) q(7) mark(1)"
+constexpr std::size_t kNumbers = 41;
+
+std::size_t label_width(const Page& page, std::size_t indent) {
+  return page.width > kNumbers + indent + 4 ? page.width - kNumbers - indent : 4;
+}
+
+std::string cells(const Comparison& c) {
+  double mag = std::max(std::fabs(c.sa.mean), std::fabs(c.sb.mean));
+  if (!std::isfinite(mag)) mag = std::isfinite(c.sa.mean) ? std::fabs(c.sa.mean) : std::fabs(c.sb.mean);
+  return fmt::format(" {} {} {} {} {}", pad_left(value(c.sa.mean, c.unit, false, mag), 10),
+                     pad_left(value(c.sb.mean, c.unit, false, mag), 10), pad_left(rel_cell(c), 8),
+                     pad_left(q_text(c.q), 7), mark(c));
+}
+
+void heading(Page& page, std::string_view title) {
+  std::size_t w = label_width(page, 0);
+  page.line(fmt::format("{} {} {} {} {}", pad_right(truncate(title, w), w), pad_left("A", 10),
+                        pad_left("B", 10), pad_left("Δ", 8), pad_left("q", 7)));
+}
+
+void subheading(Page& page, std::string_view title) {
+  page.line("  " + truncate(title, page.width - 2));
+}
+
+// One comparison; a label too long for its column goes on a line above.
+void row(Page& page, std::size_t indent, std::string_view label, const Comparison& c) {
+  std::string pad(indent, ' ');
+  std::size_t w = label_width(page, indent);
+  if (columns(label) > w) {
+    page.para(label, pad, pad + "  ");
+    label = {};
+  }
+  page.line(pad + pad_right(label, w) + cells(c));
+}
+
+bool shown(const Comparison& c) { return c.sa.n + c.sb.n > 0; }
+
+bool nonzero(const Comparison& c) { return c.sa.mean != 0 || c.sb.mean != 0; }
+
+void workload(Page& page, const Diff& d) {
+  heading(page, "whole workload, per run");
+  for (const auto& [label, c] : {std::pair{"system CPU", &d.sys_ns}, {"user CPU", &d.user_ns},
+                                 {"wall clock", &d.wall_ns}, {"user share", &d.user_share},
+                                 {"kernel threads CPU", &d.kthread_ns}})
+    if (shown(*c)) row(page, 2, label, *c);
+}
+
+void metrics(Page& page, const OpDiff& op) {
+  heading(page, op.op + ", per operation");
+  row(page, 2, "operations per run", op.count);
+  row(page, 2, "on-CPU", op.oncpu);
+  row(page, 2, "off-CPU", op.offcpu);
+  for (const auto& [cls, c] : op.offcpu_by_class)
+    if (nonzero(c)) row(page, 4, cls, c);
+  row(page, 2, "latency", op.latency);
+  if (nonzero(op.spin)) row(page, 2, "lock spin", op.spin);
+  if (nonzero(op.sleep)) row(page, 2, "lock sleep", op.sleep);
+  row(page, 2, "rate", op.rate);
+}
+
+std::string flag(const FunctionDiff& f) {
+  if (f.new_in_b) return " (new in B)";
+  if (f.gone_in_b) return " (gone in B)";
+  return {};
+}
+
+void functions(Page& page, const OpDiff& op, std::size_t top) {
+  if (op.functions.empty()) return;
+  subheading(page, "functions on CPU, inclusive, by |Δ|:");
+  for (std::size_t i = 0; i < op.functions.size() && i < top; ++i) {
+    const FunctionDiff& f = op.functions[i];
+    row(page, 4, f.name + flag(f), f.inclusive);
+  }
+}
+
+void locks(Page& page, const OpDiff& op, std::size_t top) {
+  if (op.locks.empty()) return;
+  subheading(page, "locks, by |Δ wait|:");
+  for (std::size_t i = 0; i < op.locks.size() && i < top; ++i) {
+    const LockDiff& l = op.locks[i];
+    std::string change = to_string(l.change);
+    if (!l.detail.empty()) change += ", " + l.detail;
+    page.para(fmt::format("{} [{}]: {}", l.name, l.type, change), "    ", "      ");
+    row(page, 6, "contentions", l.contentions);
+    row(page, 6, "wait", l.wait);
+    if (nonzero(l.per_contention)) row(page, 6, "per contention", l.per_contention);
+  }
+}
+
+}  // namespace
+
+void tables(Page& page, const Diff& d) {
+  workload(page, d);
+  for (const auto& op : d.ops) {
+    page.blank();
+    metrics(page, op);
+    functions(page, op, d.config.top);
+    locks(page, op, d.config.top);
+  }
+}
+
+}  // namespace fscost::diff_text
