@@ -130,10 +130,10 @@ bool recorded(const Comparison& c) {
   return c.sa.n + c.sb.n > 0 && (c.sa.mean != 0 || c.sb.mean != 0);
 }
 
-void side(Page& page, const Diff& d, const OpDiff& op, std::string_view what, const Comparison& c,
-          const std::vector<DeltaPart>& parts) {
+std::string side(const Diff& d, const OpDiff& op, std::string_view what, const Comparison& c,
+                 const std::vector<DeltaPart>& parts) {
   std::string s = op.op + ": ";
-  if (!recorded(c)) return page.para(s + std::string(what) + " none in A or B.");
+  if (!recorded(c)) return s + std::string(what) + " none in A or B.";
   s += measured(what, c, d.config.level) + ": ";
   if (c.verdict == Verdict::TooFewRuns)
     s += "too few runs for a conclusion (" + run_counts(c) + ")";
@@ -143,15 +143,15 @@ void side(Page& page, const Diff& d, const OpDiff& op, std::string_view what, co
     s += "not attributed (no stacks)";
   else
     s += parts_text(parts, d.config.top);
-  page.para(s + ".");
-}
-
-void explain(Page& page, const Diff& d, const OpDiff& op) {
-  side(page, d, op, "on-CPU", op.oncpu, op.oncpu_parts);
-  side(page, d, op, "off-CPU", op.offcpu, op.offcpu_parts);
+  return s + ".";
 }
 
 }  // namespace
+
+std::string sentence(const Diff& d, const OpDiff& op, bool oncpu) {
+  return oncpu ? side(d, op, "on-CPU", op.oncpu, op.oncpu_parts)
+               : side(d, op, "off-CPU", op.offcpu, op.offcpu_parts);
+}
 
 }  // namespace diff_text
 
@@ -163,7 +163,8 @@ std::string render_diff_text(const Diff& d, std::size_t width) {
   page.blank();
   if (d.ops.empty()) page.para("No operation was recorded in both A and B.");
   for (const auto& op : d.ops) {
-    diff_text::explain(page, d, op);
+    page.para(diff_text::sentence(d, op, true));
+    page.para(diff_text::sentence(d, op, false));
     page.blank();
   }
   diff_text::tables(page, d);

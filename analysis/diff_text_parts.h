@@ -21,6 +21,11 @@ struct Page {
   void blank() { out += '\n'; }
 };
 
+// The explanation of one side of an operation's delta, unwrapped:
+// "create: on-CPU +1.9 µs/op (+18%, 95% CI +1.2..+2.6, q 0.002): 62% new
+// code under f, ...". `oncpu` false: the off-CPU side.
+std::string sentence(const Diff& d, const OpDiff& op, bool oncpu);
+
 // The tables behind the explanations: whole workload, then per operation
 // its metrics, top functions and locks.
 void tables(Page& page, const Diff& d);
