@@ -128,6 +128,7 @@ std::string rel_short(const Comparison& c) {
 
 std::string rel_cell(const Comparison& c) {
   if (std::isnan(c.rel)) return c.sb.mean > 0 && c.sa.mean == 0 ? "new" : "-";
+  if (c.sb.mean == 0 && c.sa.mean > 0) return "gone";
   if (c.rel >= 10) return fmt::format("{:.1f}×", c.rel + 1);  // "+1234.5%" reads worse
   return fmt::format("{:+.1f}%", 100 * c.rel);
 }

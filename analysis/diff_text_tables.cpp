@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <utility>
 
 #include "diff_format.h"
 #include "diff_text_parts.h"
@@ -57,11 +59,16 @@ bool shown(const Comparison& c) { return c.sa.n + c.sb.n > 0; }
 bool nonzero(const Comparison& c) { return c.sa.mean != 0 || c.sb.mean != 0; }
 
 void workload(Page& page, const Diff& d) {
+  const std::pair<const char*, const Comparison*> rows[] = {
+      {"system CPU", &d.sys_ns},    {"user CPU", &d.user_ns},
+      {"wall clock", &d.wall_ns},   {"user share", &d.user_share},
+      {"kernel threads CPU", &d.kthread_ns}};
+  if (std::none_of(std::begin(rows), std::end(rows), [](auto& r) { return shown(*r.second); }))
+    return;
   heading(page, "whole workload, per run");
-  for (const auto& [label, c] : {std::pair{"system CPU", &d.sys_ns}, {"user CPU", &d.user_ns},
-                                 {"wall clock", &d.wall_ns}, {"user share", &d.user_share},
-                                 {"kernel threads CPU", &d.kthread_ns}})
+  for (const auto& [label, c] : rows)
     if (shown(*c)) row(page, 2, label, *c);
+  page.blank();
 }
 
 void metrics(Page& page, const OpDiff& op) {
@@ -77,18 +84,12 @@ void metrics(Page& page, const OpDiff& op) {
   row(page, 2, "rate", op.rate);
 }
 
-std::string flag(const FunctionDiff& f) {
-  if (f.new_in_b) return " (new in B)";
-  if (f.gone_in_b) return " (gone in B)";
-  return {};
-}
-
 void functions(Page& page, const OpDiff& op, std::size_t top) {
   if (op.functions.empty()) return;
   subheading(page, "functions on CPU, inclusive, by |Δ|:");
   for (std::size_t i = 0; i < op.functions.size() && i < top; ++i) {
-    const FunctionDiff& f = op.functions[i];
-    row(page, 4, f.name + flag(f), f.inclusive);
+    // New and gone functions show as such in the Δ column.
+    row(page, 4, op.functions[i].name, op.functions[i].inclusive);
   }
 }
 
@@ -110,11 +111,11 @@ void locks(Page& page, const OpDiff& op, std::size_t top) {
 
 void tables(Page& page, const Diff& d) {
   workload(page, d);
-  for (const auto& op : d.ops) {
-    page.blank();
-    metrics(page, op);
-    functions(page, op, d.config.top);
-    locks(page, op, d.config.top);
+  for (std::size_t i = 0; i < d.ops.size(); ++i) {
+    if (i > 0) page.blank();
+    metrics(page, d.ops[i]);
+    functions(page, d.ops[i], d.config.top);
+    locks(page, d.ops[i], d.config.top);
   }
 }
 
