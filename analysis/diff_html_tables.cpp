@@ -97,7 +97,7 @@ void metrics(std::string& out, const OpDiff& op) {
   stat_row(out, {"on-CPU", op.oncpu.unit}, op.oncpu);
   stat_row(out, {"off-CPU", op.offcpu.unit}, op.offcpu);
   for (const auto& [cls, c] : op.offcpu_by_class)
-    stat_row(out, {"off-CPU: " + cls, c.unit}, c);
+    if (c.sa.mean != 0 || c.sb.mean != 0) stat_row(out, {"off-CPU: " + cls, c.unit}, c);
   stat_row(out, {"latency", op.latency.unit}, op.latency);
   stat_row(out, {"lock spin", op.spin.unit}, op.spin);
   stat_row(out, {"lock sleep", op.sleep.unit}, op.sleep);

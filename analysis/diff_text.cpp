@@ -91,8 +91,15 @@ std::string phrase(const DeltaPart& p) {
   return mw + " " + k + under("under", p.where);
 }
 
+// A wait class's detail only names the class, which the phrase already
+// says; a lock's (or spin's) detail says how the lock changed.
+bool is_wait_class(const std::string& kind) {
+  return kind == "io" || kind == "log-reserve" || kind == "log-force" || kind == "runqueue" ||
+         kind == "sleep";
+}
+
 std::string part_text(const DeltaPart& p) {
-  std::string notes = p.detail;
+  std::string notes = is_wait_class(p.kind) ? std::string() : p.detail;
   if (!p.significant) notes += notes.empty() ? "n.s." : "; n.s.";
   std::string s = share_text(p.share) + " " + phrase(p);
   return notes.empty() ? s : s + " (" + notes + ")";
