@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <optional>
 
 namespace fscost::diff_fmt {
 
@@ -24,9 +25,12 @@ Scale time_scale(double magnitude) {
 }
 
 // Three significant figures or so, fewer decimals as the number grows.
+// Small values keep two significant figures ("0.00031"), so a rare
+// contention does not print as 0.
 std::string plain(double x, bool sign) {
   double a = std::fabs(x);
-  int digits = a >= 100 || a == 0 ? 0 : a >= 1 ? 1 : a >= 0.1 ? 2 : 3;
+  if (a > 0 && a < 0.1) return sign ? fmt::format("{:+.2g}", x) : fmt::format("{:.2g}", x);
+  int digits = a >= 100 || a == 0 ? 0 : a >= 1 ? 1 : 2;
   return sign ? fmt::format("{:+.{}f}", x, digits) : fmt::format("{:.{}f}", x, digits);
 }
 
@@ -120,8 +124,20 @@ std::string value(double v, const std::string& unit, bool sign, double magnitude
   return n;
 }
 
+namespace {
+
+// B at least 11 times A reads better as a ratio: "87.0×", not "+8600%".
+std::optional<std::string> times(double rel) {
+  if (!(rel >= 10)) return std::nullopt;
+  double x = rel + 1;
+  return x >= 100 ? fmt::format("{:.0f}×", x) : fmt::format("{:.1f}×", x);
+}
+
+}  // namespace
+
 std::string rel_short(const Comparison& c) {
   if (std::isnan(c.rel)) return c.sb.mean > 0 && c.sa.mean == 0 ? "new" : "-";
+  if (auto t = times(c.rel)) return *t;
   double p = 100 * c.rel;
   return std::fabs(p) >= 10 ? fmt::format("{:+.0f}%", p) : fmt::format("{:+.1f}%", p);
 }
@@ -129,7 +145,7 @@ std::string rel_short(const Comparison& c) {
 std::string rel_cell(const Comparison& c) {
   if (std::isnan(c.rel)) return c.sb.mean > 0 && c.sa.mean == 0 ? "new" : "-";
   if (c.sb.mean == 0 && c.sa.mean > 0) return "gone";
-  if (c.rel >= 10) return fmt::format("{:.1f}×", c.rel + 1);  // "+1234.5%" reads worse
+  if (auto t = times(c.rel)) return *t;
   return fmt::format("{:+.1f}%", 100 * c.rel);
 }
 

@@ -41,9 +41,9 @@ std::string value(double v, const std::string& unit, bool sign = false, double m
 std::string number(double v, const std::string& unit, double magnitude, bool sign);
 std::string suffix(const std::string& unit, double magnitude);
 
-// (mean b − mean a) / mean a as "+18%" (sentences) or "+18.0%" (tables);
-// "new" when A is 0 and B is not, "-" when undefined; rel_cell says
-// "gone" when B is 0 and A is not.
+// (mean b − mean a) / mean a as "+18%" (sentences) or "+18.0%" (tables),
+// "87.0×" when B is over 11 times A; "new" when A is 0 and B is not, "-"
+// when undefined; rel_cell says "gone" when B is 0 and A is not.
 std::string rel_short(const Comparison& c);
 std::string rel_cell(const Comparison& c);
 

@@ -13,6 +13,7 @@
 #include "diff.h"
 #include "diff_html_graphs.h"
 #include "diff_html_tables.h"
+#include "diff_text_parts.h"
 #include "html_assets.h"
 
 namespace fscost {
@@ -88,7 +89,9 @@ void summary(std::string& out, const Diff& d, const RunSet& a, const RunSet& b,
                  "Hedges' g alongside. Grey: not significant.</dd>\n</dl>\n",
                  esc(title), esc(d.label_a), sources(a), esc(d.label_b), sources(b),
                  d.config.alpha, d.family, 100 * d.config.level);
-  out += "<h2>Explanation</h2>\n<pre class=\"diff-text\">" + esc(render_diff_text(d)) + "</pre>\n";
+  out += "<h2>Explanation</h2>\n<pre class=\"diff-text\">" + esc(diff_text::explanation(d, 72)) +
+         "</pre>\n<p class=\"note\">As in <code>summary.txt</code>, which adds the tables below "
+         "in plain text, ready for a mail.</p>\n";
   out += "<h3>Whole workload</h3>\n";
   html::workload_table(out, d);
   out += "</section>\n";

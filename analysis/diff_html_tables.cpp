@@ -151,9 +151,16 @@ std::string explain_class(const Comparison& c) {
 
 }  // namespace
 
+// flame::append_escaped makes every control character U+FFFD; newlines
+// must stay (the text explanation goes into a <pre>).
 std::string esc(std::string_view s) {
   std::string out;
-  flame::append_escaped(out, s);
+  for (std::size_t start = 0; start <= s.size();) {
+    std::size_t end = std::min(s.find('\n', start), s.size());
+    flame::append_escaped(out, s.substr(start, end - start));
+    if (end < s.size()) out += '\n';
+    start = end + 1;
+  }
   return out;
 }
 

@@ -160,20 +160,28 @@ std::string sentence(const Diff& d, const OpDiff& op, bool oncpu) {
                : side(d, op, "off-CPU", op.offcpu, op.offcpu_parts);
 }
 
+std::string explanation(const Diff& d, std::size_t width) {
+  Page page;
+  page.width = width;
+  header(page, d);
+  warnings(page, d);
+  page.blank();
+  if (d.ops.empty()) page.para("No operation was recorded in both A and B.");
+  for (std::size_t i = 0; i < d.ops.size(); ++i) {
+    if (i > 0) page.blank();
+    page.para(sentence(d, d.ops[i], true));
+    page.para(sentence(d, d.ops[i], false));
+  }
+  return page.out;
+}
+
 }  // namespace diff_text
 
 std::string render_diff_text(const Diff& d, std::size_t width) {
   diff_text::Page page;
   page.width = width;
-  diff_text::header(page, d);
-  diff_text::warnings(page, d);
+  page.out = diff_text::explanation(d, width);
   page.blank();
-  if (d.ops.empty()) page.para("No operation was recorded in both A and B.");
-  for (const auto& op : d.ops) {
-    page.para(diff_text::sentence(d, op, true));
-    page.para(diff_text::sentence(d, op, false));
-    page.blank();
-  }
   diff_text::tables(page, d);
   return page.out;
 }

@@ -26,6 +26,10 @@ struct Page {
 // code under f, ...". `oncpu` false: the off-CPU side.
 std::string sentence(const Diff& d, const OpDiff& op, bool oncpu);
 
+// Header, warnings and the sentences of every operation, without the
+// tables: what the HTML page shows in its summary.
+std::string explanation(const Diff& d, std::size_t width);
+
 // The tables behind the explanations: whole workload, then per operation
 // its metrics, top functions and locks.
 void tables(Page& page, const Diff& d);

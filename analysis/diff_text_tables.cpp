@@ -18,25 +18,27 @@ namespace {
 
 using namespace diff_fmt;
 
-// " A(10) B(10) Δ%(8) q(7) mark(1)"
-constexpr std::size_t kNumbers = 41;
+// " A(9) B(9) Δ%(8) q(6) mark(1)": each a fixed width unless a value is
+// wider, which then takes from the label (row() keeps the line's width).
+constexpr std::size_t kValue = 9, kRel = 8, kQ = 6;
+constexpr std::size_t kNumbers = 1 + kValue + 1 + kValue + 1 + kRel + 1 + kQ + 1 + 1;
 
-std::size_t label_width(const Page& page, std::size_t indent) {
-  return page.width > kNumbers + indent + 4 ? page.width - kNumbers - indent : 4;
+std::size_t label_width(const Page& page, std::size_t indent, std::size_t numbers = kNumbers) {
+  return page.width > numbers + indent + 4 ? page.width - numbers - indent : 4;
 }
 
 std::string cells(const Comparison& c) {
-  double mag = std::max(std::fabs(c.sa.mean), std::fabs(c.sb.mean));
-  if (!std::isfinite(mag)) mag = std::isfinite(c.sa.mean) ? std::fabs(c.sa.mean) : std::fabs(c.sb.mean);
-  return fmt::format(" {} {} {} {} {}", pad_left(value(c.sa.mean, c.unit, false, mag), 10),
-                     pad_left(value(c.sb.mean, c.unit, false, mag), 10), pad_left(rel_cell(c), 8),
-                     pad_left(q_text(c.q), 7), mark(c));
+  auto finite = [](double v) { return std::isfinite(v) ? std::fabs(v) : 0.0; };
+  double mag = std::max(finite(c.sa.mean), finite(c.sb.mean));
+  return fmt::format(" {} {} {} {} {}", pad_left(value(c.sa.mean, c.unit, false, mag), kValue),
+                     pad_left(value(c.sb.mean, c.unit, false, mag), kValue),
+                     pad_left(rel_cell(c), kRel), pad_left(q_text(c.q), kQ), mark(c));
 }
 
 void heading(Page& page, std::string_view title) {
   std::size_t w = label_width(page, 0);
-  page.line(fmt::format("{} {} {} {} {}", pad_right(truncate(title, w), w), pad_left("A", 10),
-                        pad_left("B", 10), pad_left("Δ", 8), pad_left("q", 7)));
+  page.line(fmt::format("{} {} {} {} {}", pad_right(truncate(title, w), w), pad_left("A", kValue),
+                        pad_left("B", kValue), pad_left("Δ", kRel), pad_left("q", kQ)));
 }
 
 void subheading(Page& page, std::string_view title) {
@@ -46,12 +48,13 @@ void subheading(Page& page, std::string_view title) {
 // One comparison; a label too long for its column goes on a line above.
 void row(Page& page, std::size_t indent, std::string_view label, const Comparison& c) {
   std::string pad(indent, ' ');
-  std::size_t w = label_width(page, indent);
+  std::string numbers = cells(c);
+  std::size_t w = label_width(page, indent, std::max(kNumbers, columns(numbers)));
   if (columns(label) > w) {
     page.para(label, pad, pad + "  ");
     label = {};
   }
-  page.line(pad + pad_right(label, w) + cells(c));
+  page.line(pad + pad_right(label, w) + numbers);
 }
 
 bool shown(const Comparison& c) { return c.sa.n + c.sb.n > 0; }
@@ -93,14 +96,32 @@ void functions(Page& page, const OpDiff& op, std::size_t top) {
   }
 }
 
+// A new or gone lock's detail says so itself; the others' detail is ratios.
+std::string change_text(const LockDiff& l) {
+  std::string what;
+  switch (l.change) {
+    case LockChange::New:
+    case LockChange::Gone:
+      return l.detail;
+    case LockChange::Worse:
+      what = "same lock, worse";
+      break;
+    case LockChange::Better:
+      what = "same lock, better";
+      break;
+    case LockChange::NoChange:
+      what = "no significant change";
+      break;
+  }
+  return l.detail.empty() ? what : what + ": " + l.detail;
+}
+
 void locks(Page& page, const OpDiff& op, std::size_t top) {
   if (op.locks.empty()) return;
   subheading(page, "locks, by |Δ wait|:");
   for (std::size_t i = 0; i < op.locks.size() && i < top; ++i) {
     const LockDiff& l = op.locks[i];
-    std::string change = to_string(l.change);
-    if (!l.detail.empty()) change += ", " + l.detail;
-    page.para(fmt::format("{} [{}]: {}", l.name, l.type, change), "    ", "      ");
+    page.para(fmt::format("{} [{}]: {}", l.name, l.type, change_text(l)), "    ", "      ");
     row(page, 6, "contentions", l.contentions);
     row(page, 6, "wait", l.wait);
     if (nonzero(l.per_contention)) row(page, 6, "per contention", l.per_contention);

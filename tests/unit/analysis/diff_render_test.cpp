@@ -231,12 +231,23 @@ TEST(DiffText, MarksInsignificantChanges) {
   EXPECT_TRUE(row_of(t, "xfs_dir_createname").ends_with(" ~"));
 }
 
+TEST(DiffText, LargeChangesReadAsRatios) {
+  Diff d = sample_diff();
+  d.ops[1].offcpu = cmp("ns/op", 10, 870, 500, 1200, 0.01, Verdict::More);
+  std::string t = render_diff_text(d);
+  EXPECT_NE(unwrapped(t).find("unlink: off-CPU +0.86 µs/op (87.0×, 95% CI +0.50..+1.2, q 0.010): "
+                              "not attributed (no stacks)."),
+            std::string::npos)
+      << t;
+  EXPECT_NE(row_of(t, "off-CPU", 1).find(" 87.0× "), std::string::npos) << row_of(t, "off-CPU", 1);
+}
+
 TEST(DiffText, LongNamesAreWrappedOrCut) {
   std::string t = render_diff_text(sample_diff());
   EXPECT_NE(t.find("xxxxx…"), std::string::npos);  // 90 columns do not fit anywhere
   // The lock's name wraps whole onto two lines.
   std::string u = unwrapped(t);
-  EXPECT_NE(u.find(kLongLock + " [semaphore]: worse, 2.1× contentions/op"), std::string::npos)
+  EXPECT_NE(u.find(kLongLock + " [semaphore]: same lock, worse: 2.1× contentions/op"), std::string::npos)
       << u;
 }
 
@@ -356,7 +367,10 @@ TEST(DiffHtml, SectionsGraphsAndSelfContained) {
     last = at;
   }
   // The explanation, escaped, and the warning.
-  EXPECT_NE(page.find("<pre class=\"diff-text\">fscost diff: A = rmapbt=0"), std::string::npos);
+  EXPECT_NE(page.find("<pre class=\"diff-text\">fscost diff: A = rmapbt=0 (5 runs), B = rmapbt=1 "
+                      "(5 runs)\nB against A"),
+            std::string::npos);
+  EXPECT_EQ(page.find("\xEF\xBF\xBD"), std::string::npos) << "U+FFFD: something was mangled";
   EXPECT_NE(page.find("62% new code under xfs_parent_addname"), std::string::npos);
   EXPECT_NE(page.find("<li class=\"warning\" data-kind=\"user-share\">"), std::string::npos);
   // Insignificant rows are marked; the lock table has the lock.
@@ -391,6 +405,14 @@ TEST(DiffHtml, InsignificantFramesAreGrey) {
   EXPECT_EQ(added.find("rgb(195,195,195)"), std::string::npos) << added;
   std::string root = frame(page, "create");  // on-CPU significant
   EXPECT_EQ(root.find("rgb(195,195,195)"), std::string::npos) << root;
+
+  // An op whose on-CPU change is not significant: its root, and "all"
+  // (the op again, in a per-op graph), are grey.
+  d.ops[0].oncpu.verdict = Verdict::NoChange;
+  page = render_diff_html(d, runs("rmapbt=0", false), runs("rmapbt=1", true));
+  EXPECT_NE(frame(page, "create").find("rgb(195,195,195)"), std::string::npos);
+  EXPECT_NE(frame(page, "all").find("rgb(195,195,195)"), std::string::npos);
+  d.ops[0].oncpu.verdict = Verdict::More;
 
   // The same function made significant is coloured.
   d.ops[0].functions[1].inclusive.verdict = Verdict::More;
