@@ -47,7 +47,8 @@ void link(std::string& out, std::string_view id, std::string_view text) {
 }
 
 void toc(std::string& out, const Diff& d, const Anchors& an, const DiffHtmlOptions& opt) {
-  out += "<nav class=\"toc\" aria-label=\"Contents\"><div class=\"brand\">fscost diff</div>\n<ul>\n";
+  out +=
+      "<nav class=\"toc\" aria-label=\"Contents\"><div class=\"brand\">fscost diff</div>\n<ul>\n";
   out += "<li><a href=\"#summary\">Summary</a></li>\n<li><a href=\"#warnings\">Warnings</a></li>\n";
   out += "<li><a href=\"#operations\">Operations</a>\n<ul>\n";
   for (std::size_t i = 0; i < d.ops.size(); ++i) {
@@ -87,8 +88,8 @@ void summary(std::string& out, const Diff& d, const RunSet& a, const RunSet& b,
                  "<dt>Statistics</dt><dd>Welch's t per metric, Benjamini-Hochberg false "
                  "discovery rate {:g} over {} comparisons, {:g}% intervals; Mann-Whitney U and "
                  "Hedges' g alongside. Grey: not significant.</dd>\n</dl>\n",
-                 esc(title), esc(d.label_a), sources(a), esc(d.label_b), sources(b),
-                 d.config.alpha, d.family, 100 * d.config.level);
+                 esc(title), esc(d.label_a), sources(a), esc(d.label_b), sources(b), d.config.alpha,
+                 d.family, 100 * d.config.level);
   out += "<h2>Explanation</h2>\n<pre class=\"diff-text\">" + esc(diff_text::explanation(d, 72)) +
          "</pre>\n<p class=\"note\">As in <code>summary.txt</code>, which adds the tables below "
          "in plain text, ready for a mail.</p>\n";
@@ -105,8 +106,9 @@ void warnings(std::string& out, const Diff& d) {
   }
   out += "<ul class=\"warnings\">\n";
   for (const auto& w : d.warnings)
-    fmt::format_to(std::back_inserter(out), "<li class=\"warning\" data-kind=\"{}\"><b>{}</b>: {}</li>\n",
-                   esc(w.kind), esc(w.kind), esc(w.message));
+    fmt::format_to(std::back_inserter(out),
+                   "<li class=\"warning\" data-kind=\"{}\"><b>{}</b>: {}</li>\n", esc(w.kind),
+                   esc(w.kind), esc(w.message));
   out += "</ul>\n</section>\n";
 }
 
@@ -204,9 +206,9 @@ Status write_diff_outputs(const Diff& d, const RunSet& a, const RunSet& b, const
   auto path = [&](std::string_view name) { return (std::filesystem::path(dir) / name).string(); };
   std::string json =
       diff_json(d).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  for (const auto& [name, data] :
-       {std::pair{"summary.txt", render_diff_text(d)}, {"summary.json", std::move(json)},
-        {"report.html", render_diff_html(d, a, b, opt)}}) {
+  for (const auto& [name, data] : {std::pair{"summary.txt", render_diff_text(d)},
+                                   {"summary.json", std::move(json)},
+                                   {"report.html", render_diff_html(d, a, b, opt)}}) {
     Status s = write_file_atomic(data, path(name));
     if (!s) return s;
   }

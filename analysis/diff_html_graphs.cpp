@@ -1,12 +1,13 @@
 // The diff page's differential flame graphs: per operation and view, the
 // mean stacks of A's runs against B's, coloured by delta where the diff's
 // statistics call the change significant and grey where they do not.
+#include "diff_html_graphs.h"
+
 #include <fmt/format.h>
 
 #include <map>
 #include <memory>
 
-#include "diff_html_graphs.h"
 #include "flamegraph.h"
 #include "report.h"
 
@@ -108,8 +109,8 @@ void plan_set(const OpDiff& op, const RunSet& a, const RunSet& b, const DiffHtml
     FlameInput in_b = mean_flame_input(b, view, op.op);
     if (!has_data(in_a) && !has_data(in_b)) continue;
     DiffOptions d;
-    d.svg.title = fmt::format("Differential {} flame graph: {}, per operation", view_title(view),
-                              op.op);
+    d.svg.title =
+        fmt::format("Differential {} flame graph: {}, per operation", view_title(view), op.op);
     d.svg.subtitle = fmt::format("A: {} | B: {}", side(a), side(b));
     d.svg.unit = "ns/op";
     d.svg.width = opt.graph_width;
@@ -131,7 +132,8 @@ std::vector<GraphSet> diff_graph_sets(const Diff& d, const RunSet& a, const RunS
                                       const DiffHtmlOptions& opt, std::set<std::string>& ids) {
   std::vector<GraphSet> sets;
   sets.reserve(d.ops.size());  // Pending points into it
-  for (const auto& op : d.ops) sets.push_back({unique_id("graphs-" + op.op, ids), op.op, op.op, {}});
+  for (const auto& op : d.ops)
+    sets.push_back({unique_id("graphs-" + op.op, ids), op.op, op.op, {}});
   std::vector<Pending> pending;
   for (std::size_t i = 0; i < d.ops.size(); ++i)
     plan_set(d.ops[i], a, b, opt, sets[i], ids, pending);

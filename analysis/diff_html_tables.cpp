@@ -3,6 +3,8 @@
 // size; rows the diff does not call significant are grey (class
 // "insignificant"), so the page never shows noise in the colours of a
 // finding.
+#include "diff_html_tables.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -10,7 +12,6 @@
 #include <iterator>
 
 #include "diff_format.h"
-#include "diff_html_tables.h"
 #include "diff_text_parts.h"
 #include "flame_svg.h"
 
@@ -62,8 +63,8 @@ std::string stat_cells(const Comparison& c) {
   double mag = std::max(std::fabs(finite_or_zero(c.sa.mean)), std::fabs(finite_or_zero(c.sb.mean)));
   double dmag = std::fabs(finite_or_zero(c.delta()));
   if (c.welch.valid)
-    dmag = std::max({dmag, std::fabs(finite_or_zero(c.welch.ci_lo)),
-                     std::fabs(finite_or_zero(c.welch.ci_hi))});
+    dmag = std::max(
+        {dmag, std::fabs(finite_or_zero(c.welch.ci_lo)), std::fabs(finite_or_zero(c.welch.ci_hi))});
   std::string ci = c.welch.valid ? value(c.welch.ci_lo, c.unit, true, dmag) + " .. " +
                                        value(c.welch.ci_hi, c.unit, true, dmag)
                                  : "-";
@@ -75,8 +76,8 @@ std::string stat_cells(const Comparison& c) {
          td(verdict_text(c), "text");
 }
 
-constexpr auto kStatHeads = {"A mean", "A sd", "B mean", "B sd", "Δ", "Δ%", "CI of Δ", "q",
-                             "Mann-Whitney p", "Hedges' g", "verdict"};
+constexpr auto kStatHeads = {"A mean",  "A sd", "B mean",         "B sd",      "Δ",      "Δ%",
+                             "CI of Δ", "q",    "Mann-Whitney p", "Hedges' g", "verdict"};
 
 std::string stat_heads(std::vector<std::string> labels) {
   std::string s = "<tr>";
@@ -111,12 +112,11 @@ void parts(std::string& out, const OpDiff& op) {
          th_row({"side", "kind", "where", "detail", "Δ per op", "share", "significant"}, 4);
   for (auto [side, v] : {std::pair{"on-CPU", &op.oncpu_parts}, {"off-CPU", &op.offcpu_parts}})
     for (const auto& p : *v)
-      out += fmt::format("<tr class=\"{}\">{}{}{}{}{}{}{}</tr>\n",
-                         p.significant ? "significant" : "insignificant", td(side, "text"),
-                         td(p.kind, "text"), td(p.where, "text"), td(p.detail, "text"),
-                         td(value(p.delta_ns, "ns/op", true)),
-                         td(fmt::format("{:.0f}%", 100 * p.share)),
-                         td(p.significant ? "*" : "~ not significant"));
+      out += fmt::format(
+          "<tr class=\"{}\">{}{}{}{}{}{}{}</tr>\n", p.significant ? "significant" : "insignificant",
+          td(side, "text"), td(p.kind, "text"), td(p.where, "text"), td(p.detail, "text"),
+          td(value(p.delta_ns, "ns/op", true)), td(fmt::format("{:.0f}%", 100 * p.share)),
+          td(p.significant ? "*" : "~ not significant"));
   out += "</table>\n";
 }
 
@@ -141,7 +141,9 @@ std::string graph_links(const GraphSet* s) {
   std::string links;
   for (const auto& g : s->graphs)
     links += fmt::format("{}<a href=\"#{}\">{}</a>", links.empty() ? "" : " · ", g.id,
-                         g.view == "oncpu" ? "on-CPU" : g.view == "offcpu" ? "off-CPU" : "locks");
+                         g.view == "oncpu"    ? "on-CPU"
+                         : g.view == "offcpu" ? "off-CPU"
+                                              : "locks");
   return links;
 }
 
@@ -178,7 +180,8 @@ void op_block(std::string& out, const Diff& d, const OpDiff& op, const std::stri
 }
 
 void lock_table(std::string& out, const Diff& d) {
-  bool any = std::any_of(d.ops.begin(), d.ops.end(), [](const auto& o) { return !o.locks.empty(); });
+  bool any =
+      std::any_of(d.ops.begin(), d.ops.end(), [](const auto& o) { return !o.locks.empty(); });
   if (!any) {
     out += "<p class=\"note\">No lock contention in A or B.</p>\n";
     return;
@@ -189,8 +192,8 @@ void lock_table(std::string& out, const Diff& d) {
   for (const auto& op : d.ops)
     for (const auto& l : op.locks) {
       auto arrow = [](const Comparison& c) {
-        double mag = std::max(std::fabs(finite_or_zero(c.sa.mean)),
-                              std::fabs(finite_or_zero(c.sb.mean)));
+        double mag =
+            std::max(std::fabs(finite_or_zero(c.sa.mean)), std::fabs(finite_or_zero(c.sb.mean)));
         return value(c.sa.mean, c.unit, false, mag) + " → " + value(c.sb.mean, c.unit, false, mag);
       };
       stat_row(out,
@@ -203,8 +206,10 @@ void lock_table(std::string& out, const Diff& d) {
 
 void workload_table(std::string& out, const Diff& d) {
   out += "<table class=\"diff workload\">\n" + stat_heads({"per run", "unit"});
-  for (const auto& [label, c] : {std::pair{"system CPU", &d.sys_ns}, {"user CPU", &d.user_ns},
-                                 {"wall clock", &d.wall_ns}, {"user share", &d.user_share},
+  for (const auto& [label, c] : {std::pair{"system CPU", &d.sys_ns},
+                                 {"user CPU", &d.user_ns},
+                                 {"wall clock", &d.wall_ns},
+                                 {"user share", &d.user_share},
                                  {"kernel threads CPU", &d.kthread_ns}})
     stat_row(out, {label, c->unit}, *c);
   out += "</table>\n";

@@ -1,8 +1,7 @@
 // The diff as JSON: every number behind the text (schema in docs/DIFF.md).
 // Undefined and infinite numbers are null, since JSON has neither.
-#include <nlohmann/json.hpp>
-
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "diff.h"
 
@@ -21,34 +20,38 @@ json nums(const std::vector<double>& v) {
 }
 
 json summary(const stats::Summary& s) {
-  return {{"n", s.n}, {"mean", num(s.mean)}, {"sd", num(s.sd)},
-          {"ci_lo", num(s.ci_lo)}, {"ci_hi", num(s.ci_hi)}};
+  return {{"n", s.n},
+          {"mean", num(s.mean)},
+          {"sd", num(s.sd)},
+          {"ci_lo", num(s.ci_lo)},
+          {"ci_hi", num(s.ci_hi)}};
 }
 
 json comparison(const Comparison& c) {
   const stats::Welch& w = c.welch;
-  return {{"unit", c.unit},
-          {"a", nums(c.a)},
-          {"b", nums(c.b)},
-          {"a_summary", summary(c.sa)},
-          {"b_summary", summary(c.sb)},
-          {"delta", num(c.delta())},
-          {"rel", num(c.rel)},
-          {"welch",
-           {{"valid", w.valid},
-            {"diff", num(w.diff)},
-            {"se", num(w.se)},
-            {"df", num(w.df)},
-            {"t", num(w.t)},
-            {"p", num(w.p)},
-            {"ci_lo", num(w.ci_lo)},
-            {"ci_hi", num(w.ci_hi)}}},
-          {"mann_whitney",
-           {{"valid", c.mwu.valid}, {"u", num(c.mwu.u)}, {"p", num(c.mwu.p)}, {"exact", c.mwu.exact}}},
-          {"effect", num(c.effect)},
-          {"q", num(c.q)},
-          {"verdict", to_string(c.verdict)},
-          {"significant", c.significant()}};
+  return {
+      {"unit", c.unit},
+      {"a", nums(c.a)},
+      {"b", nums(c.b)},
+      {"a_summary", summary(c.sa)},
+      {"b_summary", summary(c.sb)},
+      {"delta", num(c.delta())},
+      {"rel", num(c.rel)},
+      {"welch",
+       {{"valid", w.valid},
+        {"diff", num(w.diff)},
+        {"se", num(w.se)},
+        {"df", num(w.df)},
+        {"t", num(w.t)},
+        {"p", num(w.p)},
+        {"ci_lo", num(w.ci_lo)},
+        {"ci_hi", num(w.ci_hi)}}},
+      {"mann_whitney",
+       {{"valid", c.mwu.valid}, {"u", num(c.mwu.u)}, {"p", num(c.mwu.p)}, {"exact", c.mwu.exact}}},
+      {"effect", num(c.effect)},
+      {"q", num(c.q)},
+      {"verdict", to_string(c.verdict)},
+      {"significant", c.significant()}};
 }
 
 json parts(const std::vector<DeltaPart>& v) {

@@ -35,13 +35,15 @@ void header(Page& page, const Diff& d) {
   page.para(fmt::format("fscost diff: A = {} ({} run{}), B = {} ({} run{})", d.label_a, d.runs_a,
                         d.runs_a == 1 ? "" : "s", d.label_b, d.runs_b, d.runs_b == 1 ? "" : "s"));
   if (d.runs_a < 2 || d.runs_b < 2)
-    page.para(fmt::format("Too few runs for a conclusion ({} vs {}): a test needs at least 2 "
-                          "runs of each configuration, 5 or more to find small changes.",
-                          d.runs_a, d.runs_b));
-  page.para(fmt::format("B against A per operation; {}s of the difference; significance by "
-                        "Welch's t with Benjamini-Hochberg FDR {:g} over {} comparisons. "
-                        "'*' significant, '~' not.",
-                        ci_label(d.config.level), d.config.alpha, d.family));
+    page.para(
+        fmt::format("Too few runs for a conclusion ({} vs {}): a test needs at least 2 "
+                    "runs of each configuration, 5 or more to find small changes.",
+                    d.runs_a, d.runs_b));
+  page.para(
+      fmt::format("B against A per operation; {}s of the difference; significance by "
+                  "Welch's t with Benjamini-Hochberg FDR {:g} over {} comparisons. "
+                  "'*' significant, '~' not.",
+                  ci_label(d.config.level), d.config.alpha, d.family));
 }
 
 void warnings(Page& page, const Diff& d) {

@@ -62,10 +62,11 @@ bool shown(const Comparison& c) { return c.sa.n + c.sb.n > 0; }
 bool nonzero(const Comparison& c) { return c.sa.mean != 0 || c.sb.mean != 0; }
 
 void workload(Page& page, const Diff& d) {
-  const std::pair<const char*, const Comparison*> rows[] = {
-      {"system CPU", &d.sys_ns},    {"user CPU", &d.user_ns},
-      {"wall clock", &d.wall_ns},   {"user share", &d.user_share},
-      {"kernel threads CPU", &d.kthread_ns}};
+  const std::pair<const char*, const Comparison*> rows[] = {{"system CPU", &d.sys_ns},
+                                                            {"user CPU", &d.user_ns},
+                                                            {"wall clock", &d.wall_ns},
+                                                            {"user share", &d.user_share},
+                                                            {"kernel threads CPU", &d.kthread_ns}};
   if (std::none_of(std::begin(rows), std::end(rows), [](auto& r) { return shown(*r.second); }))
     return;
   heading(page, "whole workload, per run");

@@ -82,8 +82,8 @@ class DiffCliTest : public ::testing::Test {
       auto fs = ScratchXfs::create(512ull << 20, mkfs);
       ASSERT_TRUE(fs) << fs.error().message;
       std::string out = tmp_ / (set + "/run" + std::to_string(i) + ".profile");
-      auto r = run({FSCOST_BIN, "record", "-o", out, "--", FSOPS_BIN, fs.value().dir(), "--n",
-                    "400"});
+      auto r =
+          run({FSCOST_BIN, "record", "-o", out, "--", FSOPS_BIN, fs.value().dir(), "--n", "400"});
       ASSERT_TRUE(r.ok()) << r.status_text() << "\n" << r.err;
     }
   }
@@ -119,8 +119,8 @@ TEST_F(DiffCliTest, RmapbtOffAgainstOnWritesTextJsonAndHtml) {
   for (const auto& op : j["ops"]) ops.push_back(op["op"].get<std::string>());
   for (const char* op : {"create", "unlink", "rename", "mkdir"})
     EXPECT_NE(std::find(ops.begin(), ops.end(), op), ops.end()) << op << " missing";
-  const std::set<std::string> fsops = {"create", "fsync",  "link",  "rename",
-                                        "unlink", "mkdir", "rmdir", "symlink"};
+  const std::set<std::string> fsops = {"create", "fsync", "link",  "rename",
+                                       "unlink", "mkdir", "rmdir", "symlink"};
   for (const auto& op : j["ops"]) {
     EXPECT_EQ(op["oncpu"]["a"].size(), 2u) << op["op"];
     // fsops issues the same operations every run ("other" holds exec and

@@ -74,7 +74,8 @@ OpDiff create_op() {
   FunctionDiff added{"xfs_parent_addname", cmp("ns/op", 0, 1180, 900, 1400, 0.001, Verdict::More),
                      cmp("ns/op", 0, 300, 200, 400, 0.004, Verdict::More), true, false};
   added.inclusive.rel = kNaN;
-  FunctionDiff dir{"xfs_dir_createname", same("ns/op", 2100, 0.3), same("ns/op", 400), false, false};
+  FunctionDiff dir{"xfs_dir_createname", same("ns/op", 2100, 0.3), same("ns/op", 400), false,
+                   false};
   FunctionDiff longest{kLongFunction, same("ns/op", 50), same("ns/op", 50), false, false};
   o.functions = {added, dir, longest};
   LockDiff agi;
@@ -247,7 +248,8 @@ TEST(DiffText, LongNamesAreWrappedOrCut) {
   EXPECT_NE(t.find("xxxxx…"), std::string::npos);  // 90 columns do not fit anywhere
   // The lock's name wraps whole onto two lines.
   std::string u = unwrapped(t);
-  EXPECT_NE(u.find(kLongLock + " [semaphore]: same lock, worse: 2.1× contentions/op"), std::string::npos)
+  EXPECT_NE(u.find(kLongLock + " [semaphore]: same lock, worse: 2.1× contentions/op"),
+            std::string::npos)
       << u;
 }
 
@@ -321,8 +323,8 @@ RunSet runs(const std::string& label, bool parent, int narrow = 0) {
     p.meta.freq_hz = 1000;
     p.meta.fscost_version = "0.1.0";
     p.ops.push_back({"create", 100, 0, 1'000'000, 500'000, test::one_bucket(13, 100)});
-    p.samples.push_back({SampleKind::Op, "create", test::stack({"xfs_create", "xfs_dir_createname"}),
-                         4000});
+    p.samples.push_back(
+        {SampleKind::Op, "create", test::stack({"xfs_create", "xfs_dir_createname"}), 4000});
     if (parent)
       p.samples.push_back(
           {SampleKind::Op, "create", test::stack({"xfs_create", "xfs_parent_addname"}), 2000});
@@ -358,9 +360,9 @@ TEST(DiffHtml, SectionsGraphsAndSelfContained) {
   EXPECT_TRUE(page.ends_with("</html>\n"));
   EXPECT_NE(page.find("<title>fscost diff: rmapbt=0 vs rmapbt=1</title>"), std::string::npos);
   std::size_t last = 0;
-  for (std::string id : {"summary", "warnings", "operations", "op-create", "op-unlink", "locks",
-                         "graphs", "graphs-create", "graphs-create-oncpu", "graphs-create-locks",
-                         "extra"}) {
+  for (std::string id :
+       {"summary", "warnings", "operations", "op-create", "op-unlink", "locks", "graphs",
+        "graphs-create", "graphs-create-oncpu", "graphs-create-locks", "extra"}) {
     auto at = page.find("id=\"" + id + "\"");
     ASSERT_NE(at, std::string::npos) << id;
     EXPECT_GT(at, last) << id << " out of order";
@@ -382,8 +384,8 @@ TEST(DiffHtml, SectionsGraphsAndSelfContained) {
   EXPECT_EQ(page.find("id=\"graphs-unlink\""), std::string::npos);
   EXPECT_NE(page.find("<p>from fscost compare</p>"), std::string::npos);
   // Nothing from outside the file.
-  for (std::string_view bad : {"src=\"http", "href=\"http", "<link", "<script src", "@import",
-                               "url(http", "url(#fg-"})
+  for (std::string_view bad :
+       {"src=\"http", "href=\"http", "<link", "<script src", "@import", "url(http", "url(#fg-"})
     EXPECT_EQ(page.find(bad), std::string::npos) << bad;
   std::regex href(R"re(href="([^"]*)")re");
   for (auto it = std::sregex_iterator(page.begin(), page.end(), href); it != std::sregex_iterator();
