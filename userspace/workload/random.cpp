@@ -40,7 +40,7 @@ struct Slot {
 
 class Namespace {
  public:
-  Namespace(int thread) : slots_(kNames), names_(kNames) {
+  explicit Namespace(int thread) : slots_(kNames), names_(kNames) {
     for (std::uint32_t i = 0; i < kNames; i++)
       std::snprintf(names_[i].s, sizeof names_[i].s, "t%d-n%u", thread, i);
   }

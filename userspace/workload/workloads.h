@@ -2,6 +2,7 @@
 // barrier) and the timed loop. docs/WORKLOAD.md lists what each issues.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
