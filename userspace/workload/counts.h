@@ -6,12 +6,24 @@
 namespace fscost::workload {
 
 // The names are fscost's operation names (and the JSON keys fsops printed).
-enum Op : int { Create, Fsync, Link, Rename, Unlink, Mkdir, Rmdir, Symlink, Write, Close, Open,
-                kOps };
+enum Op : int {
+  Create,
+  Fsync,
+  Link,
+  Rename,
+  Unlink,
+  Mkdir,
+  Rmdir,
+  Symlink,
+  Write,
+  Close,
+  Open,
+  kOps
+};
 
-inline constexpr const char* kOpNames[kOps] = {"create", "fsync",   "link",  "rename",
-                                               "unlink", "mkdir",   "rmdir", "symlink",
-                                               "write",  "close",   "open"};
+inline constexpr const char* kOpNames[kOps] = {"create", "fsync", "link",  "rename",
+                                               "unlink", "mkdir", "rmdir", "symlink",
+                                               "write",  "close", "open"};
 
 // One per thread, cache-line aligned so counting does not false-share.
 struct alignas(64) Counts {

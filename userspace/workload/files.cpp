@@ -69,11 +69,16 @@ const Workload& workload_for(Mode m) {
       kOpenClose{openclose_setup, openclose_run}, kMixed{nullptr, mixed_run},
       kRandom{nullptr, random_run};
   switch (m) {
-    case Mode::Create: return kCreate;
-    case Mode::Remove: return kRemove;
-    case Mode::OpenClose: return kOpenClose;
-    case Mode::Random: return kRandom;
-    case Mode::Mixed: break;
+    case Mode::Create:
+      return kCreate;
+    case Mode::Remove:
+      return kRemove;
+    case Mode::OpenClose:
+      return kOpenClose;
+    case Mode::Random:
+      return kRandom;
+    case Mode::Mixed:
+      break;
   }
   return kMixed;
 }

@@ -18,8 +18,7 @@ void mixed_run(const Context& ctx, int thread, ThreadResult& r) {
   };
   Name f = prefix('f'), l = prefix('l'), rn = prefix('r'), d = prefix('d'), s = prefix('s');
   for (long i = 0, n = ctx.options.files; i < n; i++) {
-    const char *fi = f.with(i), *li = l.with(i), *ri = rn.with(i), *di = d.with(i),
-               *si = s.with(i);
+    const char *fi = f.with(i), *li = l.with(i), *ri = rn.with(i), *di = d.with(i), *si = s.with(i);
     int fd = create_file(dir, fi, c);
     if (!data.empty()) write_at(fd, data.data(), data.size(), 0, dir, fi, c);
     fsync_file(fd, dir, fi, c);

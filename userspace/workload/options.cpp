@@ -86,9 +86,12 @@ struct Parser {
   }
 
   bool set_dirs(const std::string& v) {
-    if (v == "shared") o.dirs = Dirs::Shared;
-    else if (v == "private") o.dirs = Dirs::Private;
-    else usage("--dirs: shared or private, not " + v);
+    if (v == "shared")
+      o.dirs = Dirs::Shared;
+    else if (v == "private")
+      o.dirs = Dirs::Private;
+    else
+      usage("--dirs: shared or private, not " + v);
     return dirs_given = true;
   }
 };
@@ -97,11 +100,16 @@ struct Parser {
 
 const char* mode_name(Mode m) {
   switch (m) {
-    case Mode::Create: return "create";
-    case Mode::Mixed: return "mixed";
-    case Mode::Random: return "random";
-    case Mode::Remove: return "remove";
-    case Mode::OpenClose: return "openclose";
+    case Mode::Create:
+      return "create";
+    case Mode::Mixed:
+      return "mixed";
+    case Mode::Random:
+      return "random";
+    case Mode::Remove:
+      return "remove";
+    case Mode::OpenClose:
+      return "openclose";
   }
   return "?";
 }

@@ -22,7 +22,7 @@ struct Weight {
 };
 // Percent. Adds (create, mkdir, symlink, link) outweigh removes, so the
 // namespace runs mostly full and renames often replace an existing name.
-constexpr Weight kMix[] = {{Create, 14}, {Mkdir, 6},   {Symlink, 6}, {Link, 6},  {Unlink, 18},
+constexpr Weight kMix[] = {{Create, 14}, {Mkdir, 6},   {Symlink, 6}, {Link, 6}, {Unlink, 18},
                            {Rmdir, 6},   {Rename, 12}, {Write, 24},  {Fsync, 8}};
 constexpr std::uint32_t total_weight() {
   std::uint32_t t = 0;
@@ -72,8 +72,12 @@ bool is_nondir(const Slot& s) { return s.kind == Kind::File || s.kind == Kind::S
 class Stepper {
  public:
   Stepper(const Context& ctx, int thread, ThreadResult& r)
-      : dir_(ctx.layout.base(thread)), data_(ctx.data), rng_(ctx.options.seed, thread),
-        ns_(thread), c_(r.timed), hash_(r.sequence) {}
+      : dir_(ctx.layout.base(thread)),
+        data_(ctx.data),
+        rng_(ctx.options.seed, thread),
+        ns_(thread),
+        c_(r.timed),
+        hash_(r.sequence) {}
 
   // Draws until an operation applies to the current namespace, issues it.
   void step() {
@@ -127,8 +131,7 @@ bool Stepper::try_op(Op op) {
         mkdir_name(dir_, ns_.name(a), c_);
       else
         symlink_name("target", dir_, ns_.name(a), c_);
-      ns_[a] = {op == Create ? Kind::File : op == Mkdir ? Kind::Dir : Kind::Symlink,
-                next_inode_++};
+      ns_[a] = {op == Create ? Kind::File : op == Mkdir ? Kind::Dir : Kind::Symlink, next_inode_++};
       break;
     case Link:
       if ((a = pick(file)) == kNames || (b = pick(empty)) == kNames) return false;
@@ -139,12 +142,16 @@ bool Stepper::try_op(Op op) {
     case Rmdir:
       a = op == Unlink ? pick(is_nondir) : pick([](const Slot& s) { return is(s, Kind::Dir); });
       if (a == kNames) return false;
-      if (op == Unlink) unlink_name(dir_, ns_.name(a), c_);
-      else rmdir_name(dir_, ns_.name(a), c_);
+      if (op == Unlink)
+        unlink_name(dir_, ns_.name(a), c_);
+      else
+        rmdir_name(dir_, ns_.name(a), c_);
       ns_[a] = {};
       break;
-    case Rename: return rename();
-    case Write: return write();
+    case Rename:
+      return rename();
+    case Write:
+      return write();
     case Fsync: {
       if ((a = pick(file)) == kNames) return false;
       int fd = open_file(dir_, ns_.name(a), O_WRONLY, c_);
@@ -152,7 +159,8 @@ bool Stepper::try_op(Op op) {
       close_file(fd, dir_, ns_.name(a), c_);
       break;
     }
-    default: return false;
+    default:
+      return false;
   }
   record(op, a, b);
   return true;
@@ -165,7 +173,9 @@ bool Stepper::rename() {
   if (a == kNames) return false;
   bool dir = is(ns_[a], Kind::Dir);
   std::uint32_t b = pick(
-      [dir](const Slot& s) { return is(s, Kind::Empty) || (dir ? is(s, Kind::Dir) : is_nondir(s)); },
+      [dir](const Slot& s) {
+        return is(s, Kind::Empty) || (dir ? is(s, Kind::Dir) : is_nondir(s));
+      },
       a);
   if (b == kNames) return false;
   rename_name(dir_, ns_.name(a), ns_.name(b), c_);

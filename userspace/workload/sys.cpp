@@ -11,8 +11,8 @@ void fail(const char* op, const Dir& dir, const char* name, const char* name2) {
   int err = errno;
   std::string at = dir.path.empty() ? "" : dir.path + "/";
   if (name2)
-    std::fprintf(stderr, "fscost-workload: %s %s%s -> %s%s: %s\n", op, at.c_str(), name,
-                 at.c_str(), name2, std::strerror(err));
+    std::fprintf(stderr, "fscost-workload: %s %s%s -> %s%s: %s\n", op, at.c_str(), name, at.c_str(),
+                 name2, std::strerror(err));
   else
     std::fprintf(stderr, "fscost-workload: %s %s%s: %s\n", op, at.c_str(), name,
                  std::strerror(err));

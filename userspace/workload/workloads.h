@@ -20,9 +20,9 @@ struct Context {
 };
 
 struct ThreadResult {
-  Counts setup;               // untimed, before the start barrier
-  Counts timed;               // the timed loop
-  std::uint64_t sequence = 0; // random: hash of the op sequence it drew
+  Counts setup;                // untimed, before the start barrier
+  Counts timed;                // the timed loop
+  std::uint64_t sequence = 0;  // random: hash of the op sequence it drew
 };
 
 using Step = void (*)(const Context&, int thread, ThreadResult&);

@@ -114,8 +114,8 @@ TEST(Workload, RemoveUnlinksInTheTimedPhaseWhatSetupCreated) {
 
 TEST(Workload, MixedIssuesTheCyclePerIteration) {
   TempDir d;
-  json j = run_ok({d.path(), "--workload", "mixed", "--files", "10", "--threads", "2", "--write",
-                   "8192"});
+  json j = run_ok(
+      {d.path(), "--workload", "mixed", "--files", "10", "--threads", "2", "--write", "8192"});
   const json& t = j["timed"];
   EXPECT_EQ(j["dirs"], "private");
   for (const char* op : {"create", "fsync", "close", "link", "rename", "mkdir", "rmdir", "symlink"})
@@ -124,7 +124,7 @@ TEST(Workload, MixedIssuesTheCyclePerIteration) {
   EXPECT_GE(t["write"], 20);
   EXPECT_EQ(t["open"], 0);
   EXPECT_EQ(j["setup"]["mkdir"], 2);
-  EXPECT_EQ(j["setup"]["open"], 3);   // DIR, t0, t1
+  EXPECT_EQ(j["setup"]["open"], 3);  // DIR, t0, t1
   EXPECT_EQ(j["setup"]["close"], 3);
   expect_counts_add_up(j);
   EXPECT_EQ(entries(d / "t0"), 0u) << "every iteration cleans up";
@@ -132,8 +132,8 @@ TEST(Workload, MixedIssuesTheCyclePerIteration) {
 
 TEST(Workload, MixedCanShareOneDirectory) {
   TempDir d;
-  json j = run_ok({d.path(), "--workload", "mixed", "--files", "5", "--threads", "2", "--dirs",
-                   "shared"});
+  json j = run_ok(
+      {d.path(), "--workload", "mixed", "--files", "5", "--threads", "2", "--dirs", "shared"});
   EXPECT_EQ(j["timed"]["create"], 10);
   EXPECT_EQ(entries(d / "shared"), 0u);
 }
@@ -145,16 +145,16 @@ TEST(Workload, OpenCloseOpensOneTargetPerDirectory) {
   EXPECT_EQ(shared["timed"]["close"], 200);
   EXPECT_EQ(shared["setup"]["create"], 1);
   fs::create_directory(d / "p");
-  json priv = run_ok({d / "p", "--workload", "openclose", "--files", "10", "--threads", "2",
-                      "--dirs", "private"});
+  json priv = run_ok(
+      {d / "p", "--workload", "openclose", "--files", "10", "--threads", "2", "--dirs", "private"});
   EXPECT_EQ(priv["setup"]["create"], 2);
   EXPECT_EQ(priv["timed"]["open"], 20);
 }
 
 json run_random(const TempDir& d, const std::string& sub, const std::string& seed) {
   fs::create_directory(d / sub);
-  return run_ok({d / sub, "--workload", "random", "--files", "300", "--threads", "2", "--seed",
-                 seed});
+  return run_ok(
+      {d / sub, "--workload", "random", "--files", "300", "--threads", "2", "--seed", seed});
 }
 
 TEST(Workload, RandomIsReproducibleFromTheSeed) {
@@ -166,8 +166,8 @@ TEST(Workload, RandomIsReproducibleFromTheSeed) {
   EXPECT_NE(a["timed"], c["timed"]);
   EXPECT_NE(a["sequence_hash"], c["sequence_hash"]);
   // Every kind of operation ran, and the namespace stayed bounded.
-  for (const char* op : {"create", "mkdir", "unlink", "rmdir", "rename", "link", "symlink",
-                         "write", "fsync"})
+  for (const char* op :
+       {"create", "mkdir", "unlink", "rmdir", "rename", "link", "symlink", "write", "fsync"})
     EXPECT_GT(a["timed"][op], 0) << op;
   EXPECT_EQ(a["write_bytes"], 4096);
   EXPECT_LE(entries(d / "a/t0"), 256u);
@@ -178,8 +178,8 @@ TEST(Workload, FilesPerDirRollsOverToNewSubdirectories) {
   TempDir d;
   fs::create_directory(d / "s");
   // Shared: the threads fill each subdirectory together, 7 files apiece.
-  json s = run_ok({d / "s", "--workload", "create", "--files", "10", "--threads", "2",
-                   "--files-per-dir", "7"});
+  json s = run_ok(
+      {d / "s", "--workload", "create", "--files", "10", "--threads", "2", "--files-per-dir", "7"});
   EXPECT_EQ(s["files_per_dir"], 7);
   EXPECT_EQ(s["setup"]["mkdir"], 1 + 3);
   EXPECT_EQ(entries(d / "s/shared"), 3u);
@@ -197,8 +197,8 @@ TEST(Workload, FilesPerDirRollsOverToNewSubdirectories) {
   EXPECT_TRUE(fs::exists(d / "p/t1/d0002/t1-9"));
   // Remove finds the same names.
   fs::create_directory(d / "r");
-  json r = run_ok({d / "r", "--workload", "remove", "--files", "10", "--threads", "2",
-                   "--files-per-dir", "3"});
+  json r = run_ok(
+      {d / "r", "--workload", "remove", "--files", "10", "--threads", "2", "--files-per-dir", "3"});
   EXPECT_EQ(r["timed"]["unlink"], 20);
   EXPECT_EQ(entries(d / "r/shared/d0006"), 0u);
 }
