@@ -74,16 +74,16 @@ class DiffCliTest : public ::testing::Test {
     ASSERT_TRUE(tmp_.ok());
   }
 
-  // `runs` recordings of fsops, each on a fresh XFS made with `mkfs`, as
-  // DIR/<set>/runN.profile.
+  // `runs` recordings of fscost-workload (mixed), each on a fresh XFS made
+  // with `mkfs`, as DIR/<set>/runN.profile.
   void record(const std::string& set, const std::vector<std::string>& mkfs, int runs) {
     std::filesystem::create_directories(tmp_ / set);
     for (int i = 0; i < runs; ++i) {
       auto fs = ScratchXfs::create(512ull << 20, mkfs);
       ASSERT_TRUE(fs) << fs.error().message;
       std::string out = tmp_ / (set + "/run" + std::to_string(i) + ".profile");
-      auto r =
-          run({FSCOST_BIN, "record", "-o", out, "--", FSOPS_BIN, fs.value().dir(), "--n", "400"});
+      auto r = run({FSCOST_BIN, "record", "-o", out, "--", WORKLOAD_BIN, fs.value().dir(),
+                    "--files", "400"});
       ASSERT_TRUE(r.ok()) << r.status_text() << "\n" << r.err;
     }
   }
@@ -119,13 +119,13 @@ TEST_F(DiffCliTest, RmapbtOffAgainstOnWritesTextJsonAndHtml) {
   for (const auto& op : j["ops"]) ops.push_back(op["op"].get<std::string>());
   for (const char* op : {"create", "unlink", "rename", "mkdir"})
     EXPECT_NE(std::find(ops.begin(), ops.end(), op), ops.end()) << op << " missing";
-  const std::set<std::string> fsops = {"create", "fsync", "link",  "rename",
-                                       "unlink", "mkdir", "rmdir", "symlink"};
+  const std::set<std::string> issued = {"create", "fsync", "link",  "rename",
+                                        "unlink", "mkdir", "rmdir", "symlink"};
   for (const auto& op : j["ops"]) {
     EXPECT_EQ(op["oncpu"]["a"].size(), 2u) << op["op"];
-    // fsops issues the same operations every run ("other" holds exec and
-    // the loader's syscalls, which vary).
-    if (fsops.contains(op["op"].get<std::string>())) {
+    // The workload issues the same operations every run ("other" holds exec
+    // and the loader's syscalls, which vary).
+    if (issued.contains(op["op"].get<std::string>())) {
       EXPECT_EQ(op["count"]["a_summary"]["mean"], op["count"]["b_summary"]["mean"]) << op["op"];
     }
   }
