@@ -13,7 +13,7 @@ out=${FSCOST_DEMO_OUT:-demo.profile}
 ramdisk_init 1G
 ramdisk_fresh
 echo "demo: XFS on $RD_LOOP (image $RD_IMG) mounted at $RD_MNT"
-build/userspace/fscost record -o "$out" -- build/tests/fsops "$RD_MNT" --n 5000 --threads 2
+build/userspace/fscost record -o "$out" -- build/userspace/fscost-workload "$RD_MNT" --files 5000 --threads 2
 ramdisk_umount
 build/userspace/fscost report "$out"
 echo "demo: profile kept in $out (try: build/userspace/fscost report $out --format folded)"
