@@ -110,7 +110,8 @@ void generate(StageRecorder& rec, const Options& o, const fs::path& dir) {
   rec.note(fmt::format("2 × {} profiles, {:.0f} MB", o.runs, bytes / 1e6));
 }
 
-// What `fscost diff A B` does, stage by stage: load both run sets, diff.
+// What `fscost diff A B` does, stage by stage: load both run sets, diff,
+// render the HTML report.
 void diff_pipeline(StageRecorder& rec, const fs::path& dir) {
   auto [a, b] = rec.time("load", [&] {
     return std::pair{take(load_runs((dir / "A").string(), "A")),
@@ -122,6 +123,11 @@ void diff_pipeline(StageRecorder& rec, const fs::path& dir) {
   for (const auto& op : d.ops) functions += op.functions.size();
   rec.note(fmt::format("{} ops, {} functions compared, {} comparisons under FDR", d.ops.size(),
                        functions, d.family));
+  auto html = rec.time("render_diff_html", [&] { return render_diff_html(d, a, b); });
+  rec.note(fmt::format("{:.1f} MB HTML", html.size() / 1e6));
+  double diff = rec.seconds_of("diff_runs") + rec.seconds_of("render_diff_html");
+  rec.add("diff + HTML", diff, "diff_runs + render_diff_html");
+  rec.add("load + diff + HTML", rec.seconds_of("load") + diff, "fscost diff A B, end to end");
 }
 
 void svg_pipeline(StageRecorder& rec, const fs::path& dir) {

@@ -31,6 +31,17 @@ class StageRecorder {
     } finish{this, name, t0};
     return f();
   }
+  // A row that sums earlier stages (e.g. a whole command), peak RSS as now.
+  void add(const std::string& name, double seconds, std::string note) {
+    finish(name, std::chrono::steady_clock::now());
+    results_.back().seconds = seconds;
+    results_.back().note = std::move(note);
+  }
+  double seconds_of(const std::string& name) const {
+    for (const auto& r : results_)
+      if (r.name == name) return r.seconds;
+    return 0;
+  }
   // Attaches `note` to the last finished stage.
   void note(std::string note) { results_.back().note = std::move(note); }
   const std::vector<StageResult>& results() const { return results_; }

@@ -24,13 +24,19 @@ need_root() {
   return 1
 }
 
+# need_exe PART FILE...: each FILE is a built binary or a command on PATH.
 need_exe() {
-  local f
+  local f hint
   for f in "${@:2}"; do
-    [ -x "$f" ] || command -v "$f" >/dev/null || {
-      skip "$1 needs $f (scripts/build.sh; apt-get install fs-mark linux-perf)"
-      return 1
-    }
+    [ -x "$f" ] || command -v "$f" >/dev/null && continue
+    case "$f" in
+      "$BUILD"/*) hint="build first: scripts/build.sh, or set BUILD" ;;
+      fs_mark) hint="apt-get install fsmark" ;;
+      perf) hint="apt-get install linux-perf" ;;
+      *) hint="install it" ;;
+    esac
+    skip "$1 needs $f ($hint)"
+    return 1
   done
 }
 
