@@ -40,7 +40,7 @@ def best(runs):
 def config_table(by_config):
     base = by_config["untraced"]
     print("| configuration | runs (files/s) | median files/s | median vs untraced"
-          " | best vs untraced | kernel µs/file (median) | kernel CPU vs untraced"
+          " | best vs untraced | kernel µs/file: median (range) | kernel CPU vs untraced"
           " | tracer CPU s (median) | total CPU µs/file | max RSS MB |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for c in [c for c in ORDER if c in by_config]:
@@ -48,10 +48,11 @@ def config_table(by_config):
         runs = " ".join("%.0f" % r["rate"] for r in rs)
         tracer = "–" if c == "untraced" else "%.2f" % med(rs, "tracer_s")
         rss = "%.0f" % max(r["rss_mb"] for r in rs)
-        print("| %s | %s | %.0f | %.3f | %.3f | %.2f | %.3f | %s | %.2f | %s |" % (
+        kus = [r["kus"] for r in rs]
+        print("| %s | %s | %.0f | %.3f | %.3f | %.2f (%.2f–%.2f) | %.3f | %s | %.2f | %s |" % (
             c, runs, med(rs, "rate"), med(rs, "rate") / med(base, "rate"),
-            best(rs) / best(base), med(rs, "kus"), med(rs, "kus") / med(base, "kus"),
-            tracer, med(rs, "total_us"), rss))
+            best(rs) / best(base), med(rs, "kus"), min(kus), max(kus),
+            med(rs, "kus") / med(base, "kus"), tracer, med(rs, "total_us"), rss))
 
 
 def versus_table(by_config):
