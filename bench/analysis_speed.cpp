@@ -54,12 +54,18 @@ Options parse_options(int argc, char** argv) {
       if (*end || v == 0) usage();
       return v;
     };
-    if (a == "--stacks") o.stacks = number();
-    else if (a == "--runs") o.runs = number();
-    else if (a == "--repeat") o.repeat = static_cast<int>(number());
-    else if (a == "--diff-repeat") o.diff_repeat = static_cast<int>(number());
-    else if (a == "--smoke") o = {1'000, 2, 1, 1};
-    else usage();
+    if (a == "--stacks")
+      o.stacks = number();
+    else if (a == "--runs")
+      o.runs = number();
+    else if (a == "--repeat")
+      o.repeat = static_cast<int>(number());
+    else if (a == "--diff-repeat")
+      o.diff_repeat = static_cast<int>(number());
+    else if (a == "--smoke")
+      o = {1'000, 2, 1, 1};
+    else
+      usage();
   }
   return o;
 }
@@ -69,7 +75,8 @@ class TempDir {
  public:
   TempDir() {
     std::string templ = (fs::temp_directory_path() / "fscost-analysis-speed-XXXXXX").string();
-    if (!mkdtemp(templ.data())) throw std::runtime_error("mkdtemp: " + std::string(strerror(errno)));
+    if (!mkdtemp(templ.data()))
+      throw std::runtime_error("mkdtemp: " + std::string(strerror(errno)));
     path_ = templ;
   }
   ~TempDir() {
@@ -88,8 +95,8 @@ std::string run_path(const fs::path& dir, const std::string& side, std::size_t i
   return (dir / side / fmt::format("run-{:02}.profile", i)).string();
 }
 
-void write_side(const fs::path& dir, const std::string& side, const StackSet& set,
-                std::size_t runs, unsigned seed) {
+void write_side(const fs::path& dir, const std::string& side, const StackSet& set, std::size_t runs,
+                unsigned seed) {
   fs::create_directories(dir / side);
   for (std::size_t i = 0; i < runs; ++i)
     take(write_profile_atomic(synth_run(set, seed + static_cast<unsigned>(i)),
@@ -149,7 +156,8 @@ struct Row {
 
 void collect(std::vector<Row>& rows, const std::vector<StageResult>& stages) {
   for (const auto& s : stages) {
-    auto it = std::find_if(rows.begin(), rows.end(), [&](const Row& r) { return r.name == s.name; });
+    auto it =
+        std::find_if(rows.begin(), rows.end(), [&](const Row& r) { return r.name == s.name; });
     if (it == rows.end()) it = rows.insert(rows.end(), Row{s.name, s.note, {}, 0});
     it->seconds.push_back(s.seconds);
     it->peak_rss_kb = std::max(it->peak_rss_kb, s.peak_rss_kb);
@@ -164,8 +172,8 @@ double median(std::vector<double> v) {
 
 // Targets from the issue: diff + HTML for 2 × 10 runs ≤ 2 s, one graph ≤ 1 s.
 std::string target_of(const std::string& stage) {
-  static const std::map<std::string, std::string> targets = {
-      {"diff + HTML", "≤ 2 s"}, {"render_svg", "≤ 1 s"}};
+  static const std::map<std::string, std::string> targets = {{"diff + HTML", "≤ 2 s"},
+                                                             {"render_svg", "≤ 1 s"}};
   auto it = targets.find(stage);
   return it == targets.end() ? "–" : it->second;
 }
@@ -178,9 +186,10 @@ std::string verdict(const Row& r) {
 }
 
 void print_table(const std::vector<Row>& rows, const Options& o) {
-  fmt::print("{} unique stacks per profile, {} runs per configuration; diff pipeline run {}×,"
-             " flame graph {}× (median)\n\n",
-             o.stacks, o.runs, o.diff_repeat, o.repeat);
+  fmt::print(
+      "{} unique stacks per profile, {} runs per configuration; diff pipeline run {}×,"
+      " flame graph {}× (median)\n\n",
+      o.stacks, o.runs, o.diff_repeat, o.repeat);
   fmt::print("| stage | input / output | wall s (median) | runs (s) | peak RSS MB | target |\n");
   fmt::print("|---|---|---|---|---|---|\n");
   for (const auto& r : rows) {

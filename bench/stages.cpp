@@ -18,8 +18,8 @@ namespace {
 std::string encode(const std::vector<StageResult>& stages) {
   std::string out;
   for (const auto& s : stages)
-    out += s.name + '\t' + std::to_string(s.seconds) + '\t' + std::to_string(s.peak_rss_kb) +
-           '\t' + s.note + '\n';
+    out += s.name + '\t' + std::to_string(s.seconds) + '\t' + std::to_string(s.peak_rss_kb) + '\t' +
+           s.note + '\n';
   return out;
 }
 

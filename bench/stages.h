@@ -2,10 +2,11 @@
 // and not the generator's or another pipeline's.
 #pragma once
 
+#include <sys/resource.h>
+
 #include <chrono>
 #include <functional>
 #include <string>
-#include <sys/resource.h>
 #include <vector>
 
 namespace fscost::bench {

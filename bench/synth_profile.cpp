@@ -22,19 +22,28 @@ struct OpPath {
 
 const std::vector<OpPath>& op_paths() {
   static const std::vector<OpPath> paths = {
-      {"create", 0.40, {"__x64_sys_openat", "do_sys_openat2", "do_filp_open", "path_openat",
-                        "open_last_lookups", "lookup_open", "xfs_generic_create", "xfs_create"}},
-      {"unlink", 0.15, {"__x64_sys_unlinkat", "do_unlinkat", "vfs_unlink", "xfs_vn_unlink",
-                        "xfs_remove"}},
-      {"mkdir", 0.10, {"__x64_sys_mkdirat", "do_mkdirat", "vfs_mkdir", "xfs_vn_mkdir",
-                       "xfs_generic_create", "xfs_create"}},
-      {"rename", 0.10, {"__x64_sys_renameat2", "do_renameat2", "vfs_rename", "xfs_vn_rename",
-                        "xfs_rename"}},
+      {"create",
+       0.40,
+       {"__x64_sys_openat", "do_sys_openat2", "do_filp_open", "path_openat", "open_last_lookups",
+        "lookup_open", "xfs_generic_create", "xfs_create"}},
+      {"unlink",
+       0.15,
+       {"__x64_sys_unlinkat", "do_unlinkat", "vfs_unlink", "xfs_vn_unlink", "xfs_remove"}},
+      {"mkdir",
+       0.10,
+       {"__x64_sys_mkdirat", "do_mkdirat", "vfs_mkdir", "xfs_vn_mkdir", "xfs_generic_create",
+        "xfs_create"}},
+      {"rename",
+       0.10,
+       {"__x64_sys_renameat2", "do_renameat2", "vfs_rename", "xfs_vn_rename", "xfs_rename"}},
       {"close", 0.10, {"__x64_sys_close", "__fput", "xfs_file_release", "xfs_release"}},
-      {"open", 0.08, {"__x64_sys_openat", "do_sys_openat2", "do_filp_open", "path_openat",
-                      "link_path_walk", "walk_component", "xfs_vn_lookup", "xfs_lookup"}},
-      {"stat", 0.07, {"__x64_sys_newfstatat", "vfs_statx", "filename_lookup", "path_lookupat",
-                      "xfs_vn_getattr"}},
+      {"open",
+       0.08,
+       {"__x64_sys_openat", "do_sys_openat2", "do_filp_open", "path_openat", "link_path_walk",
+        "walk_component", "xfs_vn_lookup", "xfs_lookup"}},
+      {"stat",
+       0.07,
+       {"__x64_sys_newfstatat", "vfs_statx", "filename_lookup", "path_lookupat", "xfs_vn_getattr"}},
   };
   return paths;
 }
@@ -43,16 +52,16 @@ const std::vector<OpPath>& op_paths() {
 // suffixes gives ~3000 XFS-like names; `extra` (B's new code) adds rmap
 // and refcount btree functions.
 std::vector<std::string> function_pool(bool extra) {
-  static constexpr std::array prefixes = {
-      "xfs_",       "xfs_btree_", "xfs_dir2_",  "xfs_da3_",    "xfs_buf_",   "xfs_iext_",
-      "xfs_alloc_", "xfs_bmap_",  "xfs_trans_", "xlog_",       "xfs_inobt_", "xfs_ialloc_",
-      "xfs_log_",   "xfs_defer_", "xfs_inode_", "xfs_ag_"};
+  static constexpr std::array prefixes = {"xfs_",       "xfs_btree_", "xfs_dir2_",  "xfs_da3_",
+                                          "xfs_buf_",   "xfs_iext_",  "xfs_alloc_", "xfs_bmap_",
+                                          "xfs_trans_", "xlog_",      "xfs_inobt_", "xfs_ialloc_",
+                                          "xfs_log_",   "xfs_defer_", "xfs_inode_", "xfs_ag_"};
   static constexpr std::array stems = {
-      "lookup", "insert",  "delete",  "get_rec", "update",   "read",   "write",  "log",
-      "join",   "check",   "verify",  "find",    "alloc",    "free",   "split",  "search",
-      "init",   "commit",  "cancel",  "grant",   "reserve",  "space",  "leaf",   "node",
-      "block",  "extent",  "cursor",  "path",    "entry",    "hash",   "compare", "item",
-      "format", "size",    "iget",    "ilock",   "dirty",    "trim",   "shift",  "map"};
+      "lookup", "insert", "delete", "get_rec", "update",  "read",  "write",   "log",
+      "join",   "check",  "verify", "find",    "alloc",   "free",  "split",   "search",
+      "init",   "commit", "cancel", "grant",   "reserve", "space", "leaf",    "node",
+      "block",  "extent", "cursor", "path",    "entry",   "hash",  "compare", "item",
+      "format", "size",   "iget",   "ilock",   "dirty",   "trim",  "shift",   "map"};
   static constexpr std::array suffixes = {"", "_int", "_rec", "_buf", "_one"};
   std::vector<std::string> pool;
   auto add = [&](std::string_view prefix) {
@@ -68,10 +77,12 @@ std::vector<std::string> function_pool(bool extra) {
 }
 
 // Leaves outside XFS that real stacks end in.
-constexpr std::array kLeaves = {
-    "_raw_spin_lock",  "memcpy_orig",  "memset_orig",   "kmem_cache_alloc_noprof",
-    "__kmalloc_noprof", "up_write",    "down_write",    "crc32c_x86_3way",
-    "mutex_lock",      "_raw_spin_unlock_irqrestore", "xas_load", "percpu_counter_add_batch"};
+constexpr std::array kLeaves = {"_raw_spin_lock",   "memcpy_orig",
+                                "memset_orig",      "kmem_cache_alloc_noprof",
+                                "__kmalloc_noprof", "up_write",
+                                "down_write",       "crc32c_x86_3way",
+                                "mutex_lock",       "_raw_spin_unlock_irqrestore",
+                                "xas_load",         "percpu_counter_add_batch"};
 
 std::size_t pick_op(std::mt19937& rng) {
   double u = std::uniform_real_distribution<double>(0, 1)(rng), acc = 0;
@@ -94,8 +105,8 @@ std::vector<std::string> walk(std::mt19937& rng, const OpPath& path,
     frames.push_back(pool[f]);
   }
   if (frames.size() < depth)
-    frames.emplace_back(kLeaves[std::uniform_int_distribution<std::size_t>(
-        0, kLeaves.size() - 1)(rng)]);
+    frames.emplace_back(
+        kLeaves[std::uniform_int_distribution<std::size_t>(0, kLeaves.size() - 1)(rng)]);
   return frames;
 }
 
@@ -145,8 +156,8 @@ namespace {
 
 constexpr std::uint32_t kFreqHz = 997;
 constexpr double kNsPerSample = 1e9 / kFreqHz;
-constexpr std::array kWaitClassNames = {"lock", "io", "log-reserve", "log-force", "runqueue",
-                                        "sleep"};
+constexpr std::array kWaitClassNames = {"lock",      "io",       "log-reserve",
+                                        "log-force", "runqueue", "sleep"};
 
 void add_ops(Profile& p, const std::map<std::string, std::uint64_t>& op_samples,
              std::mt19937& rng) {
@@ -201,11 +212,16 @@ void add_waits(Profile& p, const StackSet& set, std::mt19937& rng) {
 
 void add_background(Profile& p) {
   p.samples.push_back({SampleKind::User, "", {}, 120});
-  p.samples.push_back({SampleKind::Kernel, "", {"asm_exc_page_fault", "exc_page_fault",
-                                                "do_user_addr_fault", "handle_mm_fault"}, 40});
-  p.samples.push_back({SampleKind::Kthread, "xfs-cil/loop0",
+  p.samples.push_back(
+      {SampleKind::Kernel,
+       "",
+       {"asm_exc_page_fault", "exc_page_fault", "do_user_addr_fault", "handle_mm_fault"},
+       40});
+  p.samples.push_back({SampleKind::Kthread,
+                       "xfs-cil/loop0",
                        {"ret_from_fork_asm", "ret_from_fork", "kthread", "worker_thread",
-                        "process_one_work", "xlog_cil_push_work"}, 200});
+                        "process_one_work", "xlog_cil_push_work"},
+                       200});
   p.background_xfs = {{"xfs_log_force", 12}};
   p.device_write_bytes = {{"loop0", 64u << 20}};
 }
@@ -236,7 +252,8 @@ Profile synth_run(const StackSet& set, unsigned run_seed) {
   std::map<std::string, std::uint64_t> op_samples;
   p.samples.reserve(set.stacks.size() + 3);
   for (std::size_t i = 0; i < set.stacks.size(); ++i) {
-    auto count = static_cast<std::uint64_t>(std::max(1.0, std::round(base_weight(i) * jitter(rng))));
+    auto count =
+        static_cast<std::uint64_t>(std::max(1.0, std::round(base_weight(i) * jitter(rng))));
     p.samples.push_back({SampleKind::Op, set.ops[i], set.stacks[i], count});
     op_samples[set.ops[i]] += count;
   }
