@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <functional>
 
+#include "cmd_compare.h"
 #include "cmd_convert.h"
 #include "cmd_flamegraph.h"
 #include "cmd_html.h"
@@ -91,6 +92,7 @@ int main(int argc, char** argv) {
   fscost::add_import(app, run);
   fscost::add_convert(app, run);
   fscost::add_html(app, run);
+  fscost::add_compare(app, run);
   CLI11_PARSE(app, argc, argv);
   fscost::setup_libbpf_logging();
   try {
