@@ -49,7 +49,7 @@ Welch welch_test(std::span<const double> a, std::span<const double> b, double le
 // b > a, ties counting 1/2). Exact distribution when there are no ties and
 // n_a, n_b ≤ 20 (what few runs give); otherwise the normal approximation
 // with tie and continuity corrections. valid = false (p NaN) if a side is
-// empty. Note: with 3 runs per side the smallest possible p is 0.1, so U
+// empty or holds a NaN. Note: with 3 runs per side the smallest possible p is 0.1, so U
 // alone can never call a difference significant at 0.05 there.
 struct MannWhitney {
   bool valid = false;
