@@ -16,10 +16,11 @@ namespace fscost {
 
 std::string wrap(const std::string& text, std::size_t width, std::size_t indent) {
   std::string out, line;
-  std::string pad(indent, ' ');
+  bool fresh = true;  // nothing on `line` but the indent
   auto flush = [&] {
     out += line + "\n";
-    line = pad;
+    line = std::string(indent, ' ');
+    fresh = true;
   };
   std::size_t start = 0;
   while (start < text.size()) {
@@ -27,17 +28,19 @@ std::string wrap(const std::string& text, std::size_t width, std::size_t indent)
     std::string word = text.substr(start, end == std::string::npos ? end : end - start);
     start = end == std::string::npos ? text.size() : end + 1;
     if (word.empty()) continue;
-    bool fresh = line.size() <= indent;
-    if (!fresh && line.size() + 1 + word.size() > width) flush(), fresh = true;
-    while (line.size() + word.size() > width && width > indent + 1) {  // longer than a line
+    if (!fresh && line.size() + 1 + word.size() > width) flush();
+    if (!fresh) line += ' ';
+    // A word longer than a line (a path) is cut rather than overflow.
+    while (line.size() + word.size() > width && width > line.size() + 1) {
       std::size_t room = width - line.size();
       line += word.substr(0, room);
       word.erase(0, room);
       flush();
     }
-    line += (fresh ? "" : " ") + word;
+    line += word;
+    fresh = false;
   }
-  if (line.size() > indent || out.empty()) out += line + "\n";
+  if (!fresh || out.empty()) out += line + "\n";
   return out;
 }
 

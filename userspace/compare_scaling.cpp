@@ -139,7 +139,9 @@ std::string fit(const std::string& s, std::size_t n) {
 std::string render_scaling_text(const Scaling& s, const std::string& label_a,
                                 const std::string& label_b, std::size_t width) {
   std::string out = "Scaling: ops/s by thread count (mean of runs)\n";
-  std::size_t col = std::max<std::size_t>((width - 20) / 2, 10);
+  // Columns as wide as the labels (within the width), at least a number's.
+  std::size_t col = std::clamp<std::size_t>(std::max(label_a.size(), label_b.size()) + 2, 10,
+                                            (width - 20) / 2);
   out += fmt::format("{:>7}  {:>{}}  {:>{}}  {:>7}\n", "threads", fit("A " + label_a, col), col,
                      fit("B " + label_b, col), col, "B vs A");
   for (const ScalingPoint& p : s.points)
