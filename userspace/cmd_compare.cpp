@@ -91,7 +91,13 @@ struct Session {
 // The first run failing means the setup is wrong, not that B is slower:
 // stop with what the run printed, and leave nothing behind.
 [[noreturn]] void first_run_failed(Session& s, const RunResult& r) {
-  std::string tail = r.stderr_tail.empty() ? "" : "\n" + r.stderr_tail;
+  std::string tail;
+  for (std::size_t at = 0; at < r.stderr_tail.size();) {
+    std::size_t nl = std::min(r.stderr_tail.find('\n', at), r.stderr_tail.size());
+    tail += "\n  | " + r.stderr_tail.substr(at, nl - at);
+    at = nl + 1;
+  }
+  if (!tail.empty()) tail = "\nits stderr (last lines, with fscost record's):" + tail;
   std::string what = describe_run(r.plan, r.plan.config == 0 ? s.o.a.label : s.o.b.label, s.o.runs);
   std::error_code ec;
   if (s.created_dir) fs::remove_all(s.o.output, ec);

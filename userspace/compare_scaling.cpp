@@ -128,6 +128,12 @@ std::string change(const stats::Summary& a, const stats::Summary& b) {
 
 std::string onset_text(int t) { return t > 0 ? fmt::format("t={}", t) : "never"; }
 
+std::string share_text(const Scaling& s, const ScalingSide& side, const std::string& lock) {
+  if (side.latency_ns.n == 0) return "-";
+  double v = share(side, lock);
+  return fmt::format("{:.1f}%{}", v * 100, v >= s.threshold ? "*" : " ");
+}
+
 // Cut to `n` columns (lock names can be long), "~" marking the cut.
 std::string fit(const std::string& s, std::size_t n) {
   if (s.size() <= n) return s;
@@ -149,9 +155,21 @@ std::string render_scaling_text(const Scaling& s, const std::string& label_a,
                        rate(p.side[0].ops_per_s), col, rate(p.side[1].ops_per_s), col,
                        change(p.side[0].ops_per_s, p.side[1].ops_per_s));
   if (s.locks.empty()) return out + "No lock contention inside operations.\n";
-  out += fmt::format("\nLock contention significant (wait >= {:.0f}% of op latency)\nfrom thread count:\n",
-                     s.threshold * 100);
   std::size_t name_w = width - 22;
+  if (s.points.size() == 1) {
+    // No sweep: each lock's share of the operation latency, * = significant.
+    out += fmt::format("\nLock wait per op as a share of op latency (* >= {:.0f}%)\n",
+                       s.threshold * 100);
+    out += fmt::format("{:<{}}  {:>8}  {:>8}\n", "lock", name_w, "A", "B");
+    for (const std::string& lock : s.locks)
+      out += fmt::format("{:<{}}  {:>8}  {:>8}\n", fit(lock, name_w), name_w,
+                         share_text(s, s.points[0].side[0], lock),
+                         share_text(s, s.points[0].side[1], lock));
+    return out;
+  }
+  out += fmt::format("\nLock contention significant (wait >= {:.0f}% of op latency)\n"
+                     "from thread count:\n",
+                     s.threshold * 100);
   out += fmt::format("{:<{}}  {:>8}  {:>8}\n", "lock", name_w, "A", "B");
   for (const LockOnset& o : s.onsets)
     out += fmt::format("{:<{}}  {:>8}  {:>8}\n", fit(o.lock, name_w), name_w,

@@ -83,10 +83,16 @@ Status CompareStorage::check_mkfs(const ConfigSpec& c, const char* side) const {
     target = scratch->path();
   }
   auto dry = run_mkfs_xfs(target, opts);
-  if (!dry)
+  if (!dry) {
+    // Too small a RAM disk fails the same way as a bad option; say which.
+    bool size = dry.error().message.find("must be larger than") != std::string::npos;
+    std::string hint = !size        ? dry.error().hint
+                       : image_     ? "give a larger --size (XFS wants more than 300 MB)"
+                                    : "this device is too small for XFS with these options";
     return Error{fmt::format("configuration {} ({}): mkfs.xfs rejects its options: {}", side,
                              c.label, dry.error().message),
-                 dry.error().hint};
+                 hint};
+  }
   return std::monostate{};
 }
 

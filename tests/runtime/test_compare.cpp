@@ -309,7 +309,10 @@ TEST_F(CompareTest, RamDiskLargerThanShmIsRefused) {
 }
 
 TEST_F(CompareTest, SigintKeepsFinishedRunsAndReleasesEverything) {
-  Compare c = start(with(kRmapbt, {"--workload-cmd", fsops_cmd(3000), "--runs", "4", "-o", out_}),
+  // Each run lasts at least half a second, so the signal finds one going.
+  std::string cmd = "sh -c '" + std::string(FSOPS_BIN) +
+                    " \"$0\" --mode create --n 3000 && sleep 0.5' {dir}";
+  Compare c = start(with(kRmapbt, {"--workload-cmd", cmd, "--runs", "4", "-o", out_}),
                     logs("sigint"));
   // The first block (A and B) finished: a complete pair.
   bool pair = wait_for({out_ + "/runs/a/run-01.json", out_ + "/runs/b/run-01.json"},
@@ -341,18 +344,66 @@ TEST_F(CompareTest, SigintKeepsFinishedRunsAndReleasesEverything) {
 }
 
 TEST_F(CompareTest, SigtermInTheFirstRunSaysNoCompletePair) {
-  Compare c = start(with(kRmapbt, {"--workload-cmd", fsops_cmd(20000), "--runs", "2", "-o", out_}),
+  // A run that would take a minute: only a forwarded signal ends it sooner.
+  std::string cmd = "sh -c '" + std::string(FSOPS_BIN) +
+                    " \"$0\" --mode create --n 1000 && sleep 60' {dir}";
+  Compare c = start(with(kRmapbt, {"--workload-cmd", cmd, "--runs", "2", "-o", out_}),
                     logs("sigterm"));
   ASSERT_TRUE(wait_for({out_ + "/runs/a/run-01.out"}, std::chrono::seconds(120), c))
       << c.stderr_text();
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // into the recording
+  std::this_thread::sleep_for(std::chrono::seconds(1));  // into the recording
   ::kill(c.pid, SIGTERM);  // to the compare only: it must pass it on
-  EXPECT_EQ(wait_exit(c), 143) << c.stderr_text();
+  EXPECT_EQ(wait_exit(c, std::chrono::seconds(30)), 143) << c.stderr_text();
   EXPECT_EQ(settled_leftovers_of(c.pid), std::vector<std::string>{});
   std::string text = slurp(out_ + "/summary.txt");
   EXPECT_NE(text.find("INCOMPLETE: interrupted by SIGTERM"), std::string::npos) << text;
   EXPECT_NE(text.find("No complete pair"), std::string::npos) << text;
   EXPECT_FALSE(fs::exists(out_ + "/runs/a/run-01.profile"));
+}
+
+// Removes what a killed compare `pid` left: mounts, then images (their
+// autoclear loop devices go with the last close).
+void remove_leftovers_of(pid_t pid) {
+  std::string mnt = "/tmp/fscost-mnt-" + std::to_string(pid) + "-";
+  for (const auto& e : fs::directory_iterator("/tmp")) {
+    std::string p = e.path().string();
+    if (p.rfind(mnt, 0) != 0) continue;
+    run_capture({"umount", p}).value();
+    fs::remove(p);
+  }
+  std::string image = "/dev/shm/fscost-" + std::to_string(pid) + "-";
+  for (const auto& e : fs::directory_iterator("/dev/shm"))
+    if (e.path().string().rfind(image, 0) == 0) fs::remove(e.path());
+}
+
+TEST_F(CompareTest, NextStartReportsWhatAKilledCompareLeft) {
+  std::string cmd = "sh -c 'sleep 60' {dir}";
+  Compare c = start(with(kRmapbt, {"--workload-cmd", cmd, "-o", out_}), logs("killed"));
+  struct Cleanup {
+    pid_t pid;
+    ~Cleanup() { remove_leftovers_of(pid); }
+  } cleanup{c.pid};
+  ASSERT_TRUE(wait_for({out_ + "/runs/a/run-01.out"}, std::chrono::seconds(120), c))
+      << c.stderr_text();
+  ::kill(c.pid, SIGKILL);  // no cleanup can run
+  EXPECT_EQ(wait_exit(c, std::chrono::seconds(30)), 128 + SIGKILL);
+  // Its record child got SIGTERM (parent death signal) and stops.
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  ASSERT_FALSE(leftovers_of(c.pid).empty()) << "a SIGKILL leaves the mount and the image";
+
+  Compare next = start({"--a", "", "--b", "", "--size", "100T", "--workload-cmd", cmd, "-o",
+                        out_ + "-next"},
+                       logs("next"));
+  EXPECT_EQ(wait_exit(next), 1);
+  std::string err = next.stderr_text();
+  std::string pid = std::to_string(c.pid);
+  EXPECT_NE(err.find("a crashed fscost left these behind"), std::string::npos) << err;
+  EXPECT_NE(err.find("mount /tmp/fscost-mnt-" + pid + "-"), std::string::npos) << err;
+  EXPECT_NE(err.find("image /dev/shm/fscost-" + pid + "-"), std::string::npos) << err;
+  EXPECT_NE(err.find("(umount /tmp/fscost-mnt-" + pid + "-"), std::string::npos) << err;
+
+  remove_leftovers_of(c.pid);
+  EXPECT_EQ(settled_leftovers_of(c.pid), std::vector<std::string>{});
 }
 
 }  // namespace

@@ -169,3 +169,17 @@ TEST(CompareChart, SvgMarksAndEscapes) {
 
 }  // namespace
 }  // namespace fscost
+
+namespace fscost {
+namespace {
+
+TEST(CompareScaling, OnePointShowsSharesInsteadOfOnsets) {
+  std::vector<RunFigures> runs{fig(0, 0, 100, 1000, {{"L", 20}}), fig(0, 1, 90, 1000, {{"L", 80}})};
+  std::string text = render_scaling_text(compute_scaling(runs), "x", "y");
+  EXPECT_NE(text.find("share of op latency (* >= 5%)"), std::string::npos) << text;
+  EXPECT_NE(text.find("2.0%      8.0%*"), std::string::npos) << text;
+  EXPECT_EQ(text.find("from thread count"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace fscost
