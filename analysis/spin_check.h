@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "profile.h"
 
@@ -27,5 +28,9 @@ struct SpinCheck {
 };
 
 SpinCheck spin_check(const Profile& p, const std::string& op);
+
+// True if the stack's leaf spins on a lock: a slow path the lock
+// tracepoints time, or rwsem optimistic spinning (which they do not).
+bool is_spin_stack(const std::vector<std::string>& frames);
 
 }  // namespace fscost

@@ -1,0 +1,120 @@
+// Per-run metrics for the diff: each op's exact counters, off-CPU stacks,
+// lock rows and cpu-clock samples, divided by the op's count.
+#include "diff_metrics.h"
+
+#include <algorithm>
+#include <set>
+
+#include "lock_names.h"
+#include "offcpu_view.h"  // wait_class_index
+#include "wait_class.h"
+
+namespace fscost {
+
+namespace {
+
+double per(double total, double count) { return count > 0 ? total / count : 0; }
+
+OpMetrics op_counters(const OpStats& o, std::uint64_t duration_ns) {
+  OpMetrics m;
+  m.count = static_cast<double>(o.count);
+  m.oncpu = per(static_cast<double>(o.oncpu_ns), m.count);
+  m.offcpu = per(static_cast<double>(o.offcpu_ns), m.count);
+  m.latency = per(static_cast<double>(o.wall_ns), m.count);
+  m.rate = duration_ns > 0 ? m.count / (static_cast<double>(duration_ns) / 1e9) : 0;
+  for (auto wc : kWaitClasses) m.offcpu_class[std::string(wc)] = 0;
+  return m;
+}
+
+// Off-CPU stacks by wait class; an unknown class counts as "sleep", as the
+// report counts it.
+void add_offcpu(const Profile& p, std::map<std::string, OpMetrics>& ops) {
+  std::map<std::string, double> stacks_ns;
+  for (const auto& s : p.offcpu) {
+    if (s.kind != SampleKind::Op) continue;
+    auto it = ops.find(s.name);
+    if (it == ops.end()) continue;
+    std::string wc(kWaitClasses[wait_class_index(s.wait_class)]);
+    it->second.offcpu_class[wc] += per(static_cast<double>(s.total_ns), it->second.count);
+    stacks_ns[s.name] += per(static_cast<double>(s.total_ns), it->second.count);
+  }
+  // offcpu_ns is optional in format v1: fall back on the stacks' sum.
+  for (auto& [name, m] : ops)
+    if (m.offcpu == 0) m.offcpu = stacks_ns[name];
+}
+
+void add_locks(const Profile& p, std::map<std::string, OpMetrics>& ops) {
+  for (const auto& row : lock_rows(p, std::nullopt)) {
+    if (row.kind != SampleKind::Op) continue;
+    auto it = ops.find(row.bucket);
+    if (it == ops.end()) continue;
+    OpMetrics& m = it->second;
+    LockMetrics& l = m.locks[{row.name, row.type}];
+    l.count += row.count;
+    l.contentions += per(static_cast<double>(row.count), m.count);
+    l.wait += per(static_cast<double>(row.total_ns), m.count);
+    l.spin += per(static_cast<double>(row.spin_ns), m.count);
+    l.sleep += per(static_cast<double>(row.sleep_ns), m.count);
+    m.spin += per(static_cast<double>(row.spin_ns), m.count);
+    m.sleep += per(static_cast<double>(row.sleep_ns), m.count);
+  }
+  for (auto& [name, m] : ops)
+    for (auto& [key, l] : m.locks)
+      l.per_contention = l.count > 0 ? l.wait * m.count / static_cast<double>(l.count) : 0;
+}
+
+void add_samples(const Profile& p, std::map<std::string, OpMetrics>& ops) {
+  for (const auto& s : p.samples) {
+    if (s.kind != SampleKind::Op || s.frames.empty()) continue;
+    auto it = ops.find(s.name);
+    if (it == ops.end()) continue;
+    OpMetrics& m = it->second;
+    double ns = per(samples_to_ns(static_cast<double>(s.count), p.meta.freq_hz), m.count);
+    if (ns == 0) continue;
+    std::set<std::string> seen;  // a recursive function counts once per stack
+    for (const auto& f : s.frames)
+      if (seen.insert(f).second) m.incl[f] += ns;
+    m.self[s.frames.back()] += ns;
+  }
+}
+
+void add_run_totals(const Profile& p, RunMetrics& r) {
+  r.rusage_valid = p.rusage.valid;
+  r.sys_ns = static_cast<double>(p.rusage.sys_ns);
+  r.user_ns = static_cast<double>(p.rusage.user_ns);
+  r.wall_ns = static_cast<double>(p.rusage.wall_ns);
+  double cpu = r.sys_ns + r.user_ns;
+  r.user_share = cpu > 0 ? 100 * r.user_ns / cpu : 0;
+  double kthread_samples = 0;
+  for (const auto& s : p.samples)
+    if (s.kind == SampleKind::Kthread) kthread_samples += static_cast<double>(s.count);
+  r.kthread_ns = samples_to_ns(kthread_samples, p.meta.freq_hz);
+  for (const auto& [name, n] : p.drops)
+    if (n > 0) r.drops[name] = n;
+}
+
+RunIdentity identity(const Metadata& m) {
+  RunIdentity id{m.kernel_release, m.cpus, m.freq_hz, m.probes, m.command};
+  std::sort(id.probes.begin(), id.probes.end());
+  return id;
+}
+
+}  // namespace
+
+double samples_to_ns(double samples, std::uint32_t freq_hz) {
+  return freq_hz > 0 ? samples * 1e9 / freq_hz : 0;
+}
+
+RunMetrics run_metrics(const Profile& p) {
+  RunMetrics r;
+  for (const auto& o : p.ops)
+    if (o.count > 0) r.ops.emplace(o.name, op_counters(o, p.meta.duration_ns));
+  add_offcpu(p, r.ops);
+  add_locks(p, r.ops);
+  add_samples(p, r.ops);
+  add_run_totals(p, r);
+  r.identity = identity(p.meta);
+  return r;
+}
+
+}  // namespace fscost

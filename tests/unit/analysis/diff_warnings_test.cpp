@@ -1,0 +1,133 @@
+// Each validity warning of the diff, triggered by a set of runs built for it;
+// and none but noise between two sets of the same configuration.
+#include <gtest/gtest.h>
+
+#include "diff.h"
+#include "diff_fixture.h"
+
+namespace fscost::test {
+namespace {
+
+std::vector<std::string> messages(const Diff& d, const std::string& kind) {
+  std::vector<std::string> out;
+  for (const auto& w : d.warnings)
+    if (w.kind == kind) out.push_back(w.message);
+  return out;
+}
+
+std::string all_messages(const Diff& d) {
+  std::string s;
+  for (const auto& w : d.warnings) s += w.kind + ": " + w.message + "\n";
+  return s;
+}
+
+bool has(const std::vector<std::string>& msgs, const std::string& needle) {
+  for (const auto& m : msgs)
+    if (m.find(needle) != std::string::npos) return true;
+  return false;
+}
+
+Diff diff_of(const ConfigSpec& a, const ConfigSpec& b, std::size_t runs = 5) {
+  return diff_runs(make_runs(a, runs, 100, "A"), make_runs(b, runs, 200, "B"));
+}
+
+TEST(DiffWarnings, SameConfigurationWarnsOnlyOfNoise) {
+  Diff d = diff_of(base_spec(), base_spec());
+  for (const auto& w : d.warnings) EXPECT_EQ(w.kind, "noise") << w.message;
+  EXPECT_FALSE(messages(d, "noise").empty()) << "identical configurations differ only by noise";
+}
+
+TEST(DiffWarnings, FewRuns) {
+  Diff two = diff_of(base_spec(), base_spec(), 2);
+  auto m = messages(two, "few-runs");
+  ASSERT_EQ(m.size(), 2u) << all_messages(two);
+  EXPECT_EQ(m[0], "A has only 2 runs: intervals are wide and the rank test cannot reach "
+                  "significance (3 or more runs, better 5)");
+  Diff one = diff_runs(make_runs(base_spec(), 1, 1, "A"), make_runs(base_spec(), 3, 2, "B"));
+  m = messages(one, "few-runs");
+  ASSERT_EQ(m.size(), 1u) << all_messages(one);
+  EXPECT_TRUE(has(m, "A has 1 run: no statistics possible")) << m[0];
+}
+
+TEST(DiffWarnings, UserShare) {
+  ConfigSpec a = base_spec();
+  a.user_share = 0.34;
+  Diff d = diff_of(a, base_spec());
+  auto m = messages(d, "user-share");
+  ASSERT_EQ(m.size(), 1u) << all_messages(d);
+  EXPECT_EQ(m[0], "user CPU is 34% of the workload's CPU in A (threshold 10%): kernel deltas "
+                  "are diluted in wall time");
+}
+
+TEST(DiffWarnings, WallVsSys) {
+  ConfigSpec b = base_spec();
+  inject_new_code(b);  // sys up
+  b.wall_scale = 0.9;  // yet the workload finished sooner
+  Diff d = diff_of(base_spec(), b);
+  auto m = messages(d, "wall-vs-sys");
+  ASSERT_EQ(m.size(), 1u) << all_messages(d);
+  EXPECT_EQ(m[0].rfind("sys time +", 0), 0u) << m[0];
+  EXPECT_NE(m[0].find("but wall time -"), std::string::npos) << m[0];
+}
+
+TEST(DiffWarnings, NoiseExceedsTheEffect) {
+  ConfigSpec a = base_spec(), b = base_spec();
+  a.noise = b.noise = 0.2;
+  op_of(b, "mkdir").oncpu[0].ns += 50;  // 0.6% of mkdir's on-CPU time
+  Diff d = diff_of(a, b);
+  EXPECT_TRUE(has(messages(d, "noise"), "mkdir: run-to-run noise in on-CPU time (pooled sd "))
+      << all_messages(d);
+}
+
+TEST(DiffWarnings, DropsNameCountersAndRuns) {
+  ConfigSpec b = base_spec();
+  b.drops[1] = {{"stack_map_full", 12}};
+  b.drops[3] = {{"stack_map_full", 3}, {"sample_map_full", 7}};
+  Diff d = diff_of(base_spec(), b);
+  auto m = messages(d, "drops");
+  ASSERT_EQ(m.size(), 1u) << all_messages(d);
+  EXPECT_EQ(m[0],
+            "data was lost in B: sample_map_full 7 in 1 of 5 runs (run4.profile); "
+            "stack_map_full 15 in 2 of 5 runs (run2.profile, run4.profile) "
+            "(raise --max-stacks; raise --stack-storage-size)");
+}
+
+TEST(DiffWarnings, ConfigMismatchNamesFieldAndValues) {
+  ConfigSpec b = base_spec();
+  b.kernel_release = "6.9.0-test";
+  b.cpus = 8;
+  b.freq_hz = 4999;
+  b.probes.pop_back();
+  b.command = "fsops mix 60000";
+  Diff d = diff_of(base_spec(), b);
+  auto m = messages(d, "config-mismatch");
+  ASSERT_EQ(m.size(), 5u) << all_messages(d);
+  EXPECT_TRUE(has(m, "kernel release differs: 6.8.0-test in A, 6.9.0-test in B"));
+  EXPECT_TRUE(has(m, "CPU count differs: 4 in A, 8 in B"));
+  EXPECT_TRUE(has(m, "sampling frequency differs: 10000 Hz in A, 4999 Hz in B"));
+  EXPECT_TRUE(
+      has(m, "probes differ: only in A: lock:contention_begin (tp_btf); only in B: none"));
+  EXPECT_TRUE(has(m, "command differs: 'fsops mix 50000' in A, 'fsops mix 60000' in B"));
+}
+
+TEST(DiffWarnings, BackgroundKernelThreads) {
+  ConfigSpec b = base_spec();
+  b.kthread_ns *= 1.5;
+  Diff d = diff_of(base_spec(), b);
+  auto m = messages(d, "background");
+  ASSERT_EQ(m.size(), 1u) << all_messages(d);
+  EXPECT_EQ(m[0].rfind("background kernel-thread CPU changed +4", 0), 0u) << m[0];  // +49%
+  EXPECT_NE(m[0].find("ms in A"), std::string::npos) << m[0];
+}
+
+TEST(DiffWarnings, OpCountDiffers) {
+  ConfigSpec b = base_spec();
+  op_of(b, "create").count = 40000;
+  Diff d = diff_of(base_spec(), b);
+  auto m = messages(d, "op-count");
+  ASSERT_EQ(m.size(), 1u) << all_messages(d);
+  EXPECT_EQ(m[0].rfind("create: A did 50000 operations per run and B 40000 (q = ", 0), 0u) << m[0];
+}
+
+}  // namespace
+}  // namespace fscost::test
