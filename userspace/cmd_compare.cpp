@@ -81,6 +81,9 @@ void report_leftovers() {
   for (const auto& f : found) fmt::print(stderr, "  {}\n", f);
 }
 
+// A stop signal before the first run: nothing to write.
+struct Interrupted {};
+
 struct Session {
   const CompareOptions& o;
   RunContext ctx;
@@ -139,9 +142,12 @@ void measure(Session& s) {
   const CompareOptions& o = s.o;
   CompareStorage storage = take(o.device.empty() ? CompareStorage::ram_disk(o.size)
                                                  : CompareStorage::device(o.device, o.force));
-  take(storage.check_mkfs(o.a, "A"));
-  take(storage.check_mkfs(o.b, "B"));
-  if (compare_stop_signal()) throw UserError("interrupted before the first run");
+  for (auto [cfg, side] : {std::pair{&o.a, "A"}, {&o.b, "B"}}) {
+    auto ok = storage.check_mkfs(*cfg, side);
+    // A terminal's ^C also kills the dry-run mkfs: that is no bad option.
+    if (compare_stop_signal()) throw Interrupted{};
+    take(std::move(ok));
+  }
   take(storage.attach());
   s.ctx.device = storage.device();
   s.outcome.storage = storage.description();
@@ -188,7 +194,12 @@ int run_compare(const CompareArgs& args) {
     check_command_exists(o.workload.cmd[0]);
   s.outcome.plan = make_plan(o.threads, o.runs, o.order, o.order_seed);
   install_compare_signal_handlers();
-  measure(s);
+  try {
+    measure(s);
+  } catch (const Interrupted&) {
+    fmt::print(stderr, "fscost compare: interrupted before the first run; nothing recorded\n");
+    return 128 + compare_stop_signal();
+  }
   return finish(s);
 }
 

@@ -63,11 +63,13 @@ Frame make_frame(const Chart& c, std::set<double>& xs) {
     for (const auto& p : s.points) {
       if (!std::isfinite(p.y)) continue;
       xs.insert(p.x);
-      y_max = std::max({y_max, p.y, p.hi && std::isfinite(*p.hi) ? *p.hi : 0.0});
+      // The means set the scale: with 2–3 runs a 95% interval can be ten
+      // times the mean and would flatten every line. Bars are clipped.
+      y_max = std::max(y_max, p.y);
     }
   f.log2 = c.log2_x && !xs.empty() && *xs.begin() > 0;
   if (!xs.empty()) f.x_min = *xs.begin(), f.x_max = *xs.rbegin();
-  f.y_max = nice_ticks(y_max * 1.05).back();
+  f.y_max = nice_ticks(y_max * 1.15).back();
   return f;
 }
 
@@ -97,7 +99,8 @@ void series(std::string& svg, const ChartSeries& s, const Frame& f) {
     path += fmt::format("{}{:.1f},{:.1f}", path.empty() ? "M" : " L", f.px(p.x), f.py(p.y));
     if (p.lo && p.hi && std::isfinite(*p.lo) && std::isfinite(*p.hi))
       svg += fmt::format(R"(<line x1="{0:.1f}" y1="{1:.1f}" x2="{0:.1f}" y2="{2:.1f}" stroke="{3}" opacity="0.5"/>)",
-                         f.px(p.x), f.py(std::max(*p.lo, 0.0)), f.py(*p.hi), esc(s.color));
+                         f.px(p.x), f.py(std::clamp(*p.lo, 0.0, f.y_max)),
+                         f.py(std::clamp(*p.hi, 0.0, f.y_max)), esc(s.color));
     svg += fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="3" fill="{}"><title>{}: {} at {}</title></circle>)",
                        f.px(p.x), f.py(p.y), esc(s.color), esc(s.name), short_number(p.y),
                        short_number(p.x));

@@ -30,7 +30,8 @@ struct Chart {
   int width = 520, height = 280;
 };
 
-// "<svg …>…</svg>"; every text escaped. NaN points are skipped.
+// "<svg …>…</svg>"; every text escaped. NaN points are skipped. The y
+// scale follows the points (not their intervals, which are clipped).
 std::string line_chart_svg(const Chart& c);
 
 // Up to ~6 round tick values spanning [0, max].

@@ -67,11 +67,14 @@ std::string status_of(const std::map<std::size_t, const RunResult*>& by, std::si
 std::string order_html(const CompareOutcome& out, const CompareOptions& o) {
   std::map<std::size_t, const RunResult*> by;
   for (const RunResult& r : out.results) by[r.plan.index] = &r;
-  std::string h = "<p>A and B alternate so that drift of the machine hits both sides.";
-  for (int t : o.threads)
-    h += fmt::format(" {}order: <code>{}</code>.", t > 0 ? fmt::format("{} threads: ", t) : "",
+  std::string h = fmt::format(
+      "<p>A and B alternate ({}) so that drift of the machine hits both sides. Order", to_string(o.order));
+  for (std::size_t i = 0; i < o.threads.size(); i++) {
+    int t = o.threads[i];
+    h += fmt::format("{} {}<code>{}</code>", i ? "," : "", t > 0 ? fmt::format("at {} threads: ", t) : ": ",
                      order_string(out.plan, t));
-  h += "</p>\n<table><tr><th>#</th><th>threads</th><th>config</th><th>run</th><th>start</th>"
+  }
+  h += ".</p>\n<table><tr><th>#</th><th>threads</th><th>config</th><th>run</th><th>start</th>"
        "<th>seconds</th><th>ops/s</th><th>status</th></tr>\n";
   for (const PlannedRun& p : out.plan) {
     auto it = by.find(p.index);

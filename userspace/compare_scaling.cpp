@@ -167,13 +167,20 @@ std::string render_scaling_text(const Scaling& s, const std::string& label_a,
                          share_text(s, s.points[0].side[1], lock));
     return out;
   }
+  // Only the locks that matter somewhere; the report charts the rest.
+  std::vector<const LockOnset*> shown;
+  for (const LockOnset& o : s.onsets)
+    if (o.threads[0] > 0 || o.threads[1] > 0) shown.push_back(&o);
+  if (shown.empty())
+    return out + fmt::format("\nNo lock's wait reached {:.0f}% of op latency at any thread count.\n",
+                             s.threshold * 100);
   out += fmt::format("\nLock contention significant (wait >= {:.0f}% of op latency)\n"
                      "from thread count:\n",
                      s.threshold * 100);
   out += fmt::format("{:<{}}  {:>8}  {:>8}\n", "lock", name_w, "A", "B");
-  for (const LockOnset& o : s.onsets)
-    out += fmt::format("{:<{}}  {:>8}  {:>8}\n", fit(o.lock, name_w), name_w,
-                       onset_text(o.threads[0]), onset_text(o.threads[1]));
+  for (const LockOnset* o : shown)
+    out += fmt::format("{:<{}}  {:>8}  {:>8}\n", fit(o->lock, name_w), name_w,
+                       onset_text(o->threads[0]), onset_text(o->threads[1]));
   return out;
 }
 
@@ -246,7 +253,8 @@ std::string render_scaling_html(const Scaling& s, const std::string& label_a,
   std::string a = "A " + label_a, b = "B " + label_b;
   std::string html = fmt::format(
       "<p>Lock contention counts as significant from the first thread count where the mean wait "
-      "on the lock per operation reaches {:.0f}% of the mean operation latency (ringed).</p>\n",
+      "on the lock per operation reaches {:.0f}% of the mean operation latency (ringed). Points "
+      "are means over the runs, bars their 95% intervals (clipped to the chart).</p>\n",
       s.threshold * 100);
   Chart ops{"Operations per second", "threads", "ops/s", true,
             {ops_series(s, 0, a), ops_series(s, 1, b)}};

@@ -124,7 +124,10 @@ TEST(CompareScaling, TextFitsAndNamesOnsets) {
   EXPECT_EQ(row("4"), (std::vector<std::string>{"4", "4005", "3600", "-10.1%"})) << text;
   EXPECT_EQ(row("L"), (std::vector<std::string>{"L", "t=4", "t=2"})) << text;
   EXPECT_EQ(row("K"), (std::vector<std::string>{"K", "never", "t=4"})) << text;
-  EXPECT_NE(text.find("never"), std::string::npos) << text;
+  EXPECT_EQ(row("M"), std::vector<std::string>{}) << "never significant: not listed\n" << text;
+  Scaling quiet = compute_scaling(sweep(), 6, 0.9);
+  EXPECT_NE(render_scaling_text(quiet, "a", "b").find("No lock's wait reached 90%"),
+            std::string::npos);
 }
 
 TEST(CompareScaling, Json) {
