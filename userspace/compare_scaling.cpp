@@ -140,6 +140,23 @@ std::string fit(const std::string& s, std::size_t n) {
   return s.substr(0, n > 1 ? n - 1 : 0) + "~";
 }
 
+// No sweep: each lock's share of the operation latency, * = significant;
+// locks under 0.1% on both sides (which would print as 0.0%) left out.
+std::string one_point_locks(const Scaling& s, std::size_t name_w) {
+  const ScalingPoint& p = s.points[0];
+  std::string rows;
+  for (const std::string& lock : s.locks) {
+    if (std::max(share(p.side[0], lock), share(p.side[1], lock)) < 0.0005) continue;
+    std::string row = fmt::format("{:<{}}  {:>8}  {:>8}", fit(lock, name_w), name_w,
+                                  share_text(s, p.side[0], lock), share_text(s, p.side[1], lock));
+    rows += row.substr(0, row.find_last_not_of(' ') + 1) + "\n";
+  }
+  if (rows.empty()) return "\nNo lock's wait reached 0.1% of op latency.\n";
+  return fmt::format("\nLock wait per op as a share of op latency (* >= {:.0f}%)\n",
+                     s.threshold * 100) +
+         fmt::format("{:<{}}  {:>8}  {:>8}\n", "lock", name_w, "A", "B") + rows;
+}
+
 }  // namespace
 
 std::string render_scaling_text(const Scaling& s, const std::string& label_a,
@@ -156,17 +173,7 @@ std::string render_scaling_text(const Scaling& s, const std::string& label_a,
                        change(p.side[0].ops_per_s, p.side[1].ops_per_s));
   if (s.locks.empty()) return out + "No lock contention inside operations.\n";
   std::size_t name_w = width - 22;
-  if (s.points.size() == 1) {
-    // No sweep: each lock's share of the operation latency, * = significant.
-    out += fmt::format("\nLock wait per op as a share of op latency (* >= {:.0f}%)\n",
-                       s.threshold * 100);
-    out += fmt::format("{:<{}}  {:>8}  {:>8}\n", "lock", name_w, "A", "B");
-    for (const std::string& lock : s.locks)
-      out += fmt::format("{:<{}}  {:>8}  {:>8}\n", fit(lock, name_w), name_w,
-                         share_text(s, s.points[0].side[0], lock),
-                         share_text(s, s.points[0].side[1], lock));
-    return out;
-  }
+  if (s.points.size() == 1) return out + one_point_locks(s, name_w);
   // Only the locks that matter somewhere; the report charts the rest.
   std::vector<const LockOnset*> shown;
   for (const LockOnset& o : s.onsets)

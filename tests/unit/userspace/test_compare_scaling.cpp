@@ -182,6 +182,10 @@ TEST(CompareScaling, OnePointShowsSharesInsteadOfOnsets) {
   EXPECT_NE(text.find("share of op latency (* >= 5%)"), std::string::npos) << text;
   EXPECT_NE(text.find("2.0%      8.0%*"), std::string::npos) << text;
   EXPECT_EQ(text.find("from thread count"), std::string::npos) << text;
+  EXPECT_EQ(text.find(" \n"), std::string::npos) << "no trailing spaces:\n" << text;
+  std::vector<RunFigures> tiny{fig(0, 0, 100, 1000, {{"L", 0.2}}), fig(0, 1, 90, 1000, {})};
+  EXPECT_NE(render_scaling_text(compute_scaling(tiny), "x", "y").find("No lock's wait reached 0.1%"),
+            std::string::npos);
 }
 
 }  // namespace
