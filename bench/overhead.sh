@@ -8,7 +8,7 @@
 # probes), fscost-all (--probes all), perf (perf record -a -g at the same
 # 997 Hz), perflock (perf lock record -a). Each round makes a fresh XFS on a
 # RAM disk (loop over /dev/shm) per configuration and runs
-# tests/testprogs/fsops; the order of the configurations rotates per round
+# fscost-workload (docs/WORKLOAD.md); the order of the configurations rotates per round
 # so machine drift hits all. Prints per-run ops/s, the workload's own kernel
 # CPU per op, medians, and the ratios to untraced, as markdown.
 set -euo pipefail
@@ -35,8 +35,8 @@ while [ $# -gt 0 ]; do
 done
 
 FSCOST=$BUILD/userspace/fscost
-FSOPS=$BUILD/tests/fsops
-[ -x "$FSCOST" ] && [ -x "$FSOPS" ] || { echo "build first: scripts/build.sh" >&2; exit 2; }
+WORKLOAD=$BUILD/userspace/fscost-workload
+[ -x "$FSCOST" ] && [ -x "$WORKLOAD" ] || { echo "build first: scripts/build.sh" >&2; exit 2; }
 if [ "$(id -u)" -ne 0 ]; then
   echo "needs root (BPF, loop devices, mount)" >&2
   [ "${CI:-}" = true ] && exit 1
@@ -54,7 +54,7 @@ IFS=, read -r -a configs <<<"untraced,$CONFIGS"
 # workload's own kernel CPU per op includes the BPF programs (they run in its
 # context); perf's cost is mostly in the perf process and its wakeups.
 run() {
-  local w=("$FSOPS" "$RD_MNT" --mode "$MODE" --n "$N" --threads "$THREADS" $DIRS) out
+  local w=("$WORKLOAD" "$RD_MNT" --workload "$MODE" --files "$N" --threads "$THREADS" $DIRS) out
   ramdisk_fresh
   case "$1" in
     untraced) out=$("${w[@]}") ;;

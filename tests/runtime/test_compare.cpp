@@ -136,8 +136,9 @@ std::size_t columns(const std::string& line) {
   return cols;
 }
 
-std::string fsops_cmd(int n) {
-  return std::string(FSOPS_BIN) + " {dir} --mode create --n " + std::to_string(n);
+// The built-in workload given as a command: the --workload-cmd path.
+std::string workload_cmd(int n) {
+  return std::string(WORKLOAD_BIN) + " {dir} --workload create --files " + std::to_string(n);
 }
 
 class CompareTest : public ::testing::Test {
@@ -220,8 +221,8 @@ TEST_F(CompareTest, TinyCompareProducesEveryOutput) {
 }
 
 TEST_F(CompareTest, SummaryLinesFitInMail) {
-  // Its stdout dropped: no JSON line, so ops/s comes from the profile.
-  std::string quiet = "sh -c '" + std::string(FSOPS_BIN) + " \"$0\" --mode create --n 200 >/dev/null' {dir}";
+  // --quiet: no JSON line, so ops/s comes from the profile.
+  std::string quiet = workload_cmd(200) + " --quiet";
   Compare c = start(with(kRmapbt, {"--workload-cmd", quiet, "--runs", "2",
                                    "--label-a", "a-label-that-is-long-enough-to-need-folding-"
                                    "in-the-header-of-the-summary", "-o", out_}),
@@ -245,7 +246,7 @@ TEST_F(CompareTest, RefusesADeviceHoldingAFilesystemUnlessForced) {
   const std::string dev = loop.value().path();
   ASSERT_TRUE(run_mkfs_xfs(dev, {}));
   Args args{"--a", "mkfs: -m rmapbt=0", "--b", "mkfs: -m rmapbt=1", "--device", dev,
-            "--workload-cmd", fsops_cmd(100), "--runs", "1", "-o", out_};
+            "--workload-cmd", workload_cmd(100), "--runs", "1", "-o", out_};
 
   Compare refused = start(args, logs("refused"));
   EXPECT_EQ(wait_exit(refused), 1);
@@ -269,7 +270,7 @@ TEST_F(CompareTest, RefusesADeviceHoldingAFilesystemUnlessForced) {
 
 TEST_F(CompareTest, BadMkfsOptionStopsBeforeAnything) {
   Compare c = start({"--a", "mkfs: -m rmapbt=0", "--b", "mkfs: -m fscost_bogus=1", "--size",
-                     "512M", "--workload-cmd", fsops_cmd(100), "-o", out_},
+                     "512M", "--workload-cmd", workload_cmd(100), "-o", out_},
                     logs("mkfs"));
   EXPECT_EQ(wait_exit(c), 1);
   std::string err = c.stderr_text();
@@ -299,7 +300,7 @@ TEST_F(CompareTest, FailingWorkloadStopsWithItsMessage) {
 
 TEST_F(CompareTest, RamDiskLargerThanShmIsRefused) {
   Compare c = start({"--a", "", "--b", "mkfs: -m rmapbt=1", "--size", "100T", "--workload-cmd",
-                     fsops_cmd(100), "-o", out_},
+                     workload_cmd(100), "-o", out_},
                     logs("size"));
   EXPECT_EQ(wait_exit(c), 1);
   std::string err = c.stderr_text();
@@ -310,8 +311,8 @@ TEST_F(CompareTest, RamDiskLargerThanShmIsRefused) {
 
 TEST_F(CompareTest, SigintKeepsFinishedRunsAndReleasesEverything) {
   // Each run lasts at least half a second, so the signal finds one going.
-  std::string cmd = "sh -c '" + std::string(FSOPS_BIN) +
-                    " \"$0\" --mode create --n 3000 && sleep 0.5' {dir}";
+  std::string cmd = "sh -c '" + std::string(WORKLOAD_BIN) +
+                    " \"$0\" --workload create --files 3000 && sleep 0.5' {dir}";
   Compare c = start(with(kRmapbt, {"--workload-cmd", cmd, "--runs", "4", "-o", out_}),
                     logs("sigint"));
   // The first block (A and B) finished: a complete pair.
@@ -345,8 +346,8 @@ TEST_F(CompareTest, SigintKeepsFinishedRunsAndReleasesEverything) {
 
 TEST_F(CompareTest, SigtermInTheFirstRunSaysNoCompletePair) {
   // A run that would take a minute: only a forwarded signal ends it sooner.
-  std::string cmd = "sh -c '" + std::string(FSOPS_BIN) +
-                    " \"$0\" --mode create --n 1000 && sleep 60' {dir}";
+  std::string cmd = "sh -c '" + std::string(WORKLOAD_BIN) +
+                    " \"$0\" --workload create --files 1000 && sleep 60' {dir}";
   Compare c = start(with(kRmapbt, {"--workload-cmd", cmd, "--runs", "2", "-o", out_}),
                     logs("sigterm"));
   ASSERT_TRUE(wait_for({out_ + "/runs/a/run-01.out"}, std::chrono::seconds(120), c))

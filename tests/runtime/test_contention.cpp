@@ -20,15 +20,15 @@ class ContentionTest : public test::ScratchXfsTest {
  protected:
   ContentionTest() : ScratchXfsTest(1ull << 30) {}
 
-  // Records fsops with `args` and returns the profile; `extra` goes to record.
-  Profile record(std::vector<std::string> fsops_args, std::vector<std::string> extra = {}) {
+  // Records fscost-workload with `args` and returns the profile; `extra` goes to record.
+  Profile record(std::vector<std::string> workload_args, std::vector<std::string> extra = {}) {
     std::vector<std::string> argv{FSCOST_BIN, "record", "-o", profile_};
     argv.insert(argv.end(), extra.begin(), extra.end());
-    // A fresh directory per run: fsops refuses to reuse its own.
+    // A fresh directory per run: the workload refuses to reuse its own.
     std::string dir = fs_->dir() + "/run" + std::to_string(runs_++);
     std::filesystem::create_directory(dir);
-    argv.insert(argv.end(), {"--", FSOPS_BIN, dir});
-    argv.insert(argv.end(), fsops_args.begin(), fsops_args.end());
+    argv.insert(argv.end(), {"--", WORKLOAD_BIN, dir});
+    argv.insert(argv.end(), workload_args.begin(), workload_args.end());
     auto r = run(argv);
     EXPECT_TRUE(r.ok()) << r.status_text() << "\n" << r.err;
     auto p = read_profile(profile_);
@@ -64,7 +64,7 @@ class ContentionTest : public test::ScratchXfsTest {
 TEST_F(ContentionTest, CreateInOneDirectorySleepsOnTheDirectoryRwsem) {
   Profile p = record_until(
       [](long n) {
-        return std::vector<std::string>{"--mode", "create", "--threads", "4", "--n",
+        return std::vector<std::string>{"--workload", "create", "--threads", "4", "--files",
                                         std::to_string(n)};
       },
       4000, {}, [](const Profile& p) {
@@ -94,7 +94,7 @@ TEST_F(ContentionTest, CreateInOneDirectorySleepsOnTheDirectoryRwsem) {
 TEST_F(ContentionTest, FdTableSpinlockShowsAsSpinWaitAndSlowPathSamples) {
   Profile p = record_until(
       [](long n) {
-        return std::vector<std::string>{"--mode", "openclose", "--threads", "2", "--n",
+        return std::vector<std::string>{"--workload", "openclose", "--threads", "2", "--files",
                                         std::to_string(n)};
       },
       300000, {"-F", "4999"}, [](const Profile& p) {
@@ -126,7 +126,7 @@ TEST_F(ContentionTest, FdTableSpinlockShowsAsSpinWaitAndSlowPathSamples) {
 // Wall latency = on-CPU + off-CPU inside each operation: both are measured at
 // sched_switch, so they must add up to the entry-to-exit time.
 TEST_F(ContentionTest, OnPlusOffCpuEqualsWallPerOperation) {
-  Profile p = record({"--threads", "2", "--n", "1000"});
+  Profile p = record({"--threads", "2", "--files", "1000"});
   ASSERT_FALSE(p.ops.empty());
   for (const auto& o : p.ops) {
     if (o.count < 100 || o.name == "other") continue;
@@ -143,7 +143,7 @@ TEST_F(ContentionTest, OnPlusOffCpuEqualsWallPerOperation) {
 // Every create of the mixed workload allocates the same number of
 // transactions (one: the create itself).
 TEST_F(ContentionTest, XfsTransactionsPerCreateAreCountedAndEqual) {
-  Profile p = record({"--n", "500"});
+  Profile p = record({"--files", "500"});
   const OpStats* create = op(p, "create");
   ASSERT_NE(create, nullptr);
   ASSERT_TRUE(create->xfs.count("xfs_trans_alloc")) << "no xfs_trans_alloc under create";
@@ -163,7 +163,7 @@ TEST_F(ContentionTest, XfsTransactionsPerCreateAreCountedAndEqual) {
 // reported, none vanish silently.
 TEST_F(ContentionTest, FullLockAndOffCpuMapsAreCountedAndReported) {
   // The mixed workload blocks in many distinct places (fsync, log, dir locks).
-  Profile p = record({"--threads", "2", "--n", "1000"},
+  Profile p = record({"--threads", "2", "--files", "1000"},
                      {"--max-locks", "16", "--max-offcpu", "16", "--max-stacks", "16"});
   EXPECT_GT(p.drops.at("offcpu_map_full"), 0u);
   EXPECT_GT(p.drops.at("sample_map_full"), 0u);

@@ -1,5 +1,5 @@
 // RAM-disk scratch storage: the RAII owners create and remove image, loop
-// device and mount; the safety check refuses devices in use; fsops runs on it.
+// device and mount; the safety check refuses devices in use; fscost-workload runs on it.
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -278,24 +278,24 @@ TEST(Ramdisk, KilledScratchOwnerIsReportedAsLeftover) {
   EXPECT_TRUE(has("image " + cleanup.image + " (rm " + cleanup.image + ")"));
 }
 
-nlohmann::json run_fsops(const std::vector<std::string>& args) {
-  std::vector<std::string> argv = {FSOPS_BIN};
+nlohmann::json run_workload(const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {WORKLOAD_BIN};
   argv.insert(argv.end(), args.begin(), args.end());
   auto run = run_capture(argv);
   if (!run) ADD_FAILURE() << run.error().message;
   if (!run || !run.value().ok()) {
-    ADD_FAILURE() << "fsops " << (run ? run.value().status_text() + ": " + run.value().err : "");
+    ADD_FAILURE() << "fscost-workload " << (run ? run.value().status_text() + ": " + run.value().err : "");
     return {};
   }
   return nlohmann::json::parse(run.value().out);
 }
 
-TEST(Ramdisk, FsopsMixedCountsEveryOp) {
+TEST(Ramdisk, WorkloadMixedCountsEveryOp) {
   FSCOST_REQUIRE_ROOT();
   auto scratch = ScratchXfs::create(kSize);
   ASSERT_TRUE(scratch) << scratch.error().message;
   nlohmann::json j =
-      run_fsops({scratch.value().dir(), "--n", "50", "--threads", "2", "--write", "8192"});
+      run_workload({scratch.value().dir(), "--files", "50", "--threads", "2", "--write", "8192"});
   ASSERT_TRUE(j.is_object());
   const auto& c = j["counts"];
   EXPECT_EQ(j["mode"], "mixed");
@@ -315,12 +315,12 @@ TEST(Ramdisk, FsopsMixedCountsEveryOp) {
   EXPECT_FALSE(exists(scratch.value().dir() + "/t1/r0")) << "every iteration cleans up";
 }
 
-TEST(Ramdisk, FsopsCreateFillsSharedDirectory) {
+TEST(Ramdisk, WorkloadCreateFillsSharedDirectory) {
   FSCOST_REQUIRE_ROOT();
   auto scratch = ScratchXfs::create(kSize);
   ASSERT_TRUE(scratch) << scratch.error().message;
   nlohmann::json j =
-      run_fsops({scratch.value().dir(), "--mode", "create", "--n", "200", "--threads", "2"});
+      run_workload({scratch.value().dir(), "--workload", "create", "--files", "200", "--threads", "2"});
   ASSERT_TRUE(j.is_object());
   EXPECT_EQ(j["counts"]["create"], 400);
   EXPECT_EQ(j["counts"]["fsync"], 0);

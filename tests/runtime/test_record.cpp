@@ -45,9 +45,9 @@ class RecordTest : public test::ScratchXfsTest {
 };
 
 TEST_F(RecordTest, CountsEveryOperationExactly) {
-  json report = record_and_report({FSOPS_BIN, fs_->dir(), "--n", std::to_string(kN)});
+  json report = record_and_report({WORKLOAD_BIN, fs_->dir(), "--files", std::to_string(kN)});
   ASSERT_FALSE(report.is_discarded());
-  // fsops says what it issued; the profile must say the same.
+  // The workload says what it issued; the profile must say the same.
   json issued = json::parse(workload_out_, nullptr, false);
   ASSERT_FALSE(issued.is_discarded()) << workload_out_;
   for (const char* name : {"create", "fsync", "link", "rename", "unlink", "mkdir", "rmdir",
@@ -66,7 +66,7 @@ TEST_F(RecordTest, CountsEveryOperationExactly) {
 }
 
 TEST_F(RecordTest, CreateStacksHaveXfsFrames) {
-  record_and_report({FSOPS_BIN, fs_->dir(), "--n", std::to_string(kN)});
+  record_and_report({WORKLOAD_BIN, fs_->dir(), "--files", std::to_string(kN)});
   auto folded = run({FSCOST_BIN, "report", profile_, "--format", "folded", "--op", "create"});
   ASSERT_TRUE(folded.ok()) << folded.err;
   ASSERT_FALSE(folded.out.empty()) << "no create samples";
@@ -81,7 +81,7 @@ TEST_F(RecordTest, CreateStacksHaveXfsFrames) {
 }
 
 TEST_F(RecordTest, OnCpuSumAgreesWithRusageAndNothingDropped) {
-  json report = record_and_report({FSOPS_BIN, fs_->dir(), "--n", std::to_string(kN)});
+  json report = record_and_report({WORKLOAD_BIN, fs_->dir(), "--files", std::to_string(kN)});
   ASSERT_FALSE(report.is_discarded());
   const json& c = report["consistency"];
   double ratio = c["ratio"].get<double>();
@@ -105,7 +105,7 @@ TEST_F(RecordTest, OnCpuSumAgreesWithRusageAndNothingDropped) {
 // Kernel-thread buckets are named by workqueue or comm: never empty, never
 // bytes read from the wrong structure.
 TEST_F(RecordTest, KernelThreadBucketsHaveReadableNames) {
-  json report = record_and_report({FSOPS_BIN, fs_->dir(), "--n", std::to_string(kN),
+  json report = record_and_report({WORKLOAD_BIN, fs_->dir(), "--files", std::to_string(kN),
                                    "--threads", "2"});
   ASSERT_FALSE(report.is_discarded());
   const json& kthreads = report["background"]["kthreads"];
@@ -120,8 +120,8 @@ TEST_F(RecordTest, KernelThreadBucketsHaveReadableNames) {
 }
 
 TEST_F(RecordTest, ThreadsAndChildProcessesAreFollowed) {
-  // sh forks fsops: the child process must be tracked; fsops's threads too.
-  std::string cmd = std::string(FSOPS_BIN) + " " + fs_->dir() + " --n 300 --threads 2";
+  // sh forks the workload: the child process must be tracked; its threads too.
+  std::string cmd = std::string(WORKLOAD_BIN) + " " + fs_->dir() + " --files 300 --threads 2";
   json report = record_and_report({"/bin/sh", "-c", cmd + "; true"});
   ASSERT_FALSE(report.is_discarded());
   const json* create = find_op(report, "create");
