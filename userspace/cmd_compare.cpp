@@ -103,7 +103,7 @@ struct Session {
   if (!tail.empty()) tail = "\nits stderr (last lines, with fscost record's):" + tail;
   std::string what = describe_run(r.plan, r.plan.config == 0 ? s.o.a.label : s.o.b.label, s.o.runs);
   std::error_code ec;
-  if (s.created_dir) fs::remove_all(s.o.output, ec);
+  fs::remove_all(s.created_dir ? fs::path(s.o.output) : fs::path(s.o.output) / "runs", ec);
   throw UserError(fmt::format("the first run ({}) failed: {}{}", what, r.error, tail),
                   r.mkfs_cmd.empty() ? "" : "run the workload by hand on a fresh XFS to see why");
 }

@@ -298,6 +298,32 @@ TEST_F(CompareTest, FailingWorkloadStopsWithItsMessage) {
   EXPECT_EQ(settled_leftovers_of(c.pid), std::vector<std::string>{});
 }
 
+TEST_F(CompareTest, ALaterFailureKeepsTheFinishedRuns) {
+  // The third run fails: the first pair is kept and diffed, marked incomplete.
+  std::string counter = (dir_ / "count").string();
+  std::string cmd = "sh -c 'n=$(cat " + counter + " 2>/dev/null || echo 0); n=$((n+1)); echo $n > " +
+                    counter + "; if [ $n -ge 3 ]; then echo late-failure >&2; exit 4; fi; exec " +
+                    WORKLOAD_BIN + " \"$0\" --workload create --files 200' {dir}";
+  Compare c = start(with(kRmapbt, {"--workload-cmd", cmd, "--runs", "3", "-o", out_}),
+                    logs("late"));
+  EXPECT_EQ(wait_exit(c), 1) << c.stderr_text();
+  EXPECT_EQ(settled_leftovers_of(c.pid), std::vector<std::string>{});
+  std::string text = slurp(out_ + "/summary.txt");
+  EXPECT_NE(text.find("INCOMPLETE: run 3 (B (rmapbt=1) run 2/3) failed: the workload exited"),
+            std::string::npos)
+      << text;
+  json j = json::parse(slurp(out_ + "/summary.json"), nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  std::string statuses;
+  for (const auto& r : j["compare"]["order"]) statuses += r["status"].get<std::string>() + ",";
+  EXPECT_EQ(statuses, "ok,ok,failed,not run,not run,not run,");
+  EXPECT_EQ(j["compare"]["runs"][2]["exit_code"], 4);
+  EXPECT_TRUE(j.contains("ops")) << "the first pair is diffed";
+  // The failed run keeps its output for diagnosis, but no profile.
+  EXPECT_NE(slurp(out_ + "/runs/b/run-02.err").find("late-failure"), std::string::npos);
+  EXPECT_FALSE(fs::exists(out_ + "/runs/b/run-02.profile"));
+}
+
 TEST_F(CompareTest, RamDiskLargerThanShmIsRefused) {
   Compare c = start({"--a", "", "--b", "mkfs: -m rmapbt=1", "--size", "100T", "--workload-cmd",
                      workload_cmd(100), "-o", out_},
