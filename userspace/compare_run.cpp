@@ -114,12 +114,27 @@ std::int64_t now_unix_ms() {
 }
 
 // Ops/s from the profile: every traced operation over the recording.
-std::optional<double> profile_ops_per_s(const std::string& path) {
-  auto p = read_profile(path);
-  if (!p || p.value().meta.duration_ns == 0) return std::nullopt;
+std::optional<double> profile_ops_per_s(const Profile& p) {
+  if (p.meta.duration_ns == 0) return std::nullopt;
   std::uint64_t ops = 0;
-  for (const OpStats& op : p.value().ops) ops += op.count;
-  return static_cast<double>(ops) * 1e9 / static_cast<double>(p.value().meta.duration_ns);
+  for (const OpStats& op : p.ops) ops += op.count;
+  return static_cast<double>(ops) * 1e9 / static_cast<double>(p.meta.duration_ns);
+}
+
+// Every run mounts on a new random directory, which would make each run's
+// recorded command differ (and the diff warn of a config mismatch): the
+// profile keeps the command with "{dir}", as given; <run>.json has the
+// real argv.
+Status canonical_command(Profile& p, const std::string& path, const std::string& mount_dir) {
+  std::string& cmd = p.meta.command;
+  bool changed = false;
+  for (auto at = cmd.find(mount_dir); !mount_dir.empty() && at != std::string::npos;
+       at = cmd.find(mount_dir, at + 5)) {
+    cmd.replace(at, mount_dir.size(), "{dir}");
+    changed = true;
+  }
+  if (!changed) return std::monostate{};
+  return write_profile_atomic(p, path);
 }
 
 void set_workload_figures(RunResult& r, const std::string& out) {
@@ -166,7 +181,8 @@ void record_one(const RunContext& ctx, const RunFiles& f, RunResult& r,
     return;
   }
   if (compare_stop_signal()) return;
-  r.argv = workload_argv(o.workload, ctx.workload_exe, mount.value().dir(), r.plan.threads);
+  r.mount_dir = mount.value().dir();
+  r.argv = workload_argv(o.workload, ctx.workload_exe, r.mount_dir, r.plan.threads);
   std::vector<std::string> argv{ctx.self_exe, "record", "--probes", o.probes,
                                 "-o", o.output + "/" + f.profile, "--"};
   argv.insert(argv.end(), r.argv.begin(), r.argv.end());
@@ -187,11 +203,15 @@ void judge(const RunContext& ctx, const RunFiles& f, RunResult& r) {
   auto out = read_whole_file(f.out, "workload output");
   auto err = read_whole_file(f.err, "workload errors");
   r.stderr_tail = tail_lines(err ? err.value() : std::string(), 12);
-  if (!std::filesystem::exists(profile)) {
+  auto p = read_profile(profile);
+  if (!std::filesystem::exists(profile))
     r.error = "fscost record wrote no profile (exit status " + std::to_string(r.exit_code) + ")";
-  } else if (r.exit_code != 0) {
+  else if (r.exit_code != 0)
     r.error = "the workload exited with status " + std::to_string(r.exit_code);
-  }
+  else if (!p)
+    r.error = p.error().message;
+  else if (auto ok = canonical_command(p.value(), profile, r.mount_dir); !ok)
+    r.error = ok.error().message;
   if (!r.error.empty()) {
     std::error_code ec;
     std::filesystem::remove(profile, ec);  // a failed run must not count in a diff
@@ -200,7 +220,7 @@ void judge(const RunContext& ctx, const RunFiles& f, RunResult& r) {
   r.profile = f.profile;
   if (out) set_workload_figures(r, out.value());
   if (!r.ops_per_s) {
-    r.ops_per_s = profile_ops_per_s(profile);
+    r.ops_per_s = profile_ops_per_s(p.value());
     r.ops_source = "profile";
   }
 }

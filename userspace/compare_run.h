@@ -35,6 +35,7 @@ struct RunResult {
   std::string profile;        // relative to -o DIR ("runs/t4/a/run-01.profile")
   std::string mkfs_cmd;
   std::vector<std::string> argv;  // the workload's
+  std::string mount_dir;      // where this run's filesystem was mounted
   std::int64_t start_unix_ms = 0;
   double seconds = 0;         // wall time of `fscost record`
   int exit_code = 0;          // of `fscost record` (= the workload's when it ran)

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <thread>
 
+#include "profile_io.h"
 #include "ramdisk.h"
 #include "support.h"
 
@@ -207,6 +208,14 @@ TEST_F(CompareTest, TinyCompareProducesEveryOutput) {
   }
   EXPECT_EQ(cmp["options"]["a"]["mkfs_opts"][1], "rmapbt=0");
   EXPECT_TRUE(j.contains("ops")) << "the diff's own JSON is at the top level";
+  // Every run mounted elsewhere; the profiles keep one command, so the diff
+  // sees the same workload on both sides.
+  auto profile = read_profile(out_ + "/runs/t1/b/run-02.profile");
+  ASSERT_TRUE(profile) << profile.error().message;
+  EXPECT_NE(profile.value().meta.command.find(" {dir} --workload create --files 300"),
+            std::string::npos)
+      << profile.value().meta.command;
+  for (const auto& w : j["warnings"]) EXPECT_NE(w["kind"], "config-mismatch") << w.dump();
 
   std::string html = slurp(out_ + "/report.html");
   EXPECT_NE(html.find("compare-order"), std::string::npos);
