@@ -32,7 +32,9 @@ std::string self_exe() {
   return p.string();
 }
 
-bool executable(const fs::path& p) { return ::access(p.c_str(), X_OK) == 0 && !fs::is_directory(p); }
+bool executable(const fs::path& p) {
+  return ::access(p.c_str(), X_OK) == 0 && !fs::is_directory(p);
+}
 
 // The built-in workload lives next to fscost (both in the build tree's
 // userspace/, or both installed in one bin/).
@@ -47,8 +49,7 @@ std::string workload_exe(const std::string& self) {
 // A command that cannot start would otherwise fail only after the first mkfs.
 void check_command_exists(const std::string& cmd) {
   if (cmd.find('/') != std::string::npos) {
-    if (!executable(cmd))
-      throw UserError("--workload-cmd: " + cmd + " is not an executable file");
+    if (!executable(cmd)) throw UserError("--workload-cmd: " + cmd + " is not an executable file");
     return;
   }
   const char* path = std::getenv("PATH");
@@ -121,9 +122,9 @@ void run_all(Session& s, Progress& progress) {
       progress.clear();
       if (ok == 0) first_run_failed(s, r);
       s.outcome.incomplete = true;
-      s.outcome.reason = fmt::format("run {} ({}) failed: {}", run.index + 1,
-                                     describe_run(run, run.config == 0 ? s.o.a.label : s.o.b.label, s.o.runs),
-                                     r.error);
+      s.outcome.reason = fmt::format(
+          "run {} ({}) failed: {}", run.index + 1,
+          describe_run(run, run.config == 0 ? s.o.a.label : s.o.b.label, s.o.runs), r.error);
       progress.note(s.outcome.reason);
       return;
     }
@@ -219,7 +220,8 @@ void add_compare(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--label-b", a->label_b, "Name of B in the outputs");
   auto* dev = sub->add_option("--device", a->device,
                               "Block device to format every run (default: a RAM disk)");
-  auto* size = sub->add_option("--size", a->size, "RAM disk size (4G, 512M)")->capture_default_str();
+  auto* size =
+      sub->add_option("--size", a->size, "RAM disk size (4G, 512M)")->capture_default_str();
   dev->excludes(size);
   sub->add_flag("--force", a->force, "Format --device even if it holds a filesystem");
   auto* wl = sub->add_option("--workload", a->workload,

@@ -86,10 +86,11 @@ void axes(std::string& svg, const Chart& c, const Frame& f, const std::set<doubl
                        f.h - f.bottom + 16, short_number(x));
   svg += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" text-anchor="middle">{}</text>)",
                      (f.left + f.w - f.right) / 2, f.h - 8, esc(c.x_label));
-  svg += fmt::format(R"svg(<text x="14" y="{:.1f}" text-anchor="middle" transform="rotate(-90 14 {:.1f})">{}</text>)svg",
-                     (f.top + f.h - f.bottom) / 2, (f.top + f.h - f.bottom) / 2, esc(c.y_label));
-  svg += fmt::format(R"(<text x="{:.1f}" y="16" font-weight="bold">{}</text>)", f.left,
-                     esc(c.title));
+  svg += fmt::format(
+      R"svg(<text x="14" y="{:.1f}" text-anchor="middle" transform="rotate(-90 14 {:.1f})">{}</text>)svg",
+      (f.top + f.h - f.bottom) / 2, (f.top + f.h - f.bottom) / 2, esc(c.y_label));
+  svg +=
+      fmt::format(R"(<text x="{:.1f}" y="16" font-weight="bold">{}</text>)", f.left, esc(c.title));
 }
 
 void series(std::string& svg, const ChartSeries& s, const Frame& f) {
@@ -98,17 +99,20 @@ void series(std::string& svg, const ChartSeries& s, const Frame& f) {
     if (!std::isfinite(p.y)) continue;
     path += fmt::format("{}{:.1f},{:.1f}", path.empty() ? "M" : " L", f.px(p.x), f.py(p.y));
     if (p.lo && p.hi && std::isfinite(*p.lo) && std::isfinite(*p.hi))
-      svg += fmt::format(R"(<line x1="{0:.1f}" y1="{1:.1f}" x2="{0:.1f}" y2="{2:.1f}" stroke="{3}" opacity="0.5"/>)",
-                         f.px(p.x), f.py(std::clamp(*p.lo, 0.0, f.y_max)),
-                         f.py(std::clamp(*p.hi, 0.0, f.y_max)), esc(s.color));
-    svg += fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="3" fill="{}"><title>{}: {} at {}</title></circle>)",
-                       f.px(p.x), f.py(p.y), esc(s.color), esc(s.name), short_number(p.y),
-                       short_number(p.x));
+      svg += fmt::format(
+          R"(<line x1="{0:.1f}" y1="{1:.1f}" x2="{0:.1f}" y2="{2:.1f}" stroke="{3}" opacity="0.5"/>)",
+          f.px(p.x), f.py(std::clamp(*p.lo, 0.0, f.y_max)), f.py(std::clamp(*p.hi, 0.0, f.y_max)),
+          esc(s.color));
+    svg += fmt::format(
+        R"(<circle cx="{:.1f}" cy="{:.1f}" r="3" fill="{}"><title>{}: {} at {}</title></circle>)",
+        f.px(p.x), f.py(p.y), esc(s.color), esc(s.name), short_number(p.y), short_number(p.x));
     if (s.mark_x && *s.mark_x == p.x) {
-      svg += fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="7" fill="none" stroke="{}" stroke-width="2"/>)",
-                         f.px(p.x), f.py(p.y), esc(s.color));
-      svg += fmt::format(R"(<line x1="{0:.1f}" y1="{1:.1f}" x2="{0:.1f}" y2="{2:.1f}" stroke="{3}" stroke-dasharray="4 3"/>)",
-                         f.px(p.x), f.py(p.y), f.h - f.bottom, esc(s.color));
+      svg += fmt::format(
+          R"(<circle cx="{:.1f}" cy="{:.1f}" r="7" fill="none" stroke="{}" stroke-width="2"/>)",
+          f.px(p.x), f.py(p.y), esc(s.color));
+      svg += fmt::format(
+          R"(<line x1="{0:.1f}" y1="{1:.1f}" x2="{0:.1f}" y2="{2:.1f}" stroke="{3}" stroke-dasharray="4 3"/>)",
+          f.px(p.x), f.py(p.y), f.h - f.bottom, esc(s.color));
     }
   }
   if (!path.empty())

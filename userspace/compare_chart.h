@@ -16,10 +16,10 @@ struct ChartPoint {
 
 struct ChartSeries {
   std::string name;
-  std::string color;                // CSS colour
-  std::vector<ChartPoint> points;   // x ascending
-  std::optional<double> mark_x;     // ringed point with a dashed drop line
-  std::string mark_label;           // legend text for the mark
+  std::string color;               // CSS colour
+  std::vector<ChartPoint> points;  // x ascending
+  std::optional<double> mark_x;    // ringed point with a dashed drop line
+  std::string mark_label;          // legend text for the mark
 };
 
 struct Chart {

@@ -33,9 +33,8 @@ Status check_workload(const CompareArgs& a, WorkloadSpec& w) {
                    "e.g. --workload-cmd 'fs_mark -d {dir} -n 10000 -s 0 -t {threads}'"};
     return std::monostate{};
   }
-  if (std::find_if(std::begin(kBuiltinWorkloads), std::end(kBuiltinWorkloads), [&](const char* n) {
-        return a.workload == n;
-      }) == std::end(kBuiltinWorkloads))
+  if (std::find_if(std::begin(kBuiltinWorkloads), std::end(kBuiltinWorkloads),
+                   [&](const char* n) { return a.workload == n; }) == std::end(kBuiltinWorkloads))
     return Error{"unknown workload '" + a.workload + "'",
                  "built-in workloads: create, mixed, random, remove, openclose; or --workload-cmd"};
   if (!a.dirs.empty() && a.dirs != "shared" && a.dirs != "private")
@@ -123,14 +122,17 @@ nlohmann::json options_json(const CompareOptions& o) {
                           {"mount_opts", c.mount_opts}};
   };
   const WorkloadSpec& w = o.workload;
-  nlohmann::json workload = w.builtin()
-      ? nlohmann::json{{"builtin", w.name}, {"files_per_thread", w.files}, {"dirs", w.dirs},
-                       {"files_per_dir", w.files_per_dir}, {"write_bytes", w.write_bytes},
-                       {"fsync", w.fsync}}
-      : nlohmann::json{{"command", w.cmd}};
+  nlohmann::json workload = w.builtin() ? nlohmann::json{{"builtin", w.name},
+                                                         {"files_per_thread", w.files},
+                                                         {"dirs", w.dirs},
+                                                         {"files_per_dir", w.files_per_dir},
+                                                         {"write_bytes", w.write_bytes},
+                                                         {"fsync", w.fsync}}
+                                        : nlohmann::json{{"command", w.cmd}};
   if (w.seed) workload["seed"] = *w.seed;
   std::vector<int> threads;
-  for (int t : o.threads) if (t > 0) threads.push_back(t);
+  for (int t : o.threads)
+    if (t > 0) threads.push_back(t);
   return {{"fs", o.fs},
           {"a", config(o.a)},
           {"b", config(o.b)},

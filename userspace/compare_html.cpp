@@ -19,7 +19,9 @@ std::string esc(const std::string& s) {
   return out;
 }
 
-std::string join_words(const std::vector<std::string>& w) { return fmt::format("{}", fmt::join(w, " ")); }
+std::string join_words(const std::vector<std::string>& w) {
+  return fmt::format("{}", fmt::join(w, " "));
+}
 
 std::string clock_time(std::int64_t unix_ms) {
   if (unix_ms == 0) return "-";
@@ -32,28 +34,30 @@ std::string clock_time(std::int64_t unix_ms) {
 }
 
 std::string setup_html(const CompareOptions& o, const CompareOutcome& out,
-                       const std::vector<ComparePoint>& points, std::optional<std::size_t> headline) {
+                       const std::vector<ComparePoint>& points,
+                       std::optional<std::size_t> headline) {
   std::string h;
   if (out.incomplete)
     h += "<p class=\"warning\"><strong>Incomplete:</strong> " + esc(out.reason) + "</p>\n";
   h += "<table><tr><th></th><th>label</th><th>mkfs options</th><th>mount options</th></tr>\n";
   for (int c = 0; c < 2; c++) {
     const ConfigSpec& s = c == 0 ? o.a : o.b;
-    h += fmt::format("<tr><td>{}</td><td>{}</td><td><code>{}</code></td><td><code>{}</code></td></tr>\n",
-                     c == 0 ? 'A' : 'B', esc(s.label), esc(join_words(s.mkfs_opts)),
-                     esc(s.mount_opts));
+    h += fmt::format(
+        "<tr><td>{}</td><td>{}</td><td><code>{}</code></td><td><code>{}</code></td></tr>\n",
+        c == 0 ? 'A' : 'B', esc(s.label), esc(join_words(s.mkfs_opts)), esc(s.mount_opts));
   }
   h += "</table>\n";
   nlohmann::json opts = options_json(o);
-  h += "<p>Workload: <code>" + esc(opts["workload"].dump()) + "</code><br>Storage: " +
-       esc(out.storage) + "<br>" +
+  h += "<p>Workload: <code>" + esc(opts["workload"].dump()) +
+       "</code><br>Storage: " + esc(out.storage) + "<br>" +
        fmt::format("{} runs per side per thread count, order {} (seed {}).", o.runs,
                    to_string(o.order), o.order_seed) +
        "</p>\n";
   if (headline && points.size() > 1)
-    h += fmt::format("<p>The diff above is at {} threads, the largest thread count with runs of "
-                     "both sides.</p>\n",
-                     points[*headline].threads);
+    h += fmt::format(
+        "<p>The diff above is at {} threads, the largest thread count with runs of "
+        "both sides.</p>\n",
+        points[*headline].threads);
   return h;
 }
 
@@ -67,12 +71,13 @@ std::string status_of(const std::map<std::size_t, const RunResult*>& by, std::si
 std::string order_html(const CompareOutcome& out, const CompareOptions& o) {
   std::map<std::size_t, const RunResult*> by;
   for (const RunResult& r : out.results) by[r.plan.index] = &r;
-  std::string h = fmt::format(
-      "<p>A and B alternate ({}) so that drift of the machine hits both sides. Order", to_string(o.order));
+  std::string h =
+      fmt::format("<p>A and B alternate ({}) so that drift of the machine hits both sides. Order",
+                  to_string(o.order));
   for (std::size_t i = 0; i < o.threads.size(); i++) {
     int t = o.threads[i];
-    h += fmt::format("{} {}<code>{}</code>", i ? "," : "", t > 0 ? fmt::format("at {} threads: ", t) : ": ",
-                     order_string(out.plan, t));
+    h += fmt::format("{} {}<code>{}</code>", i ? "," : "",
+                     t > 0 ? fmt::format("at {} threads: ", t) : ": ", order_string(out.plan, t));
   }
   h += ".</p>\n<table><tr><th>#</th><th>threads</th><th>config</th><th>run</th><th>start</th>"
        "<th>seconds</th><th>ops/s</th><th>status</th></tr>\n";
@@ -80,7 +85,8 @@ std::string order_html(const CompareOutcome& out, const CompareOptions& o) {
     auto it = by.find(p.index);
     const RunResult* r = it == by.end() ? nullptr : it->second;
     h += fmt::format(
-        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</"
+        "td></tr>\n",
         p.index + 1, p.threads > 0 ? std::to_string(p.threads) : "-", p.config == 0 ? 'A' : 'B',
         p.rep, r ? clock_time(r->start_unix_ms) : "-",
         r && r->seconds > 0 ? fmt::format("{:.2f}", r->seconds) : "-",
@@ -113,12 +119,15 @@ std::string workload_html(const CompareOutcome& out) {
   for (const RunResult& r : out.results) {
     if (r.interrupted) continue;
     std::string stem = r.profile.empty() ? "" : r.profile.substr(0, r.profile.size() - 8);
-    std::string files = stem.empty() ? "-"
-                                     : fmt::format("<a href=\"{0}.profile\">profile</a> <a href=\"{0}.out\">out</a> "
-                                                   "<a href=\"{0}.err\">err</a>",
-                                                   esc(stem));
+    std::string files = stem.empty()
+                            ? "-"
+                            : fmt::format(
+                                  "<a href=\"{0}.profile\">profile</a> <a href=\"{0}.out\">out</a> "
+                                  "<a href=\"{0}.err\">err</a>",
+                                  esc(stem));
     h += fmt::format(
-        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</"
+        "td>"
         "<td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
         r.plan.index + 1, r.plan.threads > 0 ? std::to_string(r.plan.threads) : "-",
         r.plan.config == 0 ? 'A' : 'B', r.plan.rep,
@@ -136,8 +145,9 @@ std::string points_html(const std::vector<ComparePoint>& points,
   for (std::size_t i = 0; i < points.size(); i++) {
     const ComparePoint& p = points[i];
     if (i == headline || !p.diff) continue;
-    h += fmt::format("<h3>{} threads</h3><p><a href=\"{}/report.html\">full report</a></p>\n<pre>{}</pre>\n",
-                     p.threads, esc(p.dir), esc(render_diff_text(*p.diff, 72)));
+    h += fmt::format(
+        "<h3>{} threads</h3><p><a href=\"{}/report.html\">full report</a></p>\n<pre>{}</pre>\n",
+        p.threads, esc(p.dir), esc(render_diff_text(*p.diff, 72)));
   }
   return h;
 }

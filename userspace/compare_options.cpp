@@ -67,8 +67,7 @@ Error spec_error(const std::string& spec, const std::string& why) {
 // run; a device argument would format something else.
 Status check_mkfs_words(const std::string& spec, const std::vector<std::string>& words) {
   for (std::size_t i = 0; i < words.size(); i++) {
-    if (words[i] == "-N")
-      return spec_error(spec, "-N (dry run) would leave nothing to mount");
+    if (words[i] == "-N") return spec_error(spec, "-N (dry run) would leave nothing to mount");
     if (words[i].rfind("/dev/", 0) == 0)
       return spec_error(spec, "give the device with --device, not in the mkfs options");
   }
@@ -85,10 +84,12 @@ Result<std::vector<std::string>> split_words(const std::string& s) {
   for (std::size_t i = 0; i < s.size(); i++) {
     char c = s[i];
     if (quote) {
-      if (c == quote) quote = 0;
+      if (c == quote)
+        quote = 0;
       else if (c == '\\' && quote == '"' && i + 1 < s.size() && std::strchr("\"\\$`", s[i + 1]))
         cur += s[++i];
-      else cur += c;
+      else
+        cur += c;
     } else if (c == '\'' || c == '"') {
       quote = c, in_word = true;
     } else if (c == '\\' && i + 1 < s.size()) {
@@ -104,8 +105,7 @@ Result<std::vector<std::string>> split_words(const std::string& s) {
   return words;
 }
 
-std::string derive_label(const std::vector<std::string>& mkfs_opts,
-                         const std::string& mount_opts) {
+std::string derive_label(const std::vector<std::string>& mkfs_opts, const std::string& mount_opts) {
   std::vector<std::string> parts;
   for (std::size_t i = 0; i < mkfs_opts.size(); i++) {
     const std::string& w = mkfs_opts[i];
@@ -228,7 +228,8 @@ Result<std::vector<int>> parse_thread_list(const std::string& s) {
 
 bool WorkloadSpec::threaded() const {
   if (builtin()) return true;
-  return std::any_of(cmd.begin(), cmd.end(), [](const auto& w) { return contains(w, "{threads}"); });
+  return std::any_of(cmd.begin(), cmd.end(),
+                     [](const auto& w) { return contains(w, "{threads}"); });
 }
 
 namespace {
@@ -246,13 +247,15 @@ std::vector<std::string> workload_argv(const WorkloadSpec& w, const std::string&
   std::string t = std::to_string(std::max(threads, 1));
   if (!w.builtin()) {
     std::vector<std::string> argv;
-    for (const auto& word : w.cmd) argv.push_back(substitute(substitute(word, "{dir}", dir), "{threads}", t));
+    for (const auto& word : w.cmd)
+      argv.push_back(substitute(substitute(word, "{dir}", dir), "{threads}", t));
     return argv;
   }
-  std::vector<std::string> argv{exe, dir, "--workload", w.name, "--files",
-                                std::to_string(w.files), "--threads", t};
+  std::vector<std::string> argv{
+      exe, dir, "--workload", w.name, "--files", std::to_string(w.files), "--threads", t};
   if (!w.dirs.empty()) argv.insert(argv.end(), {"--dirs", w.dirs});
-  if (w.files_per_dir) argv.insert(argv.end(), {"--files-per-dir", std::to_string(w.files_per_dir)});
+  if (w.files_per_dir)
+    argv.insert(argv.end(), {"--files-per-dir", std::to_string(w.files_per_dir)});
   if (w.write_bytes) argv.insert(argv.end(), {"--write", std::to_string(w.write_bytes)});
   if (w.fsync) argv.push_back("--fsync");
   if (w.seed) argv.insert(argv.end(), {"--seed", std::to_string(*w.seed)});
@@ -268,9 +271,12 @@ Result<RunOrder> parse_order(const std::string& s) {
 
 const char* to_string(RunOrder o) {
   switch (o) {
-    case RunOrder::Abab: return "abab";
-    case RunOrder::Random: return "random";
-    default: return "abba";
+    case RunOrder::Abab:
+      return "abab";
+    case RunOrder::Random:
+      return "random";
+    default:
+      return "abba";
   }
 }
 

@@ -15,10 +15,10 @@ namespace fscost {
 
 // One side of the comparison: how to make and mount the filesystem.
 struct ConfigSpec {
-  std::string spec;                     // as given: "mkfs: -m rmapbt=0; mount: noatime"
-  std::string label;                    // "rmapbt=0", or --label-a
-  std::vector<std::string> mkfs_opts;   // {"-m", "rmapbt=0"}
-  std::string mount_opts;               // "noatime,logbsize=256k"
+  std::string spec;                    // as given: "mkfs: -m rmapbt=0; mount: noatime"
+  std::string label;                   // "rmapbt=0", or --label-a
+  std::vector<std::string> mkfs_opts;  // {"-m", "rmapbt=0"}
+  std::string mount_opts;              // "noatime,logbsize=256k"
 };
 
 // Splits words as a shell would for quoting ('…', "…", \x) but runs
@@ -45,9 +45,9 @@ Result<std::vector<int>> parse_thread_list(const std::string& s);
 
 // The built-in workload (fscost-workload) or a command of the user's.
 struct WorkloadSpec {
-  std::string name = "create";  // --workload
-  std::uint64_t files = 10000;  // --files, per thread
-  std::string dirs;             // --dirs shared|private ("" = the workload's default)
+  std::string name = "create";      // --workload
+  std::uint64_t files = 10000;      // --files, per thread
+  std::string dirs;                 // --dirs shared|private ("" = the workload's default)
   std::uint64_t files_per_dir = 0;  // 0 = the workload's default
   std::uint64_t write_bytes = 0;
   bool fsync = false;
@@ -72,11 +72,11 @@ const char* to_string(RunOrder o);
 // The command line as given (strings, before checks).
 struct CompareArgs {
   std::string fs = "xfs";
-  std::string a, b;                 // --a / --b specs
-  std::string mount_a, mount_b;     // --mount-opts-a / -b
+  std::string a, b;              // --a / --b specs
+  std::string mount_a, mount_b;  // --mount-opts-a / -b
   std::string label_a, label_b;
-  std::string device;               // --device; "" = RAM disk
-  std::string size = "1G";          // RAM disk size
+  std::string device;       // --device; "" = RAM disk
+  std::string size = "1G";  // RAM disk size
   bool size_given = false;
   bool force = false;
   std::string workload = "create";
@@ -86,7 +86,7 @@ struct CompareArgs {
   bool fsync = false;
   std::optional<std::uint64_t> seed;
   std::string workload_cmd;
-  std::string threads;              // "" = 1 (or none for a command without {threads})
+  std::string threads;  // "" = 1 (or none for a command without {threads})
   int runs = 5;
   std::string order = "abba";
   std::uint64_t order_seed = 1;
@@ -99,10 +99,10 @@ struct CompareOptions {
   std::string fs;
   ConfigSpec a, b;
   std::string device;
-  std::uint64_t size = 0;           // RAM disk bytes (unused with a device)
+  std::uint64_t size = 0;  // RAM disk bytes (unused with a device)
   bool force = false;
   WorkloadSpec workload;
-  std::vector<int> threads;         // {0} when the workload has no thread dimension
+  std::vector<int> threads;  // {0} when the workload has no thread dimension
   int runs = 0;
   RunOrder order = RunOrder::Abba;
   std::uint64_t order_seed = 1;

@@ -12,7 +12,7 @@ std::vector<PlannedRun> make_plan(const std::vector<int>& threads, int runs, Run
   std::mt19937_64 rng(seed);
   for (int t : threads) {
     for (int rep = 1; rep <= runs; rep++) {
-      bool b_first = order == RunOrder::Abba ? rep % 2 == 0
+      bool b_first = order == RunOrder::Abba     ? rep % 2 == 0
                      : order == RunOrder::Random ? (rng() >> 63) != 0
                                                  : false;
       for (int k = 0; k < 2; k++) {

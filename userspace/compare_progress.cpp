@@ -40,8 +40,7 @@ double scale(int from, int to, unsigned cpus) {
   return (double(to) / from) * (std::min<double>(from, c) / std::min<double>(to, c));
 }
 
-std::optional<double> estimate_one(const std::map<int, double>& mean, int threads,
-                                   unsigned cpus) {
+std::optional<double> estimate_one(const std::map<int, double>& mean, int threads, unsigned cpus) {
   if (mean.empty()) return std::nullopt;
   auto it = mean.upper_bound(threads);  // first above
   if (it != mean.begin()) {
@@ -74,8 +73,8 @@ std::string describe_run(const PlannedRun& r, const std::string& label, int runs
 std::string progress_line(std::size_t number, std::size_t total, const std::string& what,
                           double elapsed_s, std::optional<double> eta_s, std::size_t width) {
   std::string eta = eta_s ? format_duration(*eta_s) : "?";
-  std::string line = fmt::format("[{}/{}] {} · {} · ETA {}", number, total, what,
-                                 format_duration(elapsed_s), eta);
+  std::string line =
+      fmt::format("[{}/{}] {} · {} · ETA {}", number, total, what, format_duration(elapsed_s), eta);
   // Cut by code points: "·" is two bytes.
   std::size_t cols = 0, i = 0;
   for (; i < line.size(); i++) {

@@ -106,8 +106,10 @@ std::string workload_text(const CompareOptions& o) {
 }
 
 std::string config_text(const ConfigSpec& c) {
-  std::string mkfs = c.mkfs_opts.empty() ? "(defaults)" : fmt::format("{}", fmt::join(c.mkfs_opts, " "));
-  return fmt::format("mkfs.xfs {}; mount {}", mkfs, c.mount_opts.empty() ? "(defaults)" : c.mount_opts);
+  std::string mkfs =
+      c.mkfs_opts.empty() ? "(defaults)" : fmt::format("{}", fmt::join(c.mkfs_opts, " "));
+  return fmt::format("mkfs.xfs {}; mount {}", mkfs,
+                     c.mount_opts.empty() ? "(defaults)" : c.mount_opts);
 }
 
 std::string threads_text(const CompareOptions& o) {
@@ -138,9 +140,10 @@ std::string render_compare_text(const CompareOptions& o, const CompareOutcome& o
   const std::size_t width = 72;
   std::string s = header_text(o, out, width) + "\n";
   if (!headline) {
-    s += wrap("No complete pair: no thread count has a finished run of both A and B, so there "
-              "is nothing to compare. The finished runs are kept under runs/.",
-              width, 0);
+    s += wrap(
+        "No complete pair: no thread count has a finished run of both A and B, so there "
+        "is nothing to compare. The finished runs are kept under runs/.",
+        width, 0);
     return s;
   }
   const ComparePoint& h = points[*headline];
@@ -152,7 +155,8 @@ std::string render_compare_text(const CompareOptions& o, const CompareOutcome& o
   for (std::size_t i = 0; i < points.size(); i++)
     if (i != *headline && points[i].diff) others.push_back(points[i].dir + "/summary.txt");
   if (!others.empty())
-    s += "\n" + wrap("Other thread counts: " + fmt::format("{}", fmt::join(others, ", ")), width, 2);
+    s +=
+        "\n" + wrap("Other thread counts: " + fmt::format("{}", fmt::join(others, ", ")), width, 2);
   return s;
 }
 
@@ -168,7 +172,9 @@ nlohmann::json compare_json(const CompareOptions& o, const CompareOutcome& out,
                          : it->second->interrupted ? "interrupted"
                          : it->second->ok()        ? "ok"
                                                    : "failed";
-    nlohmann::json e{{"index", p.index}, {"config", p.config == 0 ? "A" : "B"}, {"rep", p.rep},
+    nlohmann::json e{{"index", p.index},
+                     {"config", p.config == 0 ? "A" : "B"},
+                     {"rep", p.rep},
                      {"status", status}};
     if (p.threads > 0) e["threads"] = p.threads;
     order.push_back(e);
@@ -179,7 +185,8 @@ nlohmann::json compare_json(const CompareOptions& o, const CompareOutcome& out,
   for (std::size_t i = 0; i < points.size(); i++) {
     const ComparePoint& p = points[i];
     nlohmann::json e{{"threads", p.threads > 0 ? nlohmann::json(p.threads) : nlohmann::json()},
-                     {"runs_a", p.a.runs.size()}, {"runs_b", p.b.runs.size()},
+                     {"runs_a", p.a.runs.size()},
+                     {"runs_b", p.b.runs.size()},
                      {"headline", headline == i}};
     if (p.diff && !p.dir.empty()) e["outputs"] = p.dir;
     if (p.diff && headline != i) e["diff"] = diff_json(*p.diff);
@@ -212,7 +219,8 @@ Status write_point_outputs(const CompareOptions& o, const std::vector<ComparePoi
   for (const ComparePoint& p : points) {
     if (!p.diff || p.dir.empty()) continue;
     DiffHtmlOptions opt;
-    opt.title = fmt::format("fscost compare: {} vs {}, {} threads", o.a.label, o.b.label, p.threads);
+    opt.title =
+        fmt::format("fscost compare: {} vs {}, {} threads", o.a.label, o.b.label, p.threads);
     if (auto ok = write_diff_outputs(*p.diff, p.a, p.b, o.output + "/" + p.dir, opt); !ok)
       return ok.error();
   }
@@ -227,8 +235,11 @@ Result<CompareOutputs> write_compare_outputs(const CompareOptions& o, const Comp
   Scaling scaling = compare_scaling(out, points);
   if (auto ok = write_point_outputs(o, points); !ok) return ok.error();
 
-  CompareOutputs w{o.output + "/summary.txt", o.output + "/summary.json",
-                   o.output + "/report.html", {}, headline.has_value()};
+  CompareOutputs w{o.output + "/summary.txt",
+                   o.output + "/summary.json",
+                   o.output + "/report.html",
+                   {},
+                   headline.has_value()};
   w.text = render_compare_text(o, out, points, headline, scaling);
   nlohmann::json j = headline ? diff_json(*points[*headline].diff) : nlohmann::json::object();
   j["compare"] = compare_json(o, out, points, headline, scaling);

@@ -22,8 +22,8 @@ struct CompareOutcome {
   std::vector<PlannedRun> plan;
   std::vector<RunResult> results;  // the runs executed, in plan order
   bool incomplete = false;
-  std::string reason;              // why incomplete: "interrupted by SIGINT", "run 3 failed: …"
-  std::string storage;             // "1.0 GiB RAM disk /dev/loop3", "/dev/sdb"
+  std::string reason;   // why incomplete: "interrupted by SIGINT", "run 3 failed: …"
+  std::string storage;  // "1.0 GiB RAM disk /dev/loop3", "/dev/sdb"
 };
 
 // One thread count's runs, loaded, and their diff when both sides have runs.

@@ -38,7 +38,7 @@ void on_stop_signal(int sig) {
 }  // namespace
 
 void install_compare_signal_handlers() {
-  struct sigaction sa{};
+  struct sigaction sa {};
   sa.sa_handler = on_stop_signal;
   sa.sa_flags = SA_RESTART;
   sigemptyset(&sa.sa_mask);
@@ -177,14 +177,15 @@ void record_one(const RunContext& ctx, const RunFiles& f, RunResult& r,
   r.mkfs_cmd = mkfs.value();
   auto mount = Mount::create(ctx.device, o.fs, cfg.mount_opts);
   if (!mount) {
-    r.error = mount.error().message + (mount.error().hint.empty() ? "" : " (" + mount.error().hint + ")");
+    r.error =
+        mount.error().message + (mount.error().hint.empty() ? "" : " (" + mount.error().hint + ")");
     return;
   }
   if (compare_stop_signal()) return;
   r.mount_dir = mount.value().dir();
   r.argv = workload_argv(o.workload, ctx.workload_exe, r.mount_dir, r.plan.threads);
-  std::vector<std::string> argv{ctx.self_exe, "record", "--probes", o.probes,
-                                "-o", o.output + "/" + f.profile, "--"};
+  std::vector<std::string> argv{
+      ctx.self_exe, "record", "--probes", o.probes, "-o", o.output + "/" + f.profile, "--"};
   argv.insert(argv.end(), r.argv.begin(), r.argv.end());
   r.start_unix_ms = now_unix_ms();
   auto t0 = std::chrono::steady_clock::now();

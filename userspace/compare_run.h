@@ -32,19 +32,19 @@ struct RunContext {
 
 struct RunResult {
   PlannedRun plan;
-  std::string profile;        // relative to -o DIR ("runs/t4/a/run-01.profile")
+  std::string profile;  // relative to -o DIR ("runs/t4/a/run-01.profile")
   std::string mkfs_cmd;
   std::vector<std::string> argv;  // the workload's
-  std::string mount_dir;      // where this run's filesystem was mounted
+  std::string mount_dir;          // where this run's filesystem was mounted
   std::int64_t start_unix_ms = 0;
-  double seconds = 0;         // wall time of `fscost record`
-  int exit_code = 0;          // of `fscost record` (= the workload's when it ran)
-  bool interrupted = false;   // stopped by SIGINT/SIGTERM; its files are removed
-  std::string error;          // why it failed; "" when it did not
-  std::string stderr_tail;    // last lines of the run's stderr, for error messages
-  nlohmann::json workload;    // the workload's JSON line; null if none
+  double seconds = 0;        // wall time of `fscost record`
+  int exit_code = 0;         // of `fscost record` (= the workload's when it ran)
+  bool interrupted = false;  // stopped by SIGINT/SIGTERM; its files are removed
+  std::string error;         // why it failed; "" when it did not
+  std::string stderr_tail;   // last lines of the run's stderr, for error messages
+  nlohmann::json workload;   // the workload's JSON line; null if none
   std::optional<double> ops_per_s;
-  std::string ops_source;     // "workload" (its own JSON) or "profile" (ops / duration)
+  std::string ops_source;  // "workload" (its own JSON) or "profile" (ops / duration)
 
   bool ok() const { return !interrupted && error.empty(); }
 };

@@ -163,13 +163,14 @@ std::string render_scaling_text(const Scaling& s, const std::string& label_a,
                                 const std::string& label_b, std::size_t width) {
   std::string out = "Scaling: ops/s by thread count (mean of runs)\n";
   // Columns as wide as the labels (within the width), at least a number's.
-  std::size_t col = std::clamp<std::size_t>(std::max(label_a.size(), label_b.size()) + 2, 10,
-                                            (width - 20) / 2);
+  std::size_t col =
+      std::clamp<std::size_t>(std::max(label_a.size(), label_b.size()) + 2, 10, (width - 20) / 2);
   out += fmt::format("{:>7}  {:>{}}  {:>{}}  {:>7}\n", "threads", fit("A " + label_a, col), col,
                      fit("B " + label_b, col), col, "B vs A");
   for (const ScalingPoint& p : s.points)
-    out += fmt::format("{:>7}  {:>{}}  {:>{}}  {:>7}\n", p.threads > 0 ? std::to_string(p.threads) : "-",
-                       rate(p.side[0].ops_per_s), col, rate(p.side[1].ops_per_s), col,
+    out += fmt::format("{:>7}  {:>{}}  {:>{}}  {:>7}\n",
+                       p.threads > 0 ? std::to_string(p.threads) : "-", rate(p.side[0].ops_per_s),
+                       col, rate(p.side[1].ops_per_s), col,
                        change(p.side[0].ops_per_s, p.side[1].ops_per_s));
   if (s.locks.empty()) return out + "No lock contention inside operations.\n";
   std::size_t name_w = width - 22;
@@ -179,11 +180,13 @@ std::string render_scaling_text(const Scaling& s, const std::string& label_a,
   for (const LockOnset& o : s.onsets)
     if (o.threads[0] > 0 || o.threads[1] > 0) shown.push_back(&o);
   if (shown.empty())
-    return out + fmt::format("\nNo lock's wait reached {:.0f}% of op latency at any thread count.\n",
-                             s.threshold * 100);
-  out += fmt::format("\nLock contention significant (wait >= {:.0f}% of op latency)\n"
-                     "from thread count:\n",
-                     s.threshold * 100);
+    return out +
+           fmt::format("\nNo lock's wait reached {:.0f}% of op latency at any thread count.\n",
+                       s.threshold * 100);
+  out += fmt::format(
+      "\nLock contention significant (wait >= {:.0f}% of op latency)\n"
+      "from thread count:\n",
+      s.threshold * 100);
   out += fmt::format("{:<{}}  {:>8}  {:>8}\n", "lock", name_w, "A", "B");
   for (const LockOnset* o : shown)
     out += fmt::format("{:<{}}  {:>8}  {:>8}\n", fit(o->lock, name_w), name_w,
@@ -195,7 +198,10 @@ namespace {
 
 nlohmann::json summary_json(const stats::Summary& s) {
   auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };
-  return {{"n", s.n}, {"mean", num(s.mean)}, {"sd", num(s.sd)}, {"ci_lo", num(s.ci_lo)},
+  return {{"n", s.n},
+          {"mean", num(s.mean)},
+          {"sd", num(s.sd)},
+          {"ci_lo", num(s.ci_lo)},
           {"ci_hi", num(s.ci_hi)}};
 }
 
@@ -263,12 +269,15 @@ std::string render_scaling_html(const Scaling& s, const std::string& label_a,
       "on the lock per operation reaches {:.0f}% of the mean operation latency (ringed). Points "
       "are means over the runs, bars their 95% intervals (clipped to the chart).</p>\n",
       s.threshold * 100);
-  Chart ops{"Operations per second", "threads", "ops/s", true,
+  Chart ops{"Operations per second",
+            "threads",
+            "ops/s",
+            true,
             {ops_series(s, 0, a), ops_series(s, 1, b)}};
   html += "<div class=\"charts\">" + line_chart_svg(ops);
   for (const LockOnset& o : s.onsets) {
-    Chart c{o.lock, "threads", "wait ns/op", true,
-            {lock_series(s, o, 0, a), lock_series(s, o, 1, b)}};
+    Chart c{
+        o.lock, "threads", "wait ns/op", true, {lock_series(s, o, 0, a), lock_series(s, o, 1, b)}};
     html += line_chart_svg(c);
   }
   html += "</div>\n<pre>" + esc(render_scaling_text(s, label_a, label_b, 100)) + "</pre>\n";

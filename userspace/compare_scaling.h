@@ -29,7 +29,7 @@ struct RunFigures {
   int threads = 0;  // 0 = no thread dimension
   int config = 0;   // 0 = A, 1 = B
   std::optional<double> ops_per_s;
-  double latency_ns = 0;  // mean entry-to-exit time per operation
+  double latency_ns = 0;                       // mean entry-to-exit time per operation
   std::map<std::string, double> lock_wait_ns;  // lock_name() → wait per operation
 };
 

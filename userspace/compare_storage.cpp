@@ -86,9 +86,9 @@ Status CompareStorage::check_mkfs(const ConfigSpec& c, const char* side) const {
   if (!dry) {
     // Too small a RAM disk fails the same way as a bad option; say which.
     bool size = dry.error().message.find("must be larger than") != std::string::npos;
-    std::string hint = !size        ? dry.error().hint
-                       : image_     ? "give a larger --size (XFS wants more than 300 MB)"
-                                    : "this device is too small for XFS with these options";
+    std::string hint = !size    ? dry.error().hint
+                       : image_ ? "give a larger --size (XFS wants more than 300 MB)"
+                                : "this device is too small for XFS with these options";
     return Error{fmt::format("configuration {} ({}): mkfs.xfs rejects its options: {}", side,
                              c.label, dry.error().message),
                  hint};
@@ -108,8 +108,7 @@ Status CompareStorage::attach() {
 }
 
 std::string CompareStorage::description() const {
-  if (image_)
-    return fmt::format("{} RAM disk (loop device over /dev/shm)", human_bytes(bytes_));
+  if (image_) return fmt::format("{} RAM disk (loop device over /dev/shm)", human_bytes(bytes_));
   return fmt::format("{} ({})", dev_, human_bytes(bytes_));
 }
 

@@ -169,17 +169,16 @@ Args with(Args base, const Args& more) {
 }
 
 TEST_F(CompareTest, TinyCompareProducesEveryOutput) {
-  Compare c = start(with(kRmapbt, {"--workload", "create", "--files", "300", "--runs", "2", "-o",
-                                   out_}),
-                    logs("tiny"));
+  Compare c =
+      start(with(kRmapbt, {"--workload", "create", "--files", "300", "--runs", "2", "-o", out_}),
+            logs("tiny"));
   ASSERT_EQ(wait_exit(c), 0) << c.stderr_text();
   EXPECT_EQ(settled_leftovers_of(c.pid), std::vector<std::string>{});
 
   std::string text = slurp(out_ + "/summary.txt");
   ASSERT_FALSE(text.empty());
   std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);)
-    EXPECT_LE(columns(line), 72u) << line;
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(columns(line), 72u) << line;
   EXPECT_NE(text.find("fscost compare: A rmapbt=0 vs B rmapbt=1"), std::string::npos) << text;
   EXPECT_EQ(text.find("INCOMPLETE"), std::string::npos) << text;
   // The summary is printed and its path named.
@@ -232,9 +231,10 @@ TEST_F(CompareTest, TinyCompareProducesEveryOutput) {
 TEST_F(CompareTest, SummaryLinesFitInMail) {
   // --quiet: no JSON line, so ops/s comes from the profile.
   std::string quiet = workload_cmd(200) + " --quiet";
-  Compare c = start(with(kRmapbt, {"--workload-cmd", quiet, "--runs", "2",
-                                   "--label-a", "a-label-that-is-long-enough-to-need-folding-"
-                                   "in-the-header-of-the-summary", "-o", out_}),
+  Compare c = start(with(kRmapbt, {"--workload-cmd", quiet, "--runs", "2", "--label-a",
+                                   "a-label-that-is-long-enough-to-need-folding-"
+                                   "in-the-header-of-the-summary",
+                                   "-o", out_}),
                     logs("mail"));
   ASSERT_EQ(wait_exit(c), 0) << c.stderr_text();
   std::istringstream lines(slurp(out_ + "/summary.txt"));
@@ -254,8 +254,18 @@ TEST_F(CompareTest, RefusesADeviceHoldingAFilesystemUnlessForced) {
   ASSERT_TRUE(loop) << loop.error().message;
   const std::string dev = loop.value().path();
   ASSERT_TRUE(run_mkfs_xfs(dev, {}));
-  Args args{"--a", "mkfs: -m rmapbt=0", "--b", "mkfs: -m rmapbt=1", "--device", dev,
-            "--workload-cmd", workload_cmd(100), "--runs", "1", "-o", out_};
+  Args args{"--a",
+            "mkfs: -m rmapbt=0",
+            "--b",
+            "mkfs: -m rmapbt=1",
+            "--device",
+            dev,
+            "--workload-cmd",
+            workload_cmd(100),
+            "--runs",
+            "1",
+            "-o",
+            out_};
 
   Compare refused = start(args, logs("refused"));
   EXPECT_EQ(wait_exit(refused), 1);
@@ -278,8 +288,8 @@ TEST_F(CompareTest, RefusesADeviceHoldingAFilesystemUnlessForced) {
 }
 
 TEST_F(CompareTest, BadMkfsOptionStopsBeforeAnything) {
-  Compare c = start({"--a", "mkfs: -m rmapbt=0", "--b", "mkfs: -m fscost_bogus=1", "--size",
-                     "512M", "--workload-cmd", workload_cmd(100), "-o", out_},
+  Compare c = start({"--a", "mkfs: -m rmapbt=0", "--b", "mkfs: -m fscost_bogus=1", "--size", "512M",
+                     "--workload-cmd", workload_cmd(100), "-o", out_},
                     logs("mkfs"));
   EXPECT_EQ(wait_exit(c), 1);
   std::string err = c.stderr_text();
@@ -310,11 +320,12 @@ TEST_F(CompareTest, FailingWorkloadStopsWithItsMessage) {
 TEST_F(CompareTest, ALaterFailureKeepsTheFinishedRuns) {
   // The third run fails: the first pair is kept and diffed, marked incomplete.
   std::string counter = (dir_ / "count").string();
-  std::string cmd = "sh -c 'n=$(cat " + counter + " 2>/dev/null || echo 0); n=$((n+1)); echo $n > " +
-                    counter + "; if [ $n -ge 3 ]; then echo late-failure >&2; exit 4; fi; exec " +
+  std::string cmd = "sh -c 'n=$(cat " + counter +
+                    " 2>/dev/null || echo 0); n=$((n+1)); echo $n > " + counter +
+                    "; if [ $n -ge 3 ]; then echo late-failure >&2; exit 4; fi; exec " +
                     WORKLOAD_BIN + " \"$0\" --workload create --files 200' {dir}";
-  Compare c = start(with(kRmapbt, {"--workload-cmd", cmd, "--runs", "3", "-o", out_}),
-                    logs("late"));
+  Compare c =
+      start(with(kRmapbt, {"--workload-cmd", cmd, "--runs", "3", "-o", out_}), logs("late"));
   EXPECT_EQ(wait_exit(c), 1) << c.stderr_text();
   EXPECT_EQ(settled_leftovers_of(c.pid), std::vector<std::string>{});
   std::string text = slurp(out_ + "/summary.txt");
@@ -348,8 +359,8 @@ TEST_F(CompareTest, SigintKeepsFinishedRunsAndReleasesEverything) {
   // Each run lasts at least half a second, so the signal finds one going.
   std::string cmd = "sh -c '" + std::string(WORKLOAD_BIN) +
                     " \"$0\" --workload create --files 3000 && sleep 0.5' {dir}";
-  Compare c = start(with(kRmapbt, {"--workload-cmd", cmd, "--runs", "4", "-o", out_}),
-                    logs("sigint"));
+  Compare c =
+      start(with(kRmapbt, {"--workload-cmd", cmd, "--runs", "4", "-o", out_}), logs("sigint"));
   // The first block (A and B) finished: a complete pair.
   bool pair = wait_for({out_ + "/runs/a/run-01.json", out_ + "/runs/b/run-01.json"},
                        std::chrono::seconds(180), c);
@@ -383,12 +394,12 @@ TEST_F(CompareTest, SigtermInTheFirstRunSaysNoCompletePair) {
   // A run that would take a minute: only a forwarded signal ends it sooner.
   std::string cmd = "sh -c '" + std::string(WORKLOAD_BIN) +
                     " \"$0\" --workload create --files 1000 && sleep 60' {dir}";
-  Compare c = start(with(kRmapbt, {"--workload-cmd", cmd, "--runs", "2", "-o", out_}),
-                    logs("sigterm"));
+  Compare c =
+      start(with(kRmapbt, {"--workload-cmd", cmd, "--runs", "2", "-o", out_}), logs("sigterm"));
   ASSERT_TRUE(wait_for({out_ + "/runs/a/run-01.out"}, std::chrono::seconds(120), c))
       << c.stderr_text();
   std::this_thread::sleep_for(std::chrono::seconds(1));  // into the recording
-  ::kill(c.pid, SIGTERM);  // to the compare only: it must pass it on
+  ::kill(c.pid, SIGTERM);                                // to the compare only: it must pass it on
   EXPECT_EQ(wait_exit(c, std::chrono::seconds(30)), 143) << c.stderr_text();
   EXPECT_EQ(settled_leftovers_of(c.pid), std::vector<std::string>{});
   std::string text = slurp(out_ + "/summary.txt");
@@ -427,9 +438,9 @@ TEST_F(CompareTest, NextStartReportsWhatAKilledCompareLeft) {
   std::this_thread::sleep_for(std::chrono::seconds(2));
   ASSERT_FALSE(leftovers_of(c.pid).empty()) << "a SIGKILL leaves the mount and the image";
 
-  Compare next = start({"--a", "", "--b", "", "--size", "100T", "--workload-cmd", cmd, "-o",
-                        out_ + "-next"},
-                       logs("next"));
+  Compare next =
+      start({"--a", "", "--b", "", "--size", "100T", "--workload-cmd", cmd, "-o", out_ + "-next"},
+            logs("next"));
   EXPECT_EQ(wait_exit(next), 1);
   std::string err = next.stderr_text();
   std::string pid = std::to_string(c.pid);

@@ -30,8 +30,8 @@ std::vector<RunFigures> sweep() {
   int threads[] = {1, 2, 4};
   for (int i = 0; i < 3; i++) {
     for (int rep = 0; rep < 2; rep++) {
-      runs.push_back(fig(threads[i], 0, 1000.0 * threads[i] + rep * 10, 2000,
-                         {{"L", a_wait[i]}, {"M", 1}}));
+      runs.push_back(
+          fig(threads[i], 0, 1000.0 * threads[i] + rep * 10, 2000, {{"L", a_wait[i]}, {"M", 1}}));
       std::map<std::string, double> b{{"L", b_wait[i]}, {"M", 1}};
       if (threads[i] == 4 && rep == 0) b["K"] = 300;  // one run of two: mean 150 = 7.5%
       runs.push_back(fig(threads[i], 1, 900.0 * threads[i], 2000, b));
@@ -144,7 +144,8 @@ TEST(CompareScaling, Json) {
 TEST(CompareScaling, HtmlHasAChartPerTopLock) {
   std::string html = render_scaling_html(compute_scaling(sweep()), "a<", "b");
   std::size_t charts = 0;
-  for (auto at = html.find("<svg"); at != std::string::npos; at = html.find("<svg", at + 1)) charts++;
+  for (auto at = html.find("<svg"); at != std::string::npos; at = html.find("<svg", at + 1))
+    charts++;
   EXPECT_EQ(charts, 4u);  // ops/s + L, K, M
   EXPECT_NE(html.find("significant from t=2"), std::string::npos);
   EXPECT_EQ(html.find("a<"), std::string::npos);  // escaped
@@ -160,7 +161,8 @@ TEST(CompareChart, TicksAndNumbers) {
 
 TEST(CompareChart, SvgMarksAndEscapes) {
   Chart c{"<lock>", "threads", "ns", true, {}};
-  ChartSeries s{"A", "#123456", {{1, 10, 8, 12}, {2, 20, {}, {}}, {64, 40, {}, {}}}, 2.0, "from t=2"};
+  ChartSeries s{
+      "A", "#123456", {{1, 10, 8, 12}, {2, 20, {}, {}}, {64, 40, {}, {}}}, 2.0, "from t=2"};
   c.series.push_back(s);
   std::string svg = line_chart_svg(c);
   EXPECT_EQ(svg.rfind("<svg", 0), 0u);
@@ -184,8 +186,9 @@ TEST(CompareScaling, OnePointShowsSharesInsteadOfOnsets) {
   EXPECT_EQ(text.find("from thread count"), std::string::npos) << text;
   EXPECT_EQ(text.find(" \n"), std::string::npos) << "no trailing spaces:\n" << text;
   std::vector<RunFigures> tiny{fig(0, 0, 100, 1000, {{"L", 0.2}}), fig(0, 1, 90, 1000, {})};
-  EXPECT_NE(render_scaling_text(compute_scaling(tiny), "x", "y").find("No lock's wait reached 0.1%"),
-            std::string::npos);
+  EXPECT_NE(
+      render_scaling_text(compute_scaling(tiny), "x", "y").find("No lock's wait reached 0.1%"),
+      std::string::npos);
 }
 
 }  // namespace
