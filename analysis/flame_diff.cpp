@@ -120,11 +120,14 @@ std::string render_diff_svg(const FlameInput& a, const FlameInput& b, const Diff
   std::vector<std::string> path;  // the frame's path, "all" excluded
   for (const Frame& f : lay.frames) {
     const FlameNode& n = *f.node;
+    // "all" is asked too, with an empty path: in a per-op graph it is the op.
     if (f.depth > 0) {
       path.resize(static_cast<std::size_t>(f.depth - 1));
       path.push_back(n.name);
+    } else {
+      path.clear();
     }
-    bool insignificant = f.depth > 0 && opt.significant && opt.significant(path) == false;
+    bool insignificant = opt.significant && opt.significant(path) == false;
     bool hatched = borrowed(n, opt.width);
     std::string colour = insignificant ? (hatched ? "url(#fg-insig)" : "rgb(195,195,195)")
                          : hatched     ? (n.value_b <= 0 ? "url(#fg-gone)" : "url(#fg-new)")

@@ -97,9 +97,9 @@ struct DiffOptions {
   SvgOptions svg;
   DiffWidth width = DiffWidth::B;
   DiffColor color = DiffColor::Inclusive;
-  // Significance hook: given a frame's path (root first, "all" excluded),
-  // false draws it grey ("not significant"), true or nullopt colours it by
-  // its delta. Unset = every frame coloured.
+  // Significance hook: given a frame's path (root first, "all" excluded;
+  // empty for "all" itself), false draws it grey ("not significant"), true
+  // or nullopt colours it by its delta. Unset = every frame coloured.
   std::function<std::optional<bool>(const std::vector<std::string>& path)> significant;
 };
 

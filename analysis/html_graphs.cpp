@@ -29,24 +29,6 @@ bool has_data(const FlameInput& in) {
   return sum > 0;
 }
 
-// render_svg writes a standalone document. Inline, the XML prolog has no
-// use, and every graph defines the same <defs> ids: a url(#id) resolves to
-// the first in the page, which may sit in a hidden tab. So the prolog goes
-// and the ids get a per-graph prefix, in the head only (frames refer to no
-// ids, and a frame's name must stay as it is).
-std::string inline_svg(std::string svg, std::size_t n) {
-  if (svg.starts_with("<?xml")) svg.erase(0, svg.find('\n') + 1);
-  std::size_t head_end = std::min(svg.find("<g class=\"fg-frames\""), svg.size());
-  std::string head = svg.substr(0, head_end);
-  const std::string prefix = fmt::format("fg{}-", n);
-  for (std::string_view from : {"id=\"fg-", "url(#fg-"}) {
-    std::string to = std::string(from.substr(0, from.size() - 3)) + prefix;
-    for (auto at = head.find(from); at != std::string::npos; at = head.find(from, at + to.size()))
-      head.replace(at, from.size(), to);
-  }
-  return head + svg.substr(head_end);
-}
-
 void plan_set(const Profile& p, const HtmlOptions& opt, GraphSet& set, std::set<std::string>& ids,
               std::vector<Pending>& pending) {
   for (std::string_view v : kReportViews) {
@@ -63,30 +45,12 @@ void plan_set(const Profile& p, const HtmlOptions& opt, GraphSet& set, std::set<
 // A frame's markup is a few hundred bytes whatever its width, so a wide
 // profile (thousands of distinct stacks) makes a large graph; the narrowest
 // frames go first, each doubling of the min width pruning more of them.
-void shrink(Pending& g, std::string& svg, std::size_t budget) {
-  while (svg.size() > budget && g.svg.min_width_px < kMaxMinWidthPx) {
-    g.svg.min_width_px = std::min(std::max(2 * g.svg.min_width_px, 0.2), kMaxMinWidthPx);
-    svg = render_svg(g.input, g.svg);
+void shrink(std::size_t i, double& min_width, std::string& svg, std::size_t budget,
+            const std::function<std::string(std::size_t, double)>& draw) {
+  while (svg.size() > budget && min_width < kMaxMinWidthPx) {
+    min_width = std::min(std::max(2 * min_width, 0.2), kMaxMinWidthPx);
+    svg = draw(i, min_width);
   }
-}
-
-// Small graphs first, each within an equal share of what is left, so that
-// what they do not use goes to the large ones (usually the combined graphs).
-std::vector<std::string> draw_all(std::vector<Pending>& pending, std::size_t max_bytes) {
-  std::vector<std::string> svgs;
-  for (const auto& g : pending) svgs.push_back(render_svg(g.input, g.svg));
-  if (max_bytes == 0) return svgs;
-  std::vector<std::size_t> order(svgs.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return svgs[a].size() < svgs[b].size(); });
-  std::size_t left = max_bytes;
-  for (std::size_t k = 0; k < order.size(); ++k) {
-    std::size_t i = order[k];
-    shrink(pending[i], svgs[i], left / (order.size() - k));
-    left -= std::min(left, svgs[i].size());
-  }
-  return svgs;
 }
 
 }  // namespace
@@ -103,6 +67,43 @@ std::string unique_id(std::string_view base, std::set<std::string>& used) {
   return candidate;
 }
 
+std::vector<std::string> draw_within(std::vector<double>& min_width,
+                                     const std::function<std::string(std::size_t, double)>& draw,
+                                     std::size_t max_bytes) {
+  std::vector<std::string> svgs;
+  for (std::size_t i = 0; i < min_width.size(); ++i) svgs.push_back(draw(i, min_width[i]));
+  if (max_bytes == 0) return svgs;
+  std::vector<std::size_t> order(svgs.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return svgs[a].size() < svgs[b].size(); });
+  std::size_t left = max_bytes;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    std::size_t i = order[k];
+    shrink(i, min_width[i], svgs[i], left / (order.size() - k), draw);
+    left -= std::min(left, svgs[i].size());
+  }
+  return svgs;
+}
+
+// Frames refer to no ids but the hatching patterns of diff frames, in a
+// fill attribute (a frame's name is escaped, so it cannot hold `fill="`).
+std::string inline_svg(std::string svg, std::size_t n) {
+  if (svg.starts_with("<?xml")) svg.erase(0, svg.find('\n') + 1);
+  const std::string prefix = fmt::format("fg{}-", n);
+  auto replace_all = [](std::string& s, std::string_view from, const std::string& to) {
+    for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+      s.replace(at, from.size(), to);
+  };
+  std::size_t head_end = std::min(svg.find("<g class=\"fg-frames\""), svg.size());
+  std::string head = svg.substr(0, head_end);
+  std::string body = svg.substr(head_end);
+  for (std::string_view from : {"id=\"fg-", "url(#fg-"})
+    replace_all(head, from, std::string(from.substr(0, from.size() - 3)) + prefix);
+  replace_all(body, "fill=\"url(#fg-", "fill=\"url(#" + prefix);
+  return head + body;
+}
+
 std::vector<GraphSet> graph_sets(const Profile& p, const HtmlOptions& opt,
                                  const std::vector<std::string>& ops, std::set<std::string>& ids) {
   std::vector<GraphSet> sets;
@@ -112,11 +113,19 @@ std::vector<GraphSet> graph_sets(const Profile& p, const HtmlOptions& opt,
     for (const auto& op : ops) sets.push_back({unique_id("op-" + op, ids), op, op, {}});
   std::vector<Pending> pending;
   for (auto& s : sets) plan_set(p, opt, s, ids, pending);
-  std::vector<std::string> svgs = draw_all(pending, opt.max_bytes);
+  std::vector<double> min_width;
+  for (const auto& g : pending) min_width.push_back(g.svg.min_width_px);
+  std::vector<std::string> svgs = draw_within(
+      min_width,
+      [&](std::size_t i, double px) {
+        SvgOptions o = pending[i].svg;
+        o.min_width_px = px;
+        return render_svg(pending[i].input, o);
+      },
+      opt.max_bytes);
   for (std::size_t i = 0; i < pending.size(); ++i) {
     const Pending& g = pending[i];
-    g.set->graphs.push_back(
-        {g.view, g.id, inline_svg(std::move(svgs[i]), i + 1), g.svg.min_width_px});
+    g.set->graphs.push_back({g.view, g.id, inline_svg(std::move(svgs[i]), i + 1), min_width[i]});
   }
   std::erase_if(sets, [](const GraphSet& s) { return s.graphs.empty(); });
   return sets;

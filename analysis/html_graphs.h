@@ -1,8 +1,10 @@
-// Internal to html_report.cpp: the flame graphs of the HTML report, chosen,
-// rendered within the page's size budget and made ready to inline.
+// Internal to the HTML pages (html_report.cpp, diff_html*.cpp): the flame
+// graphs of the report, chosen, rendered within the page's size budget and
+// made ready to inline.
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -42,5 +44,21 @@ std::vector<GraphSet> graph_sets(const Profile& p, const HtmlOptions& opt,
                                  const std::vector<std::string>& ops, std::set<std::string>& ids);
 
 inline constexpr double kMaxMinWidthPx = 6.4;
+
+// Graphs drawn within max_bytes (0 = no budget): draw(i, px) renders graph
+// i pruning frames narrower than px; min_width[i] is the pruning asked for
+// and, on return, the one it was drawn with. Small graphs first, each
+// within an equal share of what is left (so what they do not use goes to
+// the large ones); a graph over its share is drawn again with twice the min
+// width, up to kMaxMinWidthPx.
+std::vector<std::string> draw_within(std::vector<double>& min_width,
+                                     const std::function<std::string(std::size_t, double)>& draw,
+                                     std::size_t max_bytes);
+
+// A standalone SVG made fit to inline as graph number `n` of a page: no XML
+// prolog, and its <defs> ids (and the url(#...) references to them, in the
+// head and in diff frames' fills) prefixed per graph, since a url(#id)
+// resolves to the first such id in the page, which may sit in a hidden tab.
+std::string inline_svg(std::string svg, std::size_t n);
 
 }  // namespace fscost::html

@@ -7,6 +7,7 @@
 
 #include "cmd_compare.h"
 #include "cmd_convert.h"
+#include "cmd_diff.h"
 #include "cmd_flamegraph.h"
 #include "cmd_html.h"
 #include "cmd_import.h"
@@ -92,6 +93,7 @@ int main(int argc, char** argv) {
   fscost::add_import(app, run);
   fscost::add_convert(app, run);
   fscost::add_html(app, run);
+  fscost::add_diff(app, run);
   fscost::add_compare(app, run);
   CLI11_PARSE(app, argc, argv);
   fscost::setup_libbpf_logging();

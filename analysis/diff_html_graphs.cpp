@@ -1,0 +1,158 @@
+// The diff page's differential flame graphs: per operation and view, the
+// mean stacks of A's runs against B's, coloured by delta where the diff's
+// statistics call the change significant and grey where they do not.
+#include "diff_html_graphs.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <memory>
+
+#include "flamegraph.h"
+#include "report.h"
+
+namespace fscost::html {
+
+namespace {
+
+using Hook = std::function<std::optional<bool>(const std::vector<std::string>&)>;
+
+std::optional<bool> tested(const Comparison& c) {
+  if (c.verdict == Verdict::TooFewRuns) return std::nullopt;
+  return c.significant();
+}
+
+// Either of two comparisons significant; untested if either is.
+std::optional<bool> either(const Comparison& x, const Comparison& y) {
+  auto a = tested(x), b = tested(y);
+  if (!a || !b) return std::nullopt;
+  return *a || *b;
+}
+
+// A frame as render_folded writes it: ';' separates frames, '\n' lines.
+std::string folded_frame(std::string s) {
+  for (char& c : s) {
+    if (c == ';') c = ':';
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  return s;
+}
+
+Hook oncpu_hook(const OpDiff& op) {
+  auto by_name = std::make_shared<std::map<std::string, const Comparison*>>();
+  for (const auto& f : op.functions) by_name->emplace(folded_frame(f.name), &f.inclusive);
+  return [&op, by_name](const std::vector<std::string>& path) -> std::optional<bool> {
+    if (path.size() <= 1) return tested(op.oncpu);
+    auto it = by_name->find(path.back());
+    return it == by_name->end() ? std::nullopt : tested(*it->second);
+  };
+}
+
+Hook offcpu_hook(const OpDiff& op) {
+  return [&op](const std::vector<std::string>& path) -> std::optional<bool> {
+    if (path.size() <= 1) return tested(op.offcpu);
+    const std::string& f = path[1];  // "[io]", "[lock]", ...
+    if (f.size() < 2 || f.front() != '[' || f.back() != ']') return std::nullopt;
+    auto it = op.offcpu_by_class.find(f.substr(1, f.size() - 2));
+    return it == op.offcpu_by_class.end() ? std::nullopt : tested(it->second);
+  };
+}
+
+// A name may stand for several LockDiffs (one per lock type): significant
+// if any of them is.
+Hook locks_hook(const OpDiff& op) {
+  auto by_name = std::make_shared<std::map<std::string, std::optional<bool>>>();
+  for (const auto& l : op.locks) {
+    auto [it, fresh] = by_name->emplace(folded_frame(l.name), tested(l.wait));
+    if (!fresh && it->second) {
+      auto t = tested(l.wait);
+      it->second = t ? std::optional(*it->second || *t) : std::nullopt;
+    }
+  }
+  return [&op, by_name](const std::vector<std::string>& path) -> std::optional<bool> {
+    if (path.size() <= 1) return either(op.spin, op.sleep);
+    auto it = by_name->find(path[1]);
+    return it == by_name->end() ? std::nullopt : it->second;
+  };
+}
+
+bool has_data(const FlameInput& in) {
+  for (const auto& s : in.stacks)
+    if (s.second > 0) return true;
+  return false;
+}
+
+std::string_view view_title(const std::string& view) {
+  if (view == "offcpu") return "off-CPU";
+  if (view == "locks") return "lock wait";
+  return "on-CPU";
+}
+
+std::string side(const RunSet& r) {
+  return fmt::format("{} ({} run{}, mean)", r.label, r.runs.size(), r.runs.size() == 1 ? "" : "s");
+}
+
+// A graph before drawing.
+struct Pending {
+  GraphSet* set = nullptr;
+  std::string view;
+  std::string id;
+  FlameInput a, b;
+  DiffOptions opt;
+};
+
+void plan_set(const OpDiff& op, const RunSet& a, const RunSet& b, const DiffHtmlOptions& opt,
+              GraphSet& set, std::set<std::string>& ids, std::vector<Pending>& pending) {
+  for (std::string_view v : kReportViews) {
+    std::string view(v);
+    FlameInput in_a = mean_flame_input(a, view, op.op);
+    FlameInput in_b = mean_flame_input(b, view, op.op);
+    if (!has_data(in_a) && !has_data(in_b)) continue;
+    DiffOptions d;
+    d.svg.title =
+        fmt::format("Differential {} flame graph: {}, per operation", view_title(view), op.op);
+    d.svg.subtitle = fmt::format("A: {} | B: {}", side(a), side(b));
+    d.svg.unit = "ns/op";
+    d.svg.width = opt.graph_width;
+    d.significant = significance_hook(op, view);
+    pending.push_back({&set, view, unique_id(set.id + "-" + view, ids), std::move(in_a),
+                       std::move(in_b), std::move(d)});
+  }
+}
+
+}  // namespace
+
+Hook significance_hook(const OpDiff& op, const std::string& view) {
+  if (view == "offcpu") return offcpu_hook(op);
+  if (view == "locks") return locks_hook(op);
+  return oncpu_hook(op);
+}
+
+std::vector<GraphSet> diff_graph_sets(const Diff& d, const RunSet& a, const RunSet& b,
+                                      const DiffHtmlOptions& opt, std::set<std::string>& ids) {
+  std::vector<GraphSet> sets;
+  sets.reserve(d.ops.size());  // Pending points into it
+  for (const auto& op : d.ops)
+    sets.push_back({unique_id("graphs-" + op.op, ids), op.op, op.op, {}});
+  std::vector<Pending> pending;
+  for (std::size_t i = 0; i < d.ops.size(); ++i)
+    plan_set(d.ops[i], a, b, opt, sets[i], ids, pending);
+  std::vector<double> min_width;
+  for (const auto& g : pending) min_width.push_back(g.opt.svg.min_width_px);
+  std::vector<std::string> svgs = draw_within(
+      min_width,
+      [&](std::size_t i, double px) {
+        DiffOptions o = pending[i].opt;
+        o.svg.min_width_px = px;
+        return render_diff_svg(pending[i].a, pending[i].b, o);
+      },
+      opt.max_bytes);
+  for (std::size_t i = 0; i < pending.size(); ++i) {
+    const Pending& g = pending[i];
+    g.set->graphs.push_back({g.view, g.id, inline_svg(std::move(svgs[i]), i + 1), min_width[i]});
+  }
+  std::erase_if(sets, [](const GraphSet& s) { return s.graphs.empty(); });
+  return sets;
+}
+
+}  // namespace fscost::html
