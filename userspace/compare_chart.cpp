@@ -29,6 +29,7 @@ std::string short_number(double v) {
   if (a >= 1e9) return fmt::format("{:.3g}G", v / 1e9);
   if (a >= 1e6) return fmt::format("{:.3g}M", v / 1e6);
   if (a >= 1e4) return fmt::format("{:.3g}k", v / 1e3);
+  if (a >= 100) return fmt::format("{:.0f}", v);  // not "2.5e+03"
   return fmt::format("{:.3g}", v);
 }
 

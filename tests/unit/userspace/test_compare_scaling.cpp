@@ -155,6 +155,8 @@ TEST(CompareChart, TicksAndNumbers) {
   EXPECT_EQ(nice_ticks(950), (std::vector<double>{0, 200, 400, 600, 800, 1000}));
   EXPECT_EQ(nice_ticks(0), (std::vector<double>{0, 1}));
   EXPECT_EQ(short_number(950), "950");
+  EXPECT_EQ(short_number(2500), "2500");
+  EXPECT_EQ(short_number(0.25), "0.25");
   EXPECT_EQ(short_number(12345), "12.3k");
   EXPECT_EQ(short_number(4.5e6), "4.5M");
 }
