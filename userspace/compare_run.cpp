@@ -6,11 +6,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
 #include <sstream>
 #include <thread>
 
@@ -139,10 +141,11 @@ Status canonical_command(Profile& p, const std::string& path, const std::string&
 
 void set_workload_figures(RunResult& r, const std::string& out) {
   r.workload = last_json_line(out);
+  if (r.workload.is_null()) r.workload = fs_mark_figures(out);
   if (r.workload.is_object() && r.workload.contains("ops_per_s") &&
       r.workload["ops_per_s"].is_number()) {
     r.ops_per_s = r.workload["ops_per_s"].get<double>();
-    r.ops_source = "workload";
+    r.ops_source = r.workload.contains("fs_mark_rows") ? "fs_mark Files/sec" : "workload";
   }
 }
 
@@ -296,6 +299,32 @@ nlohmann::json last_json_line(const std::string& out) {
     if (!j.is_discarded() && j.is_object()) last = std::move(j);
   }
   return last;
+}
+
+nlohmann::json fs_mark_figures(const std::string& out) {
+  std::istringstream in(out);
+  std::string line;
+  int column = -1;
+  std::vector<double> rates;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::vector<std::string> w{std::istream_iterator<std::string>(words), {}};
+    auto header = std::find(w.begin(), w.end(), "Files/sec");
+    if (header != w.end()) {
+      column = static_cast<int>(header - w.begin());
+      continue;
+    }
+    if (column < 0 || w.size() <= static_cast<std::size_t>(column) || w[0][0] == '#') continue;
+    char* end = nullptr;
+    double v = std::strtod(w[static_cast<std::size_t>(column)].c_str(), &end);
+    if (end && *end == '\0') rates.push_back(v);
+  }
+  if (rates.empty()) return nullptr;
+  double sum = 0;
+  for (double v : rates) sum += v;
+  return {{"ops_per_s", sum / static_cast<double>(rates.size())},
+          {"fs_mark_rows", rates.size()},
+          {"files_per_s", rates}};
 }
 
 }  // namespace fscost

@@ -64,4 +64,9 @@ std::string tail_lines(const std::string& text, std::size_t lines);
 // The last line of `out` that parses as a JSON object; null if none.
 nlohmann::json last_json_line(const std::string& out);
 
+// fs_mark's result table (its "Files/sec" column, one row per loop):
+// {"ops_per_s": mean, "fs_mark_rows": n, "files_per_s": [...]}; null when
+// `out` has no such table.
+nlohmann::json fs_mark_figures(const std::string& out);
+
 }  // namespace fscost

@@ -247,6 +247,40 @@ TEST_F(CompareTest, SummaryLinesFitInMail) {
   EXPECT_TRUE(fs::exists(out_ + "/runs/a/run-01.profile"));  // no thread dimension
 }
 
+// A third-party workload over a thread sweep: fs_mark's own Files/sec,
+// each thread count's diff in its directory, the headline the largest.
+TEST_F(CompareTest, FsMarkSweepWritesEveryThreadCount) {
+  auto which = run_capture({"sh", "-c", "command -v fs_mark"});
+  FSCOST_REQUIRE(which && which.value().ok(),
+                 "fs_mark not installed (scripts/setup.sh installs fsmark)");
+  Compare c =
+      start(with(kRmapbt, {"--workload-cmd", "fs_mark -d {dir} -n 1000 -s 0 -S 0 -t {threads}",
+                           "--threads", "1,2", "--runs", "2", "-o", out_}),
+            logs("fsmark"));
+  ASSERT_EQ(wait_exit(c), 0) << c.stderr_text();
+  json j = json::parse(slurp(out_ + "/summary.json"), nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  const json& cmp = j["compare"];
+  EXPECT_EQ(cmp["headline_threads"], 2);
+  ASSERT_EQ(cmp["runs"].size(), 8u);
+  for (const auto& r : cmp["runs"]) {
+    EXPECT_EQ(r["ops_per_s_source"], "fs_mark Files/sec") << r.dump();
+    EXPECT_GT(r["ops_per_s"].get<double>(), 0);
+  }
+  ASSERT_EQ(cmp["points"].size(), 2u);
+  EXPECT_TRUE(cmp["points"][0].contains("diff")) << "the other thread count's diff";
+  EXPECT_FALSE(cmp["points"][1].contains("diff")) << "the headline's is at the top level";
+  EXPECT_EQ(cmp["scaling"]["points"].size(), 2u);
+  for (const char* f : {"summary.txt", "summary.json", "report.html"})
+    EXPECT_TRUE(fs::exists(out_ + "/runs/t1/" + f)) << f;
+  std::string text = slurp(out_ + "/summary.txt");
+  EXPECT_NE(text.find("Headline: 2 threads"), std::string::npos) << text;
+  EXPECT_NE(text.find("Other thread counts: runs/t1/summary.txt"), std::string::npos) << text;
+  std::string html = slurp(out_ + "/report.html");
+  EXPECT_NE(html.find("id=\"compare-points\""), std::string::npos);
+  EXPECT_NE(html.find("Operations per second"), std::string::npos);
+}
+
 TEST_F(CompareTest, RefusesADeviceHoldingAFilesystemUnlessForced) {
   auto image = ShmImage::create(512ull << 20);
   ASSERT_TRUE(image) << image.error().message;
