@@ -42,6 +42,8 @@ struct Compare {
   std::string stderr_text() const { return slurp(err); }
 };
 
+// Runs in the directory of `logs`: workloads that drop files in their
+// working directory (fs_mark's fs_log.txt) leave them there.
 Compare start(const Args& args, const std::string& logs) {
   Compare c;
   c.out = logs + ".stdout";
@@ -56,6 +58,7 @@ Compare start(const Args& args, const std::string& logs) {
     int o = ::open(c.out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     int e = ::open(c.err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     ::dup2(o, 1), ::dup2(e, 2);
+    if (::chdir(fs::path(logs).parent_path().c_str()) != 0) _exit(126);
     ::execv(cargv[0], cargv.data());
     _exit(127);
   }
