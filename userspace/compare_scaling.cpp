@@ -92,12 +92,17 @@ Scaling compute_scaling(const std::vector<RunFigures>& runs, std::size_t top, do
   }
   Scaling s;
   s.threshold = threshold;
+  std::vector<double> p_values;
   for (auto& [t, sides] : by_threads) {
     ScalingPoint p;
     p.threads = t;
     for (int c = 0; c < 2; c++) p.side[c] = summarize_side(sides[c], all_locks);
+    stats::Welch w = stats::welch_test(sides[0].ops, sides[1].ops);
+    p_values.push_back(w.valid ? w.p : std::nan(""));
     s.points.push_back(std::move(p));
   }
+  std::vector<double> q = stats::benjamini_hochberg(p_values);
+  for (std::size_t i = 0; i < s.points.size(); i++) s.points[i].ops_q = q[i];
   s.locks = top_locks(s.points, all_locks, top);
   for (const std::string& lock : s.locks) {
     LockOnset o{lock, {0, 0}};
@@ -124,6 +129,12 @@ std::string rate(const stats::Summary& s) {
 std::string change(const stats::Summary& a, const stats::Summary& b) {
   if (a.n == 0 || b.n == 0 || !(a.mean > 0)) return "-";
   return fmt::format("{:+.1f}%", (b.mean / a.mean - 1) * 100);
+}
+
+// "0.012*" (significant), "0.430~", or "-" without a test.
+std::string q_text(double q) {
+  if (!std::isfinite(q)) return "-";
+  return fmt::format("{:.3f}{}", q, q < kScalingAlpha ? '*' : '~');
 }
 
 std::string onset_text(int t) { return t > 0 ? fmt::format("t={}", t) : "never"; }
@@ -161,17 +172,20 @@ std::string one_point_locks(const Scaling& s, std::size_t name_w) {
 
 std::string render_scaling_text(const Scaling& s, const std::string& label_a,
                                 const std::string& label_b, std::size_t width) {
-  std::string out = "Scaling: ops/s by thread count (mean of runs)\n";
+  std::string out = fmt::format(
+      "Scaling: ops/s by thread count (mean of runs); q: Welch's t,\n"
+      "Benjamini-Hochberg over the thread counts, '*' below {}\n",
+      kScalingAlpha);
   // Columns as wide as the labels (within the width), at least a number's.
   std::size_t col =
-      std::clamp<std::size_t>(std::max(label_a.size(), label_b.size()) + 2, 10, (width - 20) / 2);
-  out += fmt::format("{:>7}  {:>{}}  {:>{}}  {:>7}\n", "threads", fit("A " + label_a, col), col,
-                     fit("B " + label_b, col), col, "B vs A");
+      std::clamp<std::size_t>(std::max(label_a.size(), label_b.size()) + 2, 10, (width - 30) / 2);
+  out += fmt::format("{:>7}  {:>{}}  {:>{}}  {:>7}  {:>6}\n", "threads", fit("A " + label_a, col),
+                     col, fit("B " + label_b, col), col, "B vs A", "q");
   for (const ScalingPoint& p : s.points)
-    out += fmt::format("{:>7}  {:>{}}  {:>{}}  {:>7}\n",
+    out += fmt::format("{:>7}  {:>{}}  {:>{}}  {:>7}  {:>6}\n",
                        p.threads > 0 ? std::to_string(p.threads) : "-", rate(p.side[0].ops_per_s),
                        col, rate(p.side[1].ops_per_s), col,
-                       change(p.side[0].ops_per_s, p.side[1].ops_per_s));
+                       change(p.side[0].ops_per_s, p.side[1].ops_per_s), q_text(p.ops_q));
   if (s.locks.empty()) return out + "No lock contention inside operations.\n";
   std::size_t name_w = width - 22;
   if (s.points.size() == 1) return out + one_point_locks(s, name_w);
@@ -218,9 +232,11 @@ nlohmann::json side_json(const ScalingSide& side, const std::vector<std::string>
 nlohmann::json scaling_json(const Scaling& s) {
   nlohmann::json points = nlohmann::json::array(), onsets = nlohmann::json::array();
   for (const ScalingPoint& p : s.points)
-    points.push_back({{"threads", p.threads > 0 ? nlohmann::json(p.threads) : nlohmann::json()},
-                      {"a", side_json(p.side[0], s.locks)},
-                      {"b", side_json(p.side[1], s.locks)}});
+    points.push_back(
+        {{"threads", p.threads > 0 ? nlohmann::json(p.threads) : nlohmann::json()},
+         {"ops_per_s_q", std::isfinite(p.ops_q) ? nlohmann::json(p.ops_q) : nlohmann::json()},
+         {"a", side_json(p.side[0], s.locks)},
+         {"b", side_json(p.side[1], s.locks)}});
   auto onset = [](int t) { return t > 0 ? nlohmann::json(t) : nlohmann::json(); };
   for (const LockOnset& o : s.onsets)
     onsets.push_back({{"lock", o.lock}, {"a", onset(o.threads[0])}, {"b", onset(o.threads[1])}});

@@ -45,7 +45,12 @@ struct ScalingSide {
 struct ScalingPoint {
   int threads = 0;
   ScalingSide side[2];
+  // Whether B's ops/s differ from A's: Welch's t p-value, Benjamini–Hochberg
+  // adjusted over the thread counts; NaN when a side has fewer than 2 runs.
+  double ops_q = 0;
 };
+
+inline constexpr double kScalingAlpha = 0.05;  // '*' in the text when ops_q < this
 
 struct LockOnset {
   std::string lock;
@@ -68,8 +73,8 @@ Scaling compute_scaling(const std::vector<RunFigures>& runs, std::size_t top = 6
 // when it never is.
 int onset_threads(const Scaling& s, const std::string& lock, int config);
 
-// ≤ `width` columns: ops/s per thread count for A and B, then each top
-// lock's onset.
+// ≤ `width` columns: ops/s per thread count for A and B with the change and
+// its q, then each significant lock's onset.
 std::string render_scaling_text(const Scaling& s, const std::string& label_a,
                                 const std::string& label_b, std::size_t width = 72);
 

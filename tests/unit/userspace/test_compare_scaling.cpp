@@ -2,6 +2,7 @@
 // JSON and charts.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -121,7 +122,12 @@ TEST(CompareScaling, TextFitsAndNamesOnsets) {
     }
     return words;
   };
-  EXPECT_EQ(row("4"), (std::vector<std::string>{"4", "4005", "3600", "-10.1%"})) << text;
+  auto four = row("4");
+  ASSERT_EQ(four.size(), 5u) << text;
+  EXPECT_EQ(std::vector<std::string>(four.begin(), four.begin() + 4),
+            (std::vector<std::string>{"4", "4005", "3600", "-10.1%"}))
+      << text;
+  EXPECT_EQ(four[4].back(), '*') << "B's rate is lower in every run: " << text;
   EXPECT_EQ(row("L"), (std::vector<std::string>{"L", "t=4", "t=2"})) << text;
   EXPECT_EQ(row("K"), (std::vector<std::string>{"K", "never", "t=4"})) << text;
   EXPECT_EQ(row("M"), std::vector<std::string>{}) << "never significant: not listed\n" << text;
@@ -130,11 +136,27 @@ TEST(CompareScaling, TextFitsAndNamesOnsets) {
             std::string::npos);
 }
 
+TEST(CompareScaling, OpsQAcrossThreadCounts) {
+  Scaling s = compute_scaling(sweep());
+  for (const auto& p : s.points) EXPECT_LT(p.ops_q, kScalingAlpha) << p.threads;
+  // Overlapping rates: no difference; one run a side: no test.
+  std::vector<RunFigures> noisy{fig(1, 0, 100, 1, {}), fig(1, 0, 200, 1, {}),
+                                fig(1, 1, 110, 1, {}), fig(1, 1, 190, 1, {}),
+                                fig(2, 0, 100, 1, {}), fig(2, 1, 100, 1, {})};
+  Scaling n = compute_scaling(noisy);
+  EXPECT_GT(n.points[0].ops_q, 0.5);
+  EXPECT_TRUE(std::isnan(n.points[1].ops_q));
+  std::string text = render_scaling_text(n, "a", "b");
+  EXPECT_NE(text.find("~\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  -\n"), std::string::npos) << text;
+}
+
 TEST(CompareScaling, Json) {
   nlohmann::json j = scaling_json(compute_scaling(sweep()));
   EXPECT_DOUBLE_EQ(j["significant_share_of_latency"].get<double>(), 0.05);
   ASSERT_EQ(j["points"].size(), 3u);
   EXPECT_EQ(j["points"][1]["threads"], 2);
+  EXPECT_LT(j["points"][1]["ops_per_s_q"].get<double>(), 0.05);
   EXPECT_DOUBLE_EQ(j["points"][1]["b"]["lock_wait_ns_per_op"]["L"]["mean"].get<double>(), 150);
   EXPECT_EQ(j["onsets"][0]["lock"], "L");
   EXPECT_EQ(j["onsets"][0]["a"], 4);
