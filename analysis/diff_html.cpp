@@ -86,10 +86,12 @@ void summary(std::string& out, const Diff& d, const RunSet& a, const RunSet& b,
                  "<section id=\"summary\">\n<h1>{}</h1>\n<dl class=\"meta\">\n"
                  "<dt>A</dt><dd>{}: {}</dd>\n<dt>B</dt><dd>{}: {}</dd>\n"
                  "<dt>Statistics</dt><dd>Welch's t per metric, Benjamini-Hochberg false "
-                 "discovery rate {:g} over {} comparisons, {:g}% intervals; Mann-Whitney U and "
+                 "discovery rate {:g} per family ({} metrics, {} function and {} lock "
+                 "comparisons), {:g}% intervals; Mann-Whitney U and "
                  "Hedges' g alongside. Grey: not significant.</dd>\n</dl>\n",
                  esc(title), esc(d.label_a), sources(a), esc(d.label_b), sources(b), d.config.alpha,
-                 d.family, 100 * d.config.level);
+                 d.families.metrics, d.families.functions, d.families.locks,
+                 100 * d.config.level);
   out += "<h2>Explanation</h2>\n<pre class=\"diff-text\">" + esc(diff_text::explanation(d, 72)) +
          "</pre>\n<p class=\"note\">As in <code>summary.txt</code>, which adds the tables below "
          "in plain text, ready for a mail.</p>\n";
