@@ -22,18 +22,8 @@ namespace {
 
 using html::esc;
 using html::GraphSet;
-
-std::string_view view_label(std::string_view view) {
-  if (view == "offcpu") return "Off-CPU";
-  if (view == "locks") return "Lock wait";
-  return "On-CPU";
-}
-
-const GraphSet* set_of(const std::vector<GraphSet>& sets, const std::string& op) {
-  for (const auto& s : sets)
-    if (s.op == op) return &s;
-  return nullptr;
-}
+using html::set_of;
+using html::view_label;
 
 // Everything the page links to, with ids unique across the page.
 struct Anchors {
@@ -138,23 +128,7 @@ void graphs(std::string& out, const std::vector<GraphSet>& sets) {
       "B, blue: less; grey: the change is not significant; hatched: on one side only. Click to "
       "zoom, Search to highlight.</p>\n";
   if (sets.empty()) out += "<p class=\"note\">No stacks in A or B.</p>\n";
-  for (const auto& s : sets) {
-    fmt::format_to(std::back_inserter(out),
-                   "<div class=\"views\" id=\"{}\">\n<h3>{}</h3>\n"
-                   "<div class=\"view-tabs\" role=\"tablist\">",
-                   s.id, esc(s.heading));
-    for (const auto& g : s.graphs)
-      fmt::format_to(std::back_inserter(out),
-                     "<a class=\"view-tab\" role=\"tab\" href=\"#{}\">{}</a>", g.id,
-                     view_label(g.view));
-    out += "</div>\n";
-    for (const auto& g : s.graphs)
-      fmt::format_to(
-          std::back_inserter(out),
-          "<div class=\"view-panel\" id=\"{}\" role=\"tabpanel\" data-view=\"{}\">\n{}</div>\n",
-          g.id, g.view, g.svg);
-    out += "</div>\n";
-  }
+  html::graph_panels(out, sets);
   out += "</section>\n";
 }
 
