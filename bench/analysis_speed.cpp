@@ -1,0 +1,212 @@
+// analysis_speed: time and peak memory of the analysis stages on synthetic
+// profile sets at stress scale (docs/PERFORMANCE.md, "Analysis speed").
+//
+//   analysis_speed [--stacks N] [--runs R] [--repeat K] [--diff-repeat K] [--smoke]
+//
+// Writes R runs of configuration A and R of B (N unique on-CPU stacks each,
+// depth 10–40, XFS-like frames; B has 20% new code) to a temporary
+// directory, then measures, each pipeline in its own child process: loading
+// the 2 × R profiles, the diff, its HTML report, and one flame graph of N
+// stacks. Prints a markdown table with the targets. Not a timed test.
+#include <fmt/format.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <optional>
+
+#include "diff.h"
+#include "flamegraph.h"
+#include "profile_io.h"
+#include "stages.h"
+#include "synth_profile.h"
+
+namespace fs = std::filesystem;
+using namespace fscost;
+using namespace fscost::bench;
+
+namespace {
+
+struct Options {
+  std::size_t stacks = 100'000;
+  std::size_t runs = 10;
+  int repeat = 3;       // flame graph pipeline (seconds each)
+  int diff_repeat = 1;  // diff pipeline (minutes at full scale on a 2-CPU VM)
+};
+
+[[noreturn]] void usage() {
+  std::cerr << "usage: analysis_speed [--stacks N] [--runs R] [--repeat K] [--diff-repeat K]"
+               " [--smoke]\n";
+  std::exit(2);
+}
+
+Options parse_options(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto number = [&]() -> unsigned long {
+      if (i + 1 >= argc) usage();
+      char* end = nullptr;
+      unsigned long v = std::strtoul(argv[++i], &end, 10);
+      if (*end || v == 0) usage();
+      return v;
+    };
+    if (a == "--stacks") o.stacks = number();
+    else if (a == "--runs") o.runs = number();
+    else if (a == "--repeat") o.repeat = static_cast<int>(number());
+    else if (a == "--diff-repeat") o.diff_repeat = static_cast<int>(number());
+    else if (a == "--smoke") o = {1'000, 2, 1, 1};
+    else usage();
+  }
+  return o;
+}
+
+// A private directory for the profiles, removed on every exit path.
+class TempDir {
+ public:
+  TempDir() {
+    std::string templ = (fs::temp_directory_path() / "fscost-analysis-speed-XXXXXX").string();
+    if (!mkdtemp(templ.data())) throw std::runtime_error("mkdtemp: " + std::string(strerror(errno)));
+    path_ = templ;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+std::string run_path(const fs::path& dir, const std::string& side, std::size_t i) {
+  return (dir / side / fmt::format("run-{:02}.profile", i)).string();
+}
+
+void write_side(const fs::path& dir, const std::string& side, const StackSet& set,
+                std::size_t runs, unsigned seed) {
+  fs::create_directories(dir / side);
+  for (std::size_t i = 0; i < runs; ++i)
+    take(write_profile_atomic(synth_run(set, seed + static_cast<unsigned>(i)),
+                              run_path(dir, side, i)));
+}
+
+void generate(StageRecorder& rec, const Options& o, const fs::path& dir) {
+  rec.time("generate and write", [&] {
+    auto a = synth_stacks({.stacks = o.stacks, .seed = 1});
+    write_side(dir, "A", a, o.runs, 100);
+    a = {};
+    auto b = synth_stacks({.stacks = o.stacks, .seed = 1, .changed_share = 0.2});
+    write_side(dir, "B", b, o.runs, 200);
+  });
+  std::uintmax_t bytes = 0;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file()) bytes += e.file_size();
+  rec.note(fmt::format("2 × {} profiles, {:.0f} MB", o.runs, bytes / 1e6));
+}
+
+// What `fscost diff A B` does, stage by stage: load both run sets, diff,
+// render the HTML report.
+void diff_pipeline(StageRecorder& rec, const fs::path& dir) {
+  auto [a, b] = rec.time("load", [&] {
+    return std::pair{take(load_runs((dir / "A").string(), "A")),
+                     take(load_runs((dir / "B").string(), "B"))};
+  });
+  rec.note(fmt::format("load_runs × 2: {} profiles", a.runs.size() + b.runs.size()));
+  auto d = rec.time("diff_runs", [&] { return diff_runs(a, b); });
+  std::size_t functions = 0;
+  for (const auto& op : d.ops) functions += op.functions.size();
+  rec.note(fmt::format("{} ops, {} functions compared, {} comparisons under FDR", d.ops.size(),
+                       functions, d.family));
+  auto html = rec.time("render_diff_html", [&] { return render_diff_html(d, a, b); });
+  rec.note(fmt::format("{:.1f} MB HTML", html.size() / 1e6));
+  double diff = rec.seconds_of("diff_runs") + rec.seconds_of("render_diff_html");
+  rec.add("diff + HTML", diff, "diff_runs + render_diff_html");
+  rec.add("load + diff + HTML", rec.seconds_of("load") + diff, "fscost diff A B, end to end");
+}
+
+void svg_pipeline(StageRecorder& rec, const fs::path& dir) {
+  auto p = take(read_profile(run_path(dir, "A", 0)));
+  auto in = rec.time("flame_input", [&] { return flame_input(p, "oncpu", std::nullopt, false); });
+  rec.note(fmt::format("{} stacks", in.stacks.size()));
+  auto opt = flame_svg_options(p, "oncpu", std::nullopt, false);
+  auto svg = rec.time("render_svg", [&] { return render_svg(in, opt); });
+  rec.note(fmt::format("{:.1f} MB SVG", svg.size() / 1e6));
+}
+
+// Median seconds, max peak RSS and the first note of each stage over the
+// repeats, in first-seen order.
+struct Row {
+  std::string name, note;
+  std::vector<double> seconds;
+  long peak_rss_kb = 0;
+};
+
+void collect(std::vector<Row>& rows, const std::vector<StageResult>& stages) {
+  for (const auto& s : stages) {
+    auto it = std::find_if(rows.begin(), rows.end(), [&](const Row& r) { return r.name == s.name; });
+    if (it == rows.end()) it = rows.insert(rows.end(), Row{s.name, s.note, {}, 0});
+    it->seconds.push_back(s.seconds);
+    it->peak_rss_kb = std::max(it->peak_rss_kb, s.peak_rss_kb);
+  }
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  auto n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// Targets from the issue: diff + HTML for 2 × 10 runs ≤ 2 s, one graph ≤ 1 s.
+std::string target_of(const std::string& stage) {
+  static const std::map<std::string, std::string> targets = {
+      {"diff + HTML", "≤ 2 s"}, {"render_svg", "≤ 1 s"}};
+  auto it = targets.find(stage);
+  return it == targets.end() ? "–" : it->second;
+}
+
+std::string verdict(const Row& r) {
+  auto t = target_of(r.name);
+  if (t == "–") return "";
+  double limit = t == "≤ 2 s" ? 2 : 1;
+  return median(r.seconds) <= limit ? " met" : " **missed**";
+}
+
+void print_table(const std::vector<Row>& rows, const Options& o) {
+  fmt::print("{} unique stacks per profile, {} runs per configuration; diff pipeline run {}×,"
+             " flame graph {}× (median)\n\n",
+             o.stacks, o.runs, o.diff_repeat, o.repeat);
+  fmt::print("| stage | input / output | wall s (median) | runs (s) | peak RSS MB | target |\n");
+  fmt::print("|---|---|---|---|---|---|\n");
+  for (const auto& r : rows) {
+    std::string runs;
+    for (double s : r.seconds) runs += fmt::format("{:.3f} ", s);
+    fmt::print("| {} | {} | {:.3f} | {}| {:.0f} | {}{} |\n", r.name, r.note, median(r.seconds),
+               runs, r.peak_rss_kb / 1024.0, target_of(r.name), verdict(r));
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o = parse_options(argc, argv);
+  try {
+    TempDir dir;
+    std::vector<Row> rows;
+    collect(rows, run_isolated([&](StageRecorder& rec) { generate(rec, o, dir.path()); }));
+    for (int k = 0; k < o.diff_repeat; ++k)
+      collect(rows, run_isolated([&](StageRecorder& rec) { diff_pipeline(rec, dir.path()); }));
+    for (int k = 0; k < o.repeat; ++k)
+      collect(rows, run_isolated([&](StageRecorder& rec) { svg_pipeline(rec, dir.path()); }));
+    print_table(rows, o);
+  } catch (const std::exception& e) {
+    std::cerr << "analysis_speed: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

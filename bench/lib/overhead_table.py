@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""overhead_table.py RUNS.tsv: the overhead tables of bench/run, as markdown.
+
+RUNS.tsv has one line per run: workload config round files files_per_s
+workload_user_s workload_sys_s tracer_cpu_s tracer_maxrss_kb (the tracer's
+own CPU: its process tree's usage minus the workload's; maxrss: the largest
+process of the tree). Prints, per workload, throughput and kernel CPU per op
+against untraced, the tracers' own cost, fscost against perf, and the
+targets of docs/PERFORMANCE.md.
+"""
+import statistics
+import sys
+from collections import defaultdict
+
+ORDER = ["untraced", "fscost", "fscost-all", "perf", "perflock"]
+TARGETS = {"fscost": 0.97, "fscost-all": 0.95}
+
+
+def load(path):
+    runs = defaultdict(lambda: defaultdict(list))  # workload -> config -> [run]
+    with open(path) as f:
+        for line in f:
+            w, c, rnd, files, rate, user, sys_, tcpu, trss = line.split()
+            files = float(files)
+            runs[w][c].append({
+                "round": int(rnd), "rate": float(rate), "kus": float(sys_) * 1e6 / files,
+                "tracer_s": float(tcpu), "rss_mb": float(trss) / 1024,
+                "total_us": (float(user) + float(sys_) + float(tcpu)) * 1e6 / files})
+    return runs
+
+
+def med(runs, key):
+    return statistics.median(r[key] for r in runs)
+
+
+def best(runs):
+    return max(r["rate"] for r in runs)
+
+
+def paired(rs, base, key):
+    """Median over rounds of the run's value over the same round's untraced
+    value: runs seconds apart share the machine's state, so slow drift in
+    the load of a shared machine cancels."""
+    by_round = {r["round"]: r[key] for r in base}
+    return statistics.median(r[key] / by_round[r["round"]] for r in rs
+                             if r["round"] in by_round)
+
+
+def config_table(by_config):
+    base = by_config["untraced"]
+    print("| configuration | runs (files/s) | median files/s | median vs untraced"
+          " | paired vs untraced | best vs untraced | kernel µs/file: median (range)"
+          " | kernel CPU vs untraced (paired) | tracer CPU s (median) | total CPU µs/file"
+          " | max RSS MB |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for c in [c for c in ORDER if c in by_config]:
+        rs = by_config[c]
+        runs = " ".join("%.0f" % r["rate"] for r in rs)
+        tracer = "–" if c == "untraced" else "%.2f" % med(rs, "tracer_s")
+        rss = "%.0f" % max(r["rss_mb"] for r in rs)
+        kus = [r["kus"] for r in rs]
+        print("| %s | %s | %.0f | %.3f | %.3f | %.3f | %.2f (%.2f–%.2f) | %.3f | %s | %.2f | %s |"
+              % (c, runs, med(rs, "rate"), med(rs, "rate") / med(base, "rate"),
+                 paired(rs, base, "rate"), best(rs) / best(base), med(rs, "kus"), min(kus),
+                 max(kus), paired(rs, base, "kus"), tracer, med(rs, "total_us"), rss))
+
+
+def versus_table(by_config):
+    pairs = [(f, p) for f in ("fscost", "fscost-all") for p in ("perf", "perflock")
+             if f in by_config and p in by_config]
+    if not pairs:
+        return
+    print()
+    print("| comparison | median files/s ratio | paired files/s ratio | best files/s ratio"
+          " | total CPU per file ratio |")
+    print("|---|---|---|---|---|")
+    for f, p in pairs:
+        a, b = by_config[f], by_config[p]
+        print("| %s / %s | %.3f | %.3f | %.3f | %.3f |" % (
+            f, p, med(a, "rate") / med(b, "rate"), paired(a, b, "rate"), best(a) / best(b),
+            med(a, "total_us") / med(b, "total_us")))
+
+
+def targets(by_config):
+    base = by_config["untraced"]
+    out = []
+    for c, goal in TARGETS.items():
+        if c in by_config:
+            m = med(by_config[c], "rate") / med(base, "rate")
+            p = paired(by_config[c], base, "rate")
+            b = best(by_config[c]) / best(base)
+            out.append("%s ≥ %.2f× untraced: median %.3f, paired %.3f, best %.3f (%s on the"
+                       " median)" % (c, goal, m, p, b, "met" if m >= goal else "missed"))
+    perfs = [p for p in ("perf", "perflock") if p in by_config]
+    if "fscost" in by_config and perfs:
+        ahead = all(med(by_config["fscost"], "rate") > med(by_config[p], "rate") for p in perfs)
+        out.append("fscost ahead of %s on median throughput: %s" % (
+            " and ".join(perfs), "yes" if ahead else "no"))
+    for line in out:
+        print("- " + line)
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    for workload, by_config in load(sys.argv[1]).items():
+        if "untraced" not in by_config:
+            sys.exit("overhead_table: no untraced runs of " + workload)
+        rounds = len(by_config["untraced"])
+        print("### %s (%d rounds)\n" % (workload, rounds))
+        config_table(by_config)
+        versus_table(by_config)
+        print()
+        targets(by_config)
+        print()
+
+
+if __name__ == "__main__":
+    main()
