@@ -66,7 +66,7 @@ struct Comparison {
   stats::MannWhitney mwu;
   double effect = 0;               // Hedges' g (NaN if undefined)
   double rel = 0;                  // (mean b − mean a) / mean a; NaN if mean a == 0
-  double q = 1;                    // BH-adjusted Welch p over the diff's family
+  double q = 1;                    // BH-adjusted Welch p within its family (Diff::families)
   Verdict verdict = Verdict::NoChange;
 
   double delta() const { return sb.mean - sa.mean; }
@@ -149,7 +149,13 @@ struct Diff {
   std::string label_a, label_b;
   std::size_t runs_a = 0, runs_b = 0;
   DiffConfig config;
-  std::size_t family = 0;  // comparisons under BH control
+  // Comparisons under Benjamini–Hochberg control, by family: whole-run and
+  // per-op metrics (incl. wait classes); per-function costs; per-lock figures.
+  // Each family controls its FDR at alpha on its own.
+  struct {
+    std::size_t metrics = 0, functions = 0, locks = 0;
+  } families;
+  std::size_t family = 0;  // the three summed
   // Whole-workload figures per run (rusage of the target; kernel threads
   // from their cpu-clock samples).
   Comparison sys_ns, user_ns, wall_ns;

@@ -162,26 +162,48 @@ Comparison compare_runs(const std::vector<RunMetrics>& a, const std::vector<RunM
   return compare(std::move(va), std::move(vb), unit, cfg.level, cfg.alpha);
 }
 
-void add_lock(std::vector<Comparison*>& out, LockDiff& l) {
-  for (Comparison* c : {&l.contentions, &l.wait, &l.spin, &l.sleep, &l.per_contention})
-    out.push_back(c);
-}
+// The diff's comparisons in three Benjamini–Hochberg families. One family
+// of thousands of per-function tests would drown the handful of per-op
+// figures the explanation rests on (a real create diff has ~2000 function
+// comparisons and ~40 metrics), so each level controls its own FDR.
+struct Families {
+  std::vector<Comparison*> metrics, functions, locks;
+};
 
-std::vector<Comparison*> every_comparison(Diff& d) {
-  std::vector<Comparison*> out = {&d.sys_ns, &d.user_ns, &d.wall_ns, &d.user_share,
-                                  &d.kthread_ns};
+Families every_comparison(Diff& d) {
+  Families f;
+  f.metrics = {&d.sys_ns, &d.user_ns, &d.wall_ns, &d.user_share, &d.kthread_ns};
   for (auto& op : d.ops) {
     for (Comparison* c :
          {&op.count, &op.oncpu, &op.offcpu, &op.spin, &op.sleep, &op.latency, &op.rate})
-      out.push_back(c);
-    for (auto& [cls, c] : op.offcpu_by_class) out.push_back(&c);
-    for (auto& f : op.functions) {
-      out.push_back(&f.inclusive);
-      out.push_back(&f.self);
+      f.metrics.push_back(c);
+    for (auto& [cls, c] : op.offcpu_by_class) f.metrics.push_back(&c);
+    for (auto& fn : op.functions) {
+      f.functions.push_back(&fn.inclusive);
+      f.functions.push_back(&fn.self);
     }
-    for (auto& l : op.locks) add_lock(out, l);
+    for (auto& l : op.locks)
+      for (Comparison* c : {&l.contentions, &l.wait, &l.spin, &l.sleep, &l.per_contention})
+        f.locks.push_back(c);
   }
-  return out;
+  return f;
+}
+
+// BH over one family; returns how many comparisons had a valid test.
+std::size_t control_family(const std::vector<Comparison*>& all, double alpha) {
+  std::vector<Comparison*> family;
+  std::vector<double> p;
+  for (Comparison* c : all) {
+    if (!c->welch.valid || !std::isfinite(c->welch.p)) {
+      set_verdict(*c, kNaN, alpha);
+      continue;
+    }
+    family.push_back(c);
+    p.push_back(c->welch.p);
+  }
+  std::vector<double> q = stats::benjamini_hochberg(p);
+  for (std::size_t i = 0; i < family.size(); ++i) set_verdict(*family[i], q[i], alpha);
+  return family.size();
 }
 
 }  // namespace
@@ -244,19 +266,11 @@ void compare_totals(Diff& d, const std::vector<RunMetrics>& a, const std::vector
 }
 
 void control_fdr(Diff& d) {
-  std::vector<Comparison*> family;
-  std::vector<double> p;
-  for (Comparison* c : every_comparison(d)) {
-    if (!c->welch.valid || !std::isfinite(c->welch.p)) {
-      set_verdict(*c, kNaN, d.config.alpha);
-      continue;
-    }
-    family.push_back(c);
-    p.push_back(c->welch.p);
-  }
-  std::vector<double> q = stats::benjamini_hochberg(p);
-  for (std::size_t i = 0; i < family.size(); ++i) set_verdict(*family[i], q[i], d.config.alpha);
-  d.family = family.size();
+  Families f = every_comparison(d);
+  d.families.metrics = control_family(f.metrics, d.config.alpha);
+  d.families.functions = control_family(f.functions, d.config.alpha);
+  d.families.locks = control_family(f.locks, d.config.alpha);
+  d.family = d.families.metrics + d.families.functions + d.families.locks;
 }
 
 }  // namespace fscost

@@ -22,18 +22,8 @@ namespace {
 
 using html::esc;
 using html::GraphSet;
-
-std::string_view view_label(std::string_view view) {
-  if (view == "offcpu") return "Off-CPU";
-  if (view == "locks") return "Lock wait";
-  return "On-CPU";
-}
-
-const GraphSet* set_of(const std::vector<GraphSet>& sets, const std::string& op) {
-  for (const auto& s : sets)
-    if (s.op == op) return &s;
-  return nullptr;
-}
+using html::set_of;
+using html::view_label;
 
 // Everything the page links to, with ids unique across the page.
 struct Anchors {
@@ -86,10 +76,12 @@ void summary(std::string& out, const Diff& d, const RunSet& a, const RunSet& b,
                  "<section id=\"summary\">\n<h1>{}</h1>\n<dl class=\"meta\">\n"
                  "<dt>A</dt><dd>{}: {}</dd>\n<dt>B</dt><dd>{}: {}</dd>\n"
                  "<dt>Statistics</dt><dd>Welch's t per metric, Benjamini-Hochberg false "
-                 "discovery rate {:g} over {} comparisons, {:g}% intervals; Mann-Whitney U and "
+                 "discovery rate {:g} per family ({} metrics, {} function and {} lock "
+                 "comparisons), {:g}% intervals; Mann-Whitney U and "
                  "Hedges' g alongside. Grey: not significant.</dd>\n</dl>\n",
                  esc(title), esc(d.label_a), sources(a), esc(d.label_b), sources(b), d.config.alpha,
-                 d.family, 100 * d.config.level);
+                 d.families.metrics, d.families.functions, d.families.locks,
+                 100 * d.config.level);
   out += "<h2>Explanation</h2>\n<pre class=\"diff-text\">" + esc(diff_text::explanation(d, 72)) +
          "</pre>\n<p class=\"note\">As in <code>summary.txt</code>, which adds the tables below "
          "in plain text, ready for a mail.</p>\n";
@@ -136,23 +128,7 @@ void graphs(std::string& out, const std::vector<GraphSet>& sets) {
       "B, blue: less; grey: the change is not significant; hatched: on one side only. Click to "
       "zoom, Search to highlight.</p>\n";
   if (sets.empty()) out += "<p class=\"note\">No stacks in A or B.</p>\n";
-  for (const auto& s : sets) {
-    fmt::format_to(std::back_inserter(out),
-                   "<div class=\"views\" id=\"{}\">\n<h3>{}</h3>\n"
-                   "<div class=\"view-tabs\" role=\"tablist\">",
-                   s.id, esc(s.heading));
-    for (const auto& g : s.graphs)
-      fmt::format_to(std::back_inserter(out),
-                     "<a class=\"view-tab\" role=\"tab\" href=\"#{}\">{}</a>", g.id,
-                     view_label(g.view));
-    out += "</div>\n";
-    for (const auto& g : s.graphs)
-      fmt::format_to(
-          std::back_inserter(out),
-          "<div class=\"view-panel\" id=\"{}\" role=\"tabpanel\" data-view=\"{}\">\n{}</div>\n",
-          g.id, g.view, g.svg);
-    out += "</div>\n";
-  }
+  html::graph_panels(out, sets);
   out += "</section>\n";
 }
 

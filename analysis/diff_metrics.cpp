@@ -93,8 +93,32 @@ void add_run_totals(const Profile& p, RunMetrics& r) {
     if (n > 0) r.drops[name] = n;
 }
 
+// The command line with its path arguments masked: a fresh filesystem per
+// run (fscost compare, any mkfs-per-run script) mounts at a new directory
+// each time, and that is not a difference in what the runs did.
+std::string masked_command(const std::string& cmd) {
+  std::string out;
+  std::size_t i = 0;
+  bool first = true;
+  while (i < cmd.size()) {
+    std::size_t end = cmd.find(' ', i);
+    if (end == std::string::npos) end = cmd.size();
+    std::string tok = cmd.substr(i, end - i);
+    std::size_t at = std::string::npos;
+    if (tok.starts_with('/'))
+      at = 0;
+    else if (std::size_t eq = tok.find("=/"); eq != std::string::npos)
+      at = eq + 1;  // --dir=/mnt/x
+    if (!first && at != std::string::npos) tok = tok.substr(0, at) + "<path>";
+    out += (first ? "" : " ") + tok;
+    first = false;
+    i = end + 1;
+  }
+  return out;
+}
+
 RunIdentity identity(const Metadata& m) {
-  RunIdentity id{m.kernel_release, m.cpus, m.freq_hz, m.probes, m.command};
+  RunIdentity id{m.kernel_release, m.cpus, m.freq_hz, m.probes, masked_command(m.command)};
   std::sort(id.probes.begin(), id.probes.end());
   return id;
 }

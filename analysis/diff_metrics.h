@@ -48,7 +48,7 @@ struct RunIdentity {
   std::uint32_t cpus = 0;
   std::uint32_t freq_hz = 0;
   std::vector<std::string> probes;  // sorted
-  std::string command;
+  std::string command;  // path arguments (after argv[0]) masked as <path>
 };
 
 struct RunMetrics {

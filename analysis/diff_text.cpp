@@ -41,9 +41,10 @@ void header(Page& page, const Diff& d) {
                     d.runs_a, d.runs_b));
   page.para(
       fmt::format("B against A per operation; {}s of the difference; significance by "
-                  "Welch's t with Benjamini-Hochberg FDR {:g} over {} comparisons. "
-                  "'*' significant, '~' not.",
-                  ci_label(d.config.level), d.config.alpha, d.family));
+                  "Welch's t with Benjamini-Hochberg FDR {:g} per family ({} metrics, "
+                  "{} function and {} lock comparisons). '*' significant, '~' not.",
+                  ci_label(d.config.level), d.config.alpha, d.families.metrics,
+                  d.families.functions, d.families.locks));
 }
 
 void warnings(Page& page, const Diff& d) {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "flame_svg.h"
 #include "flamegraph.h"
 #include "report.h"
 
@@ -129,6 +130,40 @@ std::vector<GraphSet> graph_sets(const Profile& p, const HtmlOptions& opt,
   }
   std::erase_if(sets, [](const GraphSet& s) { return s.graphs.empty(); });
   return sets;
+}
+
+std::string_view view_label(std::string_view view) {
+  if (view == "offcpu") return "Off-CPU";
+  if (view == "locks") return "Lock wait";
+  return "On-CPU";
+}
+
+const GraphSet* set_of(const std::vector<GraphSet>& sets, const std::string& op) {
+  for (const auto& s : sets)
+    if (s.op == op) return &s;
+  return nullptr;
+}
+
+void graph_panels(std::string& out, const std::vector<GraphSet>& sets) {
+  for (const auto& s : sets) {
+    std::string heading;
+    flame::append_escaped(heading, s.heading);
+    fmt::format_to(std::back_inserter(out),
+                   "<div class=\"views\" id=\"{}\">\n<h3>{}</h3>\n"
+                   "<div class=\"view-tabs\" role=\"tablist\">",
+                   s.id, heading);
+    for (const auto& g : s.graphs)
+      fmt::format_to(std::back_inserter(out),
+                     "<a class=\"view-tab\" role=\"tab\" href=\"#{}\">{}</a>", g.id,
+                     view_label(g.view));
+    out += "</div>\n";
+    for (const auto& g : s.graphs)
+      fmt::format_to(
+          std::back_inserter(out),
+          "<div class=\"view-panel\" id=\"{}\" role=\"tabpanel\" data-view=\"{}\">\n{}</div>\n",
+          g.id, g.view, g.svg);
+    out += "</div>\n";
+  }
 }
 
 }  // namespace fscost::html

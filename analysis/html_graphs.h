@@ -45,6 +45,16 @@ std::vector<GraphSet> graph_sets(const Profile& p, const HtmlOptions& opt,
 
 inline constexpr double kMaxMinWidthPx = 6.4;
 
+// "On-CPU", "Off-CPU", "Lock wait".
+std::string_view view_label(std::string_view view);
+
+// The set of operation `op`, or null.
+const GraphSet* set_of(const std::vector<GraphSet>& sets, const std::string& op);
+
+// Each set as a heading, a tab per view and the inline graphs in panels
+// (the page's script switches the tabs).
+void graph_panels(std::string& out, const std::vector<GraphSet>& sets);
+
 // Graphs drawn within max_bytes (0 = no budget): draw(i, px) renders graph
 // i pruning frames narrower than px; min_width[i] is the pruning asked for
 // and, on return, the one it was drawn with. Small graphs first, each

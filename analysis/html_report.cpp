@@ -29,6 +29,8 @@ namespace fscost {
 namespace {
 
 using html::GraphSet;
+using html::set_of;
+using html::view_label;
 
 // The character reference for &, <, >, " and ', "" for any other byte.
 std::string_view reference(char ch) {
@@ -67,18 +69,6 @@ std::string esc(std::string_view s) {
   std::string out;
   append_escaped(out, s);
   return out;
-}
-
-std::string_view view_label(std::string_view view) {
-  if (view == "offcpu") return "Off-CPU";
-  if (view == "locks") return "Lock wait";
-  return "On-CPU";
-}
-
-const GraphSet* set_of(const std::vector<GraphSet>& sets, const std::string& op) {
-  for (const auto& s : sets)
-    if (s.op == op) return &s;
-  return nullptr;
 }
 
 void toc(std::string& out, const std::vector<GraphSet>& sets) {
@@ -220,23 +210,7 @@ void graph_sections(std::string& out, const std::vector<GraphSet>& sets, const H
       "Search to highlight frames by regular expression.</p>\n";
   out += pruning_note(sets, opt);
   if (sets.empty()) out += "<p class=\"note\">No stacks in this profile.</p>\n";
-  for (const auto& s : sets) {
-    fmt::format_to(std::back_inserter(out),
-                   "<div class=\"views\" id=\"{}\">\n<h3>{}</h3>\n"
-                   "<div class=\"view-tabs\" role=\"tablist\">",
-                   s.id, esc(s.heading));
-    for (const auto& g : s.graphs)
-      fmt::format_to(std::back_inserter(out),
-                     "<a class=\"view-tab\" role=\"tab\" href=\"#{}\">{}</a>", g.id,
-                     view_label(g.view));
-    out += "</div>\n";
-    for (const auto& g : s.graphs)
-      fmt::format_to(
-          std::back_inserter(out),
-          "<div class=\"view-panel\" id=\"{}\" role=\"tabpanel\" data-view=\"{}\">\n{}</div>\n",
-          g.id, g.view, g.svg);
-    out += "</div>\n";
-  }
+  html::graph_panels(out, sets);
   out += "</section>\n";
 }
 

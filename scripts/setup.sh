@@ -13,6 +13,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # RAM-disk XFS, workloads and comparisons
   xfsprogs fsmark linux-perf util-linux
+  # bench/ helpers (stdlib only)
+  python3
   # browser test of the HTML report (tests/browser; never a downloaded browser)
   chromium
 )

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <functional>
 
+#include "cmd_compare.h"
 #include "cmd_convert.h"
 #include "cmd_diff.h"
 #include "cmd_flamegraph.h"
@@ -93,6 +94,7 @@ int main(int argc, char** argv) {
   fscost::add_convert(app, run);
   fscost::add_html(app, run);
   fscost::add_diff(app, run);
+  fscost::add_compare(app, run);
   CLI11_PARSE(app, argc, argv);
   fscost::setup_libbpf_logging();
   try {

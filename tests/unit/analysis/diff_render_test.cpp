@@ -116,6 +116,9 @@ Diff sample_diff() {
   d.label_a = "rmapbt=0";
   d.label_b = "rmapbt=1";
   d.runs_a = d.runs_b = 5;
+  d.families.metrics = 40;
+  d.families.functions = 90;
+  d.families.locks = 13;
   d.family = 143;
   d.sys_ns = cmp("ns", 1.2e9, 1.45e9, 1e8, 4e8, 0.001, Verdict::More);
   d.user_ns = same("ns", 2e8);
@@ -192,7 +195,7 @@ TEST(DiffText, HeaderAndWarningsFirst) {
   std::string t = render_diff_text(sample_diff());
   EXPECT_TRUE(t.starts_with("fscost diff: A = rmapbt=0 (5 runs), B = rmapbt=1 (5 runs)\n")) << t;
   std::string u = unwrapped(t);
-  EXPECT_NE(u.find("FDR 0.05 over 143 comparisons"), std::string::npos) << u;
+  EXPECT_NE(u.find("FDR 0.05 per family (40 metrics, 90 function and 13 lock comparisons)"), std::string::npos) << u;
   EXPECT_NE(u.find("warnings:\n- User CPU is 14% of the workload's CPU (more than 10%)"),
             std::string::npos);
   EXPECT_LT(t.find("warnings:"), t.find("create: on-CPU"));

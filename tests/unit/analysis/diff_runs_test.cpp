@@ -253,6 +253,9 @@ TEST(DiffRuns, OneFamilyUnderBenjaminiHochberg) {
   for (const auto& op : d.ops)
     for (const auto& l : op.locks) extra += l.per_contention.welch.valid;
   EXPECT_EQ(d.family, valid + extra);
+  EXPECT_EQ(d.families.metrics + d.families.functions + d.families.locks, d.family);
+  EXPECT_GT(d.families.functions, d.families.metrics);  // many functions, few per-op figures
+  EXPECT_GT(d.families.locks, 0u);
   // Ordered by what the op's delta costs the workload.
   ASSERT_EQ(d.ops.size(), 3u);
   EXPECT_EQ(d.ops[0].op, "create");

@@ -110,6 +110,19 @@ TEST(DiffWarnings, ConfigMismatchNamesFieldAndValues) {
   EXPECT_TRUE(has(m, "command differs: 'fsops mix 50000' in A, 'fsops mix 60000' in B"));
 }
 
+// Each run of a fresh-filesystem comparison mounts at a new directory.
+TEST(DiffWarnings, CommandsDifferingOnlyInPathsMatch) {
+  ConfigSpec a = base_spec(), b = base_spec();
+  a.command = "fscost-workload /tmp/fscost-mnt-1-aaa --files 100 --dir=/mnt/a";
+  b.command = "fscost-workload /tmp/fscost-mnt-1-bbb --files 100 --dir=/mnt/b";
+  EXPECT_TRUE(messages(diff_of(a, b), "config-mismatch").empty());
+  b.command = "fscost-workload /tmp/fscost-mnt-1-bbb --files 200 --dir=/mnt/b";
+  auto m = messages(diff_of(a, b), "config-mismatch");
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_TRUE(has(m, "command differs: 'fscost-workload <path> --files 100 --dir=<path>' in A, "
+                     "'fscost-workload <path> --files 200 --dir=<path>' in B"));
+}
+
 TEST(DiffWarnings, BackgroundKernelThreads) {
   ConfigSpec b = base_spec();
   b.kthread_ns *= 1.5;

@@ -1,0 +1,494 @@
+// fscost compare end to end on real XFS: every output of a tiny compare, the
+// safety checks (a device holding a filesystem, bad options) and SIGINT /
+// SIGTERM in the middle, after which no mount, loop device or image of the
+// compare may remain.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "profile_io.h"
+#include "ramdisk.h"
+#include "support.h"
+
+namespace fscost {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using Args = std::vector<std::string>;
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A compare running as a child: stdout and stderr in files.
+struct Compare {
+  pid_t pid = -1;
+  std::string out, err;
+  int status = -1;
+
+  std::string stdout_text() const { return slurp(out); }
+  std::string stderr_text() const { return slurp(err); }
+};
+
+// Runs in the directory of `logs`: workloads that drop files in their
+// working directory (fs_mark's fs_log.txt) leave them there.
+Compare start(const Args& args, const std::string& logs) {
+  Compare c;
+  c.out = logs + ".stdout";
+  c.err = logs + ".stderr";
+  Args argv{FSCOST_BIN, "compare", "-q"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<char*> cargv;
+  for (auto& a : argv) cargv.push_back(a.data());
+  cargv.push_back(nullptr);
+  c.pid = ::fork();
+  if (c.pid == 0) {
+    int o = ::open(c.out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int e = ::open(c.err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(o, 1), ::dup2(e, 2);
+    if (::chdir(fs::path(logs).parent_path().c_str()) != 0) _exit(126);
+    ::execv(cargv[0], cargv.data());
+    _exit(127);
+  }
+  return c;
+}
+
+// Exit code as a shell reports it; kills the child after `limit`.
+int wait_exit(Compare& c, std::chrono::seconds limit = std::chrono::seconds(300)) {
+  auto deadline = std::chrono::steady_clock::now() + limit;
+  int status = 0;
+  while (::waitpid(c.pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(c.pid, SIGKILL);
+      ::waitpid(c.pid, &status, 0);
+      ADD_FAILURE() << "compare did not finish in " << limit.count() << " s";
+      return -1;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  c.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return c.status;
+}
+
+bool wait_for(const std::vector<std::string>& paths, std::chrono::seconds limit, const Compare& c) {
+  auto deadline = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < deadline) {
+    bool all = true;
+    for (const auto& p : paths) all = all && fs::exists(p);
+    if (all) return true;
+    if (::waitpid(c.pid, nullptr, WNOHANG) != 0) return false;  // it ended early
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+// What a compare with pid `pid` may have created and not released: its
+// images (/dev/shm/fscost-<pid>-*), loop devices over them, mounts and
+// mountpoints /tmp/fscost-mnt-<pid>-*, scratch files /tmp/fscost-check-*
+// are checked by name prefix of the pid-tagged pieces.
+std::vector<std::string> leftovers_of(pid_t pid) {
+  std::vector<std::string> found;
+  std::string image = "/dev/shm/fscost-" + std::to_string(pid) + "-";
+  std::string mnt = "/tmp/fscost-mnt-" + std::to_string(pid) + "-";
+  for (const auto& e : fs::directory_iterator("/dev/shm"))
+    if (e.path().string().rfind(image, 0) == 0) found.push_back("image " + e.path().string());
+  for (const auto& e : fs::directory_iterator("/tmp"))
+    if (e.path().string().rfind(mnt, 0) == 0) found.push_back("mountpoint " + e.path().string());
+  std::istringstream mounts(slurp("/proc/self/mountinfo"));
+  for (std::string line; std::getline(mounts, line);)
+    if (line.find(" " + mnt) != std::string::npos) found.push_back("mount " + line);
+  // losetup -J -l: every loop device and its backing file.
+  auto lo = run_capture({"losetup", "-J", "-l"});
+  if (lo && lo.value().ok() && !lo.value().out.empty()) {
+    json j = json::parse(lo.value().out, nullptr, false);
+    if (!j.is_discarded())
+      for (const auto& d : j["loopdevices"])
+        if (d["back-file"].is_string() &&
+            d["back-file"].get<std::string>().find(image) != std::string::npos)
+          found.push_back("loop " + d["name"].get<std::string>());
+  }
+  return found;
+}
+
+// Loop devices detach at the last close: allow the kernel a moment.
+std::vector<std::string> settled_leftovers_of(pid_t pid) {
+  std::vector<std::string> found;
+  for (int i = 0; i < 50; i++) {
+    found = leftovers_of(pid);
+    if (found.empty()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return found;
+}
+
+// Columns of a line: code points (the diff's text uses µ and ±).
+std::size_t columns(const std::string& line) {
+  std::size_t cols = 0;
+  for (unsigned char ch : line) cols += (ch & 0xC0) != 0x80;
+  return cols;
+}
+
+// The built-in workload given as a command: the --workload-cmd path.
+std::string workload_cmd(int n) {
+  return std::string(WORKLOAD_BIN) + " {dir} --workload create --files " + std::to_string(n);
+}
+
+class CompareTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    FSCOST_REQUIRE_ROOT();
+    dir_ = fs::temp_directory_path() / ("fscost-compare-test-" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    out_ = (dir_ / "out").string();
+  }
+  void TearDown() override {
+    if (!dir_.empty()) fs::remove_all(dir_);
+  }
+
+  std::string logs(const std::string& name) const { return (dir_ / name).string(); }
+
+  fs::path dir_;
+  std::string out_;
+};
+
+const Args kRmapbt{"--a", "mkfs: -m rmapbt=0", "--b", "mkfs: -m rmapbt=1", "--size", "512M"};
+
+Args with(Args base, const Args& more) {
+  base.insert(base.end(), more.begin(), more.end());
+  return base;
+}
+
+TEST_F(CompareTest, TinyCompareProducesEveryOutput) {
+  Compare c =
+      start(with(kRmapbt, {"--workload", "create", "--files", "300", "--runs", "2", "-o", out_}),
+            logs("tiny"));
+  ASSERT_EQ(wait_exit(c), 0) << c.stderr_text();
+  EXPECT_EQ(settled_leftovers_of(c.pid), std::vector<std::string>{});
+
+  std::string text = slurp(out_ + "/summary.txt");
+  ASSERT_FALSE(text.empty());
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(columns(line), 72u) << line;
+  EXPECT_NE(text.find("fscost compare: A rmapbt=0 vs B rmapbt=1"), std::string::npos) << text;
+  EXPECT_EQ(text.find("INCOMPLETE"), std::string::npos) << text;
+  // The summary is printed and its path named.
+  std::string out = c.stdout_text();
+  EXPECT_NE(out.find(text.substr(0, 40)), std::string::npos) << out;
+  EXPECT_NE(out.find(out_ + "/summary.txt"), std::string::npos) << out;
+  EXPECT_NE(out.find(out_ + "/report.html"), std::string::npos) << out;
+
+  json j = json::parse(slurp(out_ + "/summary.json"), nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  const json& cmp = j["compare"];
+  EXPECT_FALSE(cmp["incomplete"].get<bool>());
+  ASSERT_EQ(cmp["runs"].size(), 4u);
+  ASSERT_EQ(cmp["order"].size(), 4u);
+  std::string order;
+  for (const auto& r : cmp["order"]) {
+    order += r["config"].get<std::string>();
+    EXPECT_EQ(r["status"], "ok");
+  }
+  EXPECT_EQ(order, "ABBA");
+  for (const auto& r : cmp["runs"]) {
+    EXPECT_EQ(r["ops_per_s_source"], "workload") << r.dump();
+    EXPECT_GT(r["ops_per_s"].get<double>(), 0);
+    EXPECT_EQ(r["workload"]["counts"]["create"], 300) << r.dump();
+    EXPECT_NE(r["mkfs"].get<std::string>().find("rmapbt="), std::string::npos);
+  }
+  EXPECT_EQ(cmp["options"]["a"]["mkfs_opts"][1], "rmapbt=0");
+  EXPECT_TRUE(j.contains("ops")) << "the diff's own JSON is at the top level";
+  // Every run mounted elsewhere; the profiles keep one command, so the diff
+  // sees the same workload on both sides.
+  auto profile = read_profile(out_ + "/runs/t1/b/run-02.profile");
+  ASSERT_TRUE(profile) << profile.error().message;
+  EXPECT_NE(profile.value().meta.command.find(" {dir} --workload create --files 300"),
+            std::string::npos)
+      << profile.value().meta.command;
+  for (const auto& w : j["warnings"]) EXPECT_NE(w["kind"], "config-mismatch") << w.dump();
+
+  std::string html = slurp(out_ + "/report.html");
+  EXPECT_NE(html.find("compare-order"), std::string::npos);
+  EXPECT_NE(html.find("compare-workload"), std::string::npos);
+  EXPECT_NE(html.find("<svg"), std::string::npos);
+  for (const char* side : {"a", "b"})
+    for (const char* run : {"run-01", "run-02"})
+      for (const char* ext : {".profile", ".out", ".err", ".json"}) {
+        std::string p = out_ + "/runs/t1/" + side + "/" + run + ext;
+        EXPECT_TRUE(fs::exists(p)) << p;
+      }
+}
+
+TEST_F(CompareTest, SummaryLinesFitInMail) {
+  // --quiet: no JSON line, so ops/s comes from the profile.
+  std::string quiet = workload_cmd(200) + " --quiet";
+  Compare c = start(with(kRmapbt, {"--workload-cmd", quiet, "--runs", "2", "--label-a",
+                                   "a-label-that-is-long-enough-to-need-folding-"
+                                   "in-the-header-of-the-summary",
+                                   "-o", out_}),
+                    logs("mail"));
+  ASSERT_EQ(wait_exit(c), 0) << c.stderr_text();
+  std::istringstream lines(slurp(out_ + "/summary.txt"));
+  std::size_t n = 0;
+  for (std::string line; std::getline(lines, line); n++) EXPECT_LE(columns(line), 72u) << line;
+  EXPECT_GT(n, 5u);
+  json j = json::parse(slurp(out_ + "/summary.json"), nullptr, false);
+  EXPECT_EQ(j["compare"]["runs"][0]["ops_per_s_source"], "profile");
+  EXPECT_GT(j["compare"]["runs"][0]["ops_per_s"].get<double>(), 0);
+  EXPECT_TRUE(fs::exists(out_ + "/runs/a/run-01.profile"));  // no thread dimension
+}
+
+// A third-party workload over a thread sweep: fs_mark's own Files/sec,
+// each thread count's diff in its directory, the headline the largest.
+TEST_F(CompareTest, FsMarkSweepWritesEveryThreadCount) {
+  auto which = run_capture({"sh", "-c", "command -v fs_mark"});
+  FSCOST_REQUIRE(which && which.value().ok(),
+                 "fs_mark not installed (scripts/setup.sh installs fsmark)");
+  Compare c =
+      start(with(kRmapbt, {"--workload-cmd", "fs_mark -d {dir} -n 1000 -s 0 -S 0 -t {threads}",
+                           "--threads", "1,2", "--runs", "2", "-o", out_}),
+            logs("fsmark"));
+  ASSERT_EQ(wait_exit(c), 0) << c.stderr_text();
+  json j = json::parse(slurp(out_ + "/summary.json"), nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  const json& cmp = j["compare"];
+  EXPECT_EQ(cmp["headline_threads"], 2);
+  ASSERT_EQ(cmp["runs"].size(), 8u);
+  for (const auto& r : cmp["runs"]) {
+    EXPECT_EQ(r["ops_per_s_source"], "fs_mark Files/sec") << r.dump();
+    EXPECT_GT(r["ops_per_s"].get<double>(), 0);
+  }
+  ASSERT_EQ(cmp["points"].size(), 2u);
+  EXPECT_TRUE(cmp["points"][0].contains("diff")) << "the other thread count's diff";
+  EXPECT_FALSE(cmp["points"][1].contains("diff")) << "the headline's is at the top level";
+  EXPECT_EQ(cmp["scaling"]["points"].size(), 2u);
+  for (const char* f : {"summary.txt", "summary.json", "report.html"})
+    EXPECT_TRUE(fs::exists(out_ + "/runs/t1/" + f)) << f;
+  std::string text = slurp(out_ + "/summary.txt");
+  EXPECT_NE(text.find("Headline: 2 threads"), std::string::npos) << text;
+  EXPECT_NE(text.find("Other thread counts: runs/t1/summary.txt"), std::string::npos) << text;
+  std::string html = slurp(out_ + "/report.html");
+  EXPECT_NE(html.find("id=\"compare-points\""), std::string::npos);
+  EXPECT_NE(html.find("Operations per second"), std::string::npos);
+}
+
+TEST_F(CompareTest, RefusesADeviceHoldingAFilesystemUnlessForced) {
+  auto image = ShmImage::create(512ull << 20);
+  ASSERT_TRUE(image) << image.error().message;
+  auto loop = LoopDevice::attach(image.value().path());
+  ASSERT_TRUE(loop) << loop.error().message;
+  const std::string dev = loop.value().path();
+  ASSERT_TRUE(run_mkfs_xfs(dev, {}));
+  Args args{"--a",
+            "mkfs: -m rmapbt=0",
+            "--b",
+            "mkfs: -m rmapbt=1",
+            "--device",
+            dev,
+            "--workload-cmd",
+            workload_cmd(100),
+            "--runs",
+            "1",
+            "-o",
+            out_};
+
+  Compare refused = start(args, logs("refused"));
+  EXPECT_EQ(wait_exit(refused), 1);
+  std::string err = refused.stderr_text();
+  EXPECT_NE(err.find(dev + " holds an xfs filesystem"), std::string::npos) << err;
+  EXPECT_NE(err.find("--force"), std::string::npos) << err;
+  EXPECT_FALSE(fs::exists(out_));
+  // The filesystem is untouched.
+  auto still = check_device_unused(dev, false);
+  ASSERT_FALSE(still);
+  std::string uuid_before = still.error().message;
+
+  Compare forced = start(with(args, {"--force"}), logs("forced"));
+  EXPECT_EQ(wait_exit(forced), 0) << forced.stderr_text();
+  EXPECT_TRUE(fs::exists(out_ + "/runs/b/run-01.profile"));
+  auto after = check_device_unused(dev, false);
+  ASSERT_FALSE(after);
+  EXPECT_NE(after.error().message, uuid_before) << "formatted again: a new UUID";
+  EXPECT_EQ(settled_leftovers_of(forced.pid), std::vector<std::string>{});
+}
+
+TEST_F(CompareTest, BadMkfsOptionStopsBeforeAnything) {
+  Compare c = start({"--a", "mkfs: -m rmapbt=0", "--b", "mkfs: -m fscost_bogus=1", "--size", "512M",
+                     "--workload-cmd", workload_cmd(100), "-o", out_},
+                    logs("mkfs"));
+  EXPECT_EQ(wait_exit(c), 1);
+  std::string err = c.stderr_text();
+  EXPECT_NE(err.find("configuration B (fscost_bogus=1): mkfs.xfs rejects its options"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("fscost_bogus"), std::string::npos) << err;
+  EXPECT_EQ(err.find("Usage"), std::string::npos) << "mkfs's usage text is cut: " << err;
+  EXPECT_FALSE(fs::exists(out_));
+  EXPECT_EQ(settled_leftovers_of(c.pid), std::vector<std::string>{});
+}
+
+TEST_F(CompareTest, FailingWorkloadStopsWithItsMessage) {
+  Compare c = start(with(kRmapbt, {"--workload-cmd",
+                                   "sh -c 'echo fscost-test-boom >&2; exit 1' {dir}", "-o", out_}),
+                    logs("fail"));
+  EXPECT_EQ(wait_exit(c), 1);
+  std::string err = c.stderr_text();
+  EXPECT_NE(err.find("the first run (A (rmapbt=0) run 1/5) failed: the workload exited with "
+                     "status 1"),
+            std::string::npos)
+      << err;
+  EXPECT_NE(err.find("fscost-test-boom"), std::string::npos) << err;
+  EXPECT_FALSE(fs::exists(out_)) << "nothing worth keeping";
+  EXPECT_EQ(settled_leftovers_of(c.pid), std::vector<std::string>{});
+}
+
+TEST_F(CompareTest, ALaterFailureKeepsTheFinishedRuns) {
+  // The third run fails: the first pair is kept and diffed, marked incomplete.
+  std::string counter = (dir_ / "count").string();
+  std::string cmd = "sh -c 'n=$(cat " + counter +
+                    " 2>/dev/null || echo 0); n=$((n+1)); echo $n > " + counter +
+                    "; if [ $n -ge 3 ]; then echo late-failure >&2; exit 4; fi; exec " +
+                    WORKLOAD_BIN + " \"$0\" --workload create --files 200' {dir}";
+  Compare c =
+      start(with(kRmapbt, {"--workload-cmd", cmd, "--runs", "3", "-o", out_}), logs("late"));
+  EXPECT_EQ(wait_exit(c), 1) << c.stderr_text();
+  EXPECT_EQ(settled_leftovers_of(c.pid), std::vector<std::string>{});
+  std::string text = slurp(out_ + "/summary.txt");
+  EXPECT_NE(text.find("INCOMPLETE: run 3 (B (rmapbt=1) run 2/3) failed: the workload exited"),
+            std::string::npos)
+      << text;
+  json j = json::parse(slurp(out_ + "/summary.json"), nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  std::string statuses;
+  for (const auto& r : j["compare"]["order"]) statuses += r["status"].get<std::string>() + ",";
+  EXPECT_EQ(statuses, "ok,ok,failed,not run,not run,not run,");
+  EXPECT_EQ(j["compare"]["runs"][2]["exit_code"], 4);
+  EXPECT_TRUE(j.contains("ops")) << "the first pair is diffed";
+  // The failed run keeps its output for diagnosis, but no profile.
+  EXPECT_NE(slurp(out_ + "/runs/b/run-02.err").find("late-failure"), std::string::npos);
+  EXPECT_FALSE(fs::exists(out_ + "/runs/b/run-02.profile"));
+}
+
+TEST_F(CompareTest, RamDiskLargerThanShmIsRefused) {
+  Compare c = start({"--a", "", "--b", "mkfs: -m rmapbt=1", "--size", "100T", "--workload-cmd",
+                     workload_cmd(100), "-o", out_},
+                    logs("size"));
+  EXPECT_EQ(wait_exit(c), 1);
+  std::string err = c.stderr_text();
+  EXPECT_NE(err.find("RAM disk does not fit in /dev/shm"), std::string::npos) << err;
+  EXPECT_FALSE(fs::exists(out_));
+  EXPECT_EQ(settled_leftovers_of(c.pid), std::vector<std::string>{});
+}
+
+TEST_F(CompareTest, SigintKeepsFinishedRunsAndReleasesEverything) {
+  // Each run lasts at least half a second, so the signal finds one going.
+  std::string cmd = "sh -c '" + std::string(WORKLOAD_BIN) +
+                    " \"$0\" --workload create --files 3000 && sleep 0.5' {dir}";
+  Compare c =
+      start(with(kRmapbt, {"--workload-cmd", cmd, "--runs", "4", "-o", out_}), logs("sigint"));
+  // The first block (A and B) finished: a complete pair.
+  bool pair = wait_for({out_ + "/runs/a/run-01.json", out_ + "/runs/b/run-01.json"},
+                       std::chrono::seconds(180), c);
+  ASSERT_TRUE(pair) << c.stderr_text();
+  ::kill(c.pid, SIGINT);
+  EXPECT_EQ(wait_exit(c), 130) << c.stderr_text();
+  EXPECT_EQ(settled_leftovers_of(c.pid), std::vector<std::string>{});
+
+  std::string text = slurp(out_ + "/summary.txt");
+  EXPECT_NE(text.find("INCOMPLETE: interrupted by SIGINT"), std::string::npos) << text;
+  json j = json::parse(slurp(out_ + "/summary.json"), nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  EXPECT_TRUE(j["compare"]["incomplete"].get<bool>());
+  std::size_t ok = 0, stopped = 0;
+  for (const auto& r : j["compare"]["order"]) {
+    ok += r["status"] == "ok";
+    stopped += r["status"] == "interrupted" || r["status"] == "not run";
+  }
+  EXPECT_GE(ok, 2u);
+  EXPECT_EQ(ok + stopped, 8u);
+  EXPECT_EQ(j["compare"]["runs"].size(), ok);
+  EXPECT_TRUE(fs::exists(out_ + "/report.html"));
+  // Only finished runs keep a profile.
+  std::size_t profiles = 0;
+  for (const auto& e : fs::recursive_directory_iterator(out_ + "/runs"))
+    profiles += e.path().extension() == ".profile";
+  EXPECT_EQ(profiles, ok);
+}
+
+TEST_F(CompareTest, SigtermInTheFirstRunSaysNoCompletePair) {
+  // A run that would take a minute: only a forwarded signal ends it sooner.
+  std::string cmd = "sh -c '" + std::string(WORKLOAD_BIN) +
+                    " \"$0\" --workload create --files 1000 && sleep 60' {dir}";
+  Compare c =
+      start(with(kRmapbt, {"--workload-cmd", cmd, "--runs", "2", "-o", out_}), logs("sigterm"));
+  ASSERT_TRUE(wait_for({out_ + "/runs/a/run-01.out"}, std::chrono::seconds(120), c))
+      << c.stderr_text();
+  std::this_thread::sleep_for(std::chrono::seconds(1));  // into the recording
+  ::kill(c.pid, SIGTERM);                                // to the compare only: it must pass it on
+  EXPECT_EQ(wait_exit(c, std::chrono::seconds(30)), 143) << c.stderr_text();
+  EXPECT_EQ(settled_leftovers_of(c.pid), std::vector<std::string>{});
+  std::string text = slurp(out_ + "/summary.txt");
+  EXPECT_NE(text.find("INCOMPLETE: interrupted by SIGTERM"), std::string::npos) << text;
+  EXPECT_NE(text.find("No complete pair"), std::string::npos) << text;
+  EXPECT_FALSE(fs::exists(out_ + "/runs/a/run-01.profile"));
+}
+
+// Removes what a killed compare `pid` left: mounts, then images (their
+// autoclear loop devices go with the last close).
+void remove_leftovers_of(pid_t pid) {
+  std::string mnt = "/tmp/fscost-mnt-" + std::to_string(pid) + "-";
+  for (const auto& e : fs::directory_iterator("/tmp")) {
+    std::string p = e.path().string();
+    if (p.rfind(mnt, 0) != 0) continue;
+    run_capture({"umount", p}).value();
+    fs::remove(p);
+  }
+  std::string image = "/dev/shm/fscost-" + std::to_string(pid) + "-";
+  for (const auto& e : fs::directory_iterator("/dev/shm"))
+    if (e.path().string().rfind(image, 0) == 0) fs::remove(e.path());
+}
+
+TEST_F(CompareTest, NextStartReportsWhatAKilledCompareLeft) {
+  std::string cmd = "sh -c 'sleep 60' {dir}";
+  Compare c = start(with(kRmapbt, {"--workload-cmd", cmd, "-o", out_}), logs("killed"));
+  struct Cleanup {
+    pid_t pid;
+    ~Cleanup() { remove_leftovers_of(pid); }
+  } cleanup{c.pid};
+  ASSERT_TRUE(wait_for({out_ + "/runs/a/run-01.out"}, std::chrono::seconds(120), c))
+      << c.stderr_text();
+  ::kill(c.pid, SIGKILL);  // no cleanup can run
+  EXPECT_EQ(wait_exit(c, std::chrono::seconds(30)), 128 + SIGKILL);
+  // Its record child got SIGTERM (parent death signal) and stops.
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  ASSERT_FALSE(leftovers_of(c.pid).empty()) << "a SIGKILL leaves the mount and the image";
+
+  Compare next =
+      start({"--a", "", "--b", "", "--size", "100T", "--workload-cmd", cmd, "-o", out_ + "-next"},
+            logs("next"));
+  EXPECT_EQ(wait_exit(next), 1);
+  std::string err = next.stderr_text();
+  std::string pid = std::to_string(c.pid);
+  EXPECT_NE(err.find("a crashed fscost left these behind"), std::string::npos) << err;
+  EXPECT_NE(err.find("mount /tmp/fscost-mnt-" + pid + "-"), std::string::npos) << err;
+  EXPECT_NE(err.find("image /dev/shm/fscost-" + pid + "-"), std::string::npos) << err;
+  EXPECT_NE(err.find("(umount /tmp/fscost-mnt-" + pid + "-"), std::string::npos) << err;
+
+  remove_leftovers_of(c.pid);
+  EXPECT_EQ(settled_leftovers_of(c.pid), std::vector<std::string>{});
+}
+
+}  // namespace
+}  // namespace fscost

@@ -1,0 +1,17 @@
+// fscost compare: two filesystem configurations, one workload, repeated
+// interleaved runs under `fscost record`, and a reviewer-ready diff
+// (docs/COMPARE.md). Registered by main.cpp's subcommand table.
+#pragma once
+
+#include <functional>
+
+namespace CLI {
+class App;
+}
+
+namespace fscost {
+
+// `fscost compare --a SPEC --b SPEC (--workload W | --workload-cmd CMD) -o DIR …`
+void add_compare(CLI::App& app, std::function<int()>& run);
+
+}  // namespace fscost
