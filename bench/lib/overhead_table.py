@@ -42,8 +42,9 @@ def paired(rs, base, key):
     value: runs seconds apart share the machine's state, so slow drift in
     the load of a shared machine cancels."""
     by_round = {r["round"]: r[key] for r in base}
-    return statistics.median(r[key] / by_round[r["round"]] for r in rs
-                             if r["round"] in by_round)
+    # A tiny run can have 0 kernel µs: rusage splits user/sys at the tick.
+    ratios = [r[key] / by_round[r["round"]] for r in rs if by_round.get(r["round"])]
+    return statistics.median(ratios) if ratios else float("nan")
 
 
 def config_table(by_config):
