@@ -52,8 +52,14 @@ Diff diff_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
     explain_oncpu(op, a, b, cfg);
     explain_offcpu(op, a, b, cfg);
   }
-  std::stable_sort(d.ops.begin(), d.ops.end(),
-                   [](const OpDiff& x, const OpDiff& y) { return weight(x) > weight(y); });
+  // "other" (syscalls outside the operation table: exec, futex, the
+  // workload's own joins) goes last whatever it weighs: a reviewer reads the
+  // filesystem operations first.
+  std::stable_sort(d.ops.begin(), d.ops.end(), [](const OpDiff& x, const OpDiff& y) {
+    bool ox = x.op == "other", oy = y.op == "other";
+    if (ox != oy) return oy;
+    return weight(x) > weight(y);
+  });
   d.warnings = diff_warnings(d, a, b, ma, mb);
   return d;
 }

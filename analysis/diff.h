@@ -161,7 +161,7 @@ struct Diff {
   Comparison sys_ns, user_ns, wall_ns;
   Comparison user_share;   // user / (user + sys), in %
   Comparison kthread_ns;   // background kernel-thread CPU per run
-  std::vector<OpDiff> ops; // by |Δ on-CPU + Δ off-CPU| × count, descending
+  std::vector<OpDiff> ops; // by |Δ on-CPU + Δ off-CPU| × count, descending; "other" last
   std::vector<Warning> warnings;
 };
 

@@ -237,7 +237,7 @@ TEST(DiffRuns, UntracedSpinIsPlacedByTheCallGraph) {
   EXPECT_EQ(part(mkdir.oncpu_parts, "new-code"), nullptr);  // spin wins over new code
 }
 
-TEST(DiffRuns, OneFamilyUnderBenjaminiHochberg) {
+TEST(DiffRuns, FamiliesUnderBenjaminiHochberg) {
   const Diff& d = injected();
   EXPECT_EQ(d.runs_a, 5u);
   EXPECT_EQ(d.runs_b, 5u);
@@ -260,6 +260,19 @@ TEST(DiffRuns, OneFamilyUnderBenjaminiHochberg) {
   ASSERT_EQ(d.ops.size(), 3u);
   EXPECT_EQ(d.ops[0].op, "create");
   EXPECT_EQ(d.ops[1].op, "unlink");
+}
+
+// Syscalls outside the operation table come after the operations, even
+// when their delta weighs most.
+TEST(DiffRuns, OtherGoesLast) {
+  ConfigSpec a = base_spec();
+  op_of(a, "mkdir").name = "other";
+  ConfigSpec b = a;
+  for (auto& st : op_of(b, "other").oncpu) st.ns *= 10;
+  Diff d = diff_runs(make_runs(a, 5, 100, "A"), make_runs(b, 5, 200, "B"));
+  ASSERT_EQ(d.ops.size(), 3u);
+  EXPECT_EQ(d.ops.back().op, "other");
+  EXPECT_TRUE(d.ops.back().oncpu.significant());  // it did weigh most
 }
 
 TEST(DiffRuns, OneRunEachIsTooFewRuns) {
