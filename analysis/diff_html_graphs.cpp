@@ -137,21 +137,16 @@ std::vector<GraphSet> diff_graph_sets(const Diff& d, const RunSet& a, const RunS
   std::vector<Pending> pending;
   for (std::size_t i = 0; i < d.ops.size(); ++i)
     plan_set(d.ops[i], a, b, opt, sets[i], ids, pending);
-  std::vector<double> min_width;
-  for (const auto& g : pending) min_width.push_back(g.opt.svg.min_width_px);
-  std::vector<std::string> svgs = draw_within(
-      min_width,
+  std::vector<GraphSlot> slots;
+  for (const auto& g : pending) slots.push_back({g.set, g.view, g.id, g.opt.svg.min_width_px});
+  place_graphs(
+      sets, slots,
       [&](std::size_t i, double px) {
         DiffOptions o = pending[i].opt;
         o.svg.min_width_px = px;
         return render_diff_svg(pending[i].a, pending[i].b, o);
       },
       opt.max_bytes);
-  for (std::size_t i = 0; i < pending.size(); ++i) {
-    const Pending& g = pending[i];
-    g.set->graphs.push_back({g.view, g.id, inline_svg(std::move(svgs[i]), i + 1), min_width[i]});
-  }
-  std::erase_if(sets, [](const GraphSet& s) { return s.graphs.empty(); });
   return sets;
 }
 

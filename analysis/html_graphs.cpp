@@ -114,22 +114,30 @@ std::vector<GraphSet> graph_sets(const Profile& p, const HtmlOptions& opt,
     for (const auto& op : ops) sets.push_back({unique_id("op-" + op, ids), op, op, {}});
   std::vector<Pending> pending;
   for (auto& s : sets) plan_set(p, opt, s, ids, pending);
-  std::vector<double> min_width;
-  for (const auto& g : pending) min_width.push_back(g.svg.min_width_px);
-  std::vector<std::string> svgs = draw_within(
-      min_width,
+  std::vector<GraphSlot> slots;
+  for (const auto& g : pending) slots.push_back({g.set, g.view, g.id, g.svg.min_width_px});
+  place_graphs(
+      sets, slots,
       [&](std::size_t i, double px) {
         SvgOptions o = pending[i].svg;
         o.min_width_px = px;
         return render_svg(pending[i].input, o);
       },
       opt.max_bytes);
-  for (std::size_t i = 0; i < pending.size(); ++i) {
-    const Pending& g = pending[i];
+  return sets;
+}
+
+void place_graphs(std::vector<GraphSet>& sets, const std::vector<GraphSlot>& slots,
+                  const std::function<std::string(std::size_t, double)>& draw,
+                  std::size_t max_bytes) {
+  std::vector<double> min_width;
+  for (const auto& g : slots) min_width.push_back(g.min_width_px);
+  std::vector<std::string> svgs = draw_within(min_width, draw, max_bytes);
+  for (std::size_t i = 0; i < slots.size(); ++i) {
+    const GraphSlot& g = slots[i];
     g.set->graphs.push_back({g.view, g.id, inline_svg(std::move(svgs[i]), i + 1), min_width[i]});
   }
   std::erase_if(sets, [](const GraphSet& s) { return s.graphs.empty(); });
-  return sets;
 }
 
 std::string_view view_label(std::string_view view) {

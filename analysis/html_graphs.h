@@ -65,6 +65,20 @@ std::vector<std::string> draw_within(std::vector<double>& min_width,
                                      const std::function<std::string(std::size_t, double)>& draw,
                                      std::size_t max_bytes);
 
+// Where a planned graph goes, and the pruning it asks for.
+struct GraphSlot {
+  GraphSet* set = nullptr;
+  std::string view, id;
+  double min_width_px = 0;
+};
+
+// Draws slot i's graph with draw(i, px) within max_bytes (draw_within),
+// puts each into its set ready to inline, and leaves out the sets that got
+// no graph.
+void place_graphs(std::vector<GraphSet>& sets, const std::vector<GraphSlot>& slots,
+                  const std::function<std::string(std::size_t, double)>& draw,
+                  std::size_t max_bytes);
+
 // A standalone SVG made fit to inline as graph number `n` of a page: no XML
 // prolog, and its <defs> ids (and the url(#...) references to them, in the
 // head and in diff frames' fills) prefixed per graph, since a url(#id)
