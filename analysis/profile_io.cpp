@@ -14,8 +14,9 @@ namespace fscost {
 namespace {
 
 using profile_json::Checker;
+using profile_json::element;
+using profile_json::FileFrames;
 using profile_json::FrameTable;
-using profile_json::json;
 using profile_json::Node;
 using profile_json::ojson;
 using profile_json::parse_stack;
@@ -25,6 +26,12 @@ constexpr const char* kCorruptHint =
     "the file is damaged or was not written by `fscost record`; record it again";
 
 // ---- parsing ----------------------------------------------------------------
+
+Error not_a_profile(const std::string& origin) {
+  return Error{fmt::format("{}: not an fscost profile (no \"format\": \"{}\" tag)", origin,
+                           kProfileFormatTag),
+               "pass a file written by `fscost record`"};
+}
 
 Metadata parse_meta(Checker& c, const Node& n) {
   Metadata m;
@@ -76,7 +83,7 @@ std::vector<OpStats> parse_ops(Checker& c, const Node& n) {
   return ops;
 }
 
-StackSample parse_sample(Checker& c, const Node& n, const std::vector<std::string>& frames) {
+StackSample parse_sample(Checker& c, const Node& n, const FileFrames& frames) {
   StackSample s;
   Node kind = c.field(n, "kind");
   std::string k = c.str(kind);
@@ -93,10 +100,10 @@ Profile parse_body(Checker& c, const Node& root) {
   p.meta = parse_meta(c, c.field(root, "meta"));
   p.rusage = parse_rusage(c, c.field(root, "rusage"));
   p.ops = parse_ops(c, c.field(root, "ops"));
-  std::vector<std::string> frames;
-  c.each(c.field(root, "frames"), [&](const Node& f) { frames.push_back(c.str(f)); });
-  c.each(c.field(root, "samples"),
-         [&](const Node& s) { p.samples.push_back(parse_sample(c, s, frames)); });
+  FileFrames frames = profile_json::parse_frames(c, c.field(root, "frames"));
+  Node samples = c.field(root, "samples");
+  p.samples.reserve(Checker::size_hint(samples));
+  c.each(samples, [&](const Node& s) { p.samples.push_back(parse_sample(c, s, frames)); });
   p.samples_total = c.u64(c.field(root, "samples_total"));
   c.each_member(c.field(root, "drops"),
                 [&](const std::string& name, const Node& v) { p.drops[name] = c.u64(v); });
@@ -106,13 +113,11 @@ Profile parse_body(Checker& c, const Node& root) {
 
 // The format tag and version come first and get their own messages: a newer
 // file may have changed everything else.
-std::optional<Error> check_header(const json& doc, const std::string& origin) {
-  auto tag = doc.is_object() ? doc.find("format") : doc.end();
-  if (!doc.is_object() || tag == doc.end() || !tag->is_string() ||
-      tag->get_ref<const std::string&>() != kProfileFormatTag)
-    return Error{fmt::format("{}: not an fscost profile (no \"format\": \"{}\" tag)", origin,
-                             kProfileFormatTag),
-                 "pass a file written by `fscost record`"};
+std::optional<Error> check_header(element doc, const std::string& origin) {
+  std::optional<element> tag = profile_json::member(doc, "format");
+  std::string_view name;
+  if (!tag || tag->get_string().get(name) != simdjson::SUCCESS || name != kProfileFormatTag)
+    return not_a_profile(origin);
   Checker c;
   Node root{doc};
   std::uint64_t version = c.u64(c.field(root, "version"));
@@ -126,12 +131,34 @@ std::optional<Error> check_header(const json& doc, const std::string& origin) {
   return std::nullopt;
 }
 
-Result<Profile> parse_document(const json& doc, const std::string& origin) {
+Result<Profile> parse_document(element doc, const std::string& origin) {
   if (auto err = check_header(doc, origin)) return *err;
   Checker c;
   Profile p = parse_body(c, Node{doc});
   if (!c.ok()) return Error{fmt::format("{}: {}", origin, c.error()), kCorruptHint};
   return p;
+}
+
+// simdjson says what is wrong but not where. Only on this error path,
+// nlohmann re-reads the text, keeping no values, to find the byte.
+Error json_error(std::string_view text, const std::string& origin, simdjson::error_code err) {
+  using nlohmann::json;
+  try {
+    json discarded = json::parse(text, [](int, json::parse_event_t, json&) { return false; });
+  } catch (const json::parse_error& e) {
+    // nlohmann counts bytes from 1, and counts end of input as a byte.
+    std::size_t at = e.byte > 0 ? e.byte - 1 : 0;
+    return Error{fmt::format("{}: truncated or corrupt JSON at byte {}{}", origin, at,
+                             at >= text.size() ? " (end of file)" : ""),
+                 kCorruptHint};
+  } catch (const json::exception& e) {  // e.g. a number too large for a double
+    return Error{fmt::format("{}: {}", origin, e.what()), kCorruptHint};
+  }
+  // Valid JSON that simdjson refuses: nested deeper than 1024 levels, an
+  // integer beyond 64 bits, or a document over 4 GB.
+  if (text[text.find_first_not_of(" \t\r\n")] != '{') return not_a_profile(origin);
+  return Error{fmt::format("{}: cannot read: {}", origin, simdjson::error_message(err)),
+               kCorruptHint};
 }
 
 // ---- serializing ------------------------------------------------------------
@@ -172,19 +199,11 @@ ojson sample_json(const StackSample& s, FrameTable& table) {
 Result<Profile> parse_profile(std::string_view text, const std::string& origin) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
     return Error{fmt::format("{}: empty file, not an fscost profile", origin), kCorruptHint};
-  // The one place nlohmann may throw; everything after uses checked access.
-  try {
-    json doc = json::parse(text);
-    return parse_document(doc, origin);
-  } catch (const json::parse_error& e) {
-    // nlohmann counts bytes from 1, and counts end of input as a byte.
-    std::size_t at = e.byte > 0 ? e.byte - 1 : 0;
-    return Error{fmt::format("{}: truncated or corrupt JSON at byte {}{}", origin, at,
-                             at >= text.size() ? " (end of file)" : ""),
-                 kCorruptHint};
-  } catch (const json::exception& e) {
-    return Error{fmt::format("{}: {}", origin, e.what()), kCorruptHint};
-  }
+  // Copies `text` into a padded buffer: simdjson reads in 64-byte blocks.
+  simdjson::dom::parser parser;
+  element doc;
+  if (auto err = parser.parse(text.data(), text.size()).get(doc)) return json_error(text, origin, err);
+  return parse_document(doc, origin);
 }
 
 Result<Profile> read_profile(const std::string& path) {

@@ -9,7 +9,7 @@ packages=(
   # BPF side: clang -target bpf, bpftool for vmlinux.h and skeletons
   clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
   # C++ libraries
-  libfmt-dev libboost-graph-dev libcli11-dev nlohmann-json3-dev libblkid-dev
+  libfmt-dev libboost-graph-dev libcli11-dev nlohmann-json3-dev libsimdjson-dev libblkid-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   # RAM-disk XFS, workloads and comparisons
   xfsprogs fsmark linux-perf util-linux
