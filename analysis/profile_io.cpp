@@ -199,8 +199,10 @@ ojson sample_json(const StackSample& s, FrameTable& table) {
 Result<Profile> parse_profile(std::string_view text, const std::string& origin) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
     return Error{fmt::format("{}: empty file, not an fscost profile", origin), kCorruptHint};
-  // Copies `text` into a padded buffer: simdjson reads in 64-byte blocks.
-  simdjson::dom::parser parser;
+  // Kept for the next file: `fscost diff` reads many profiles in a row, and
+  // faulting in fresh buffers (about 6× the file) costs a third of a load.
+  // parse() copies `text` into its padded buffer (simdjson reads 64-byte blocks).
+  thread_local simdjson::dom::parser parser;
   element doc;
   if (auto err = parser.parse(text.data(), text.size()).get(doc)) return json_error(text, origin, err);
   return parse_document(doc, origin);
