@@ -139,6 +139,17 @@ Result<Profile> parse_document(element doc, const std::string& origin) {
   return p;
 }
 
+// Why simdjson refused JSON that nlohmann accepts.
+std::string refused(simdjson::error_code err) {
+  switch (err) {
+    case simdjson::NUMBER_ERROR: return "a number outside the 64-bit integer range";
+    case simdjson::DEPTH_ERROR:
+      return fmt::format("nested deeper than {} levels", simdjson::DEFAULT_MAX_DEPTH);
+    case simdjson::CAPACITY: return "larger than 4 GB";
+    default: return simdjson::error_message(err);
+  }
+}
+
 // simdjson says what is wrong but not where. Only on this error path,
 // nlohmann re-reads the text, keeping no values, to find the byte.
 Error json_error(std::string_view text, const std::string& origin, simdjson::error_code err) {
@@ -154,11 +165,10 @@ Error json_error(std::string_view text, const std::string& origin, simdjson::err
   } catch (const json::exception& e) {  // e.g. a number too large for a double
     return Error{fmt::format("{}: {}", origin, e.what()), kCorruptHint};
   }
-  // Valid JSON that simdjson refuses: nested deeper than 1024 levels, an
-  // integer beyond 64 bits, or a document over 4 GB.
+  // Valid JSON that simdjson refuses. No profile field nests deep or holds
+  // a number beyond 64 bits, so such a file is damaged or not a profile.
   if (text[text.find_first_not_of(" \t\r\n")] != '{') return not_a_profile(origin);
-  return Error{fmt::format("{}: cannot read: {}", origin, simdjson::error_message(err)),
-               kCorruptHint};
+  return Error{fmt::format("{}: cannot read: {}", origin, refused(err)), kCorruptHint};
 }
 
 // ---- serializing ------------------------------------------------------------
