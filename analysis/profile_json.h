@@ -24,9 +24,10 @@ using ojson = nlohmann::ordered_json;
 using simdjson::dom::element;
 using simdjson::dom::element_type;
 
-// The file's "frames" array: stacks name frames by index into it. Its element
-// type is spelled only here; parse_frames and parse_stack fill and read it.
-using FileFrames = std::vector<std::string>;
+// A list of frames: the file's "frames" table, or one stack built from it.
+// The frame type is spelled only here; parse_frames and parse_stack are the
+// only code that makes frames.
+using Frames = std::vector<std::string>;
 
 // A value inside the document and how we got there. The JSON path is only
 // spelled out when something is wrong, so large profiles parse cheaply.
@@ -131,9 +132,12 @@ class Checker {
     return false;
   }
 
-  std::string str(const Node& n) {
+  std::string str(const Node& n) { return std::string(view(n)); }
+
+  // A string without copying it; valid while the parsed document lives.
+  std::string_view view(const Node& n) {
     std::string_view v;
-    if (n.v.get_string().get(v) == simdjson::SUCCESS) return std::string(v);
+    if (n.v.get_string().get(v) == simdjson::SUCCESS) return v;
     fail(n, fmt::format("expected string, got {}", describe(n.v)));
     return {};
   }
@@ -211,16 +215,16 @@ class FrameTable {
 };
 
 // The frame table as written, before any stack refers to it.
-inline FileFrames parse_frames(Checker& c, const Node& n) {
-  FileFrames out;
+inline Frames parse_frames(Checker& c, const Node& n) {
+  Frames out;
   out.reserve(Checker::size_hint(n));
-  c.each(n, [&](const Node& f) { out.emplace_back(c.str(f)); });
+  c.each(n, [&](const Node& f) { out.emplace_back(c.view(f)); });
   return out;
 }
 
 // A stack stored as indexes into the frame table.
-inline std::vector<std::string> parse_stack(Checker& c, const Node& n, const FileFrames& frames) {
-  std::vector<std::string> out;
+inline Frames parse_stack(Checker& c, const Node& n, const Frames& frames) {
+  Frames out;
   out.reserve(Checker::size_hint(n));
   c.each(n, [&](const Node& f) {
     std::uint64_t i = c.u64(f);
@@ -242,7 +246,7 @@ inline ojson stack_json(const std::vector<std::string>& stack, FrameTable& table
 // The optional v1 fields (profile_io_extra.cpp): read when present, written
 // when not zero or empty.
 void parse_op_extra(Checker& c, const Node& n, OpStats& o);
-void parse_profile_extra(Checker& c, const Node& root, const FileFrames& frames, Profile& p);
+void parse_profile_extra(Checker& c, const Node& root, const Frames& frames, Profile& p);
 void add_op_extra(const OpStats& o, ojson& out);
 void add_profile_extra(const Profile& p, FrameTable& table, ojson& doc);
 
