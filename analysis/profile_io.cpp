@@ -142,11 +142,14 @@ Result<Profile> parse_document(element doc, const std::string& origin) {
 // Why simdjson refused JSON that nlohmann accepts.
 std::string refused(simdjson::error_code err) {
   switch (err) {
-    case simdjson::NUMBER_ERROR: return "a number outside the 64-bit integer range";
+    case simdjson::NUMBER_ERROR:
+      return "a number outside the 64-bit integer range";
     case simdjson::DEPTH_ERROR:
       return fmt::format("nested deeper than {} levels", simdjson::DEFAULT_MAX_DEPTH);
-    case simdjson::CAPACITY: return "larger than 4 GB";
-    default: return simdjson::error_message(err);
+    case simdjson::CAPACITY:
+      return "larger than 4 GB";
+    default:
+      return simdjson::error_message(err);
   }
 }
 
@@ -214,7 +217,8 @@ Result<Profile> parse_profile(std::string_view text, const std::string& origin) 
   // parse() copies `text` into its padded buffer (simdjson reads 64-byte blocks).
   thread_local simdjson::dom::parser parser;
   element doc;
-  if (auto err = parser.parse(text.data(), text.size()).get(doc)) return json_error(text, origin, err);
+  if (auto err = parser.parse(text.data(), text.size()).get(doc))
+    return json_error(text, origin, err);
   return parse_document(doc, origin);
 }
 

@@ -176,22 +176,31 @@ class Checker {
   // The words nlohmann's type_name() used, so messages stay as they were.
   static const char* type_name(element v) {
     switch (v.type()) {
-      case element_type::ARRAY: return "array";
-      case element_type::OBJECT: return "object";
-      case element_type::STRING: return "string";
-      case element_type::BOOL: return "boolean";
-      case element_type::NULL_VALUE: return "null";
-      default: return "number";
+      case element_type::ARRAY:
+        return "array";
+      case element_type::OBJECT:
+        return "object";
+      case element_type::STRING:
+        return "string";
+      case element_type::BOOL:
+        return "boolean";
+      case element_type::NULL_VALUE:
+        return "null";
+      default:
+        return "number";
     }
   }
 
   static std::string describe(element v) {
     switch (v.type()) {
-      case element_type::INT64: return fmt::format("number {}", v.get_int64().value_unsafe());
-      case element_type::UINT64: return fmt::format("number {}", v.get_uint64().value_unsafe());
+      case element_type::INT64:
+        return fmt::format("number {}", v.get_int64().value_unsafe());
+      case element_type::UINT64:
+        return fmt::format("number {}", v.get_uint64().value_unsafe());
       case element_type::DOUBLE:  // printed as the old reader did: 1.0, 1.5, 1e+30
         return fmt::format("number {}", nlohmann::json(v.get_double().value_unsafe()).dump());
-      default: return type_name(v);
+      default:
+        return type_name(v);
     }
   }
 
