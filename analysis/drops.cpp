@@ -14,7 +14,10 @@ constexpr std::array<DropCounter, 11> kDropCounters = {{
      "see `fscost features`"},
     {"sample_map_full", "samples lost: the (operation, stack) aggregation map was full",
      "raise --max-stacks"},
-    {"task_map_full", "operations lost: the per-thread state map was full", "raise --max-threads"},
+    {"task_map_full",
+     "operations lost: no per-thread state could be stored (the raw_tp flavour's tid hash was "
+     "full, or task storage found no memory)",
+     "raise --max-threads (raw_tp flavour; task storage has no size limit)"},
     {"tracked_map_full", "processes not followed: the tracked-process map was full",
      "raise --max-procs"},
     {"offcpu_map_full",

@@ -14,6 +14,9 @@ const volatile bool want_offcpu = false;
 const volatile bool want_wakers = false;
 const volatile bool want_locks = false;
 const volatile bool want_user_stacks = false;
+/* Per-thread state in task storage (the tp_btf flavour) rather than the
+ * `tasks` hash (raw_tp); read by the one program without flavours. */
+const volatile bool use_task_storage = false;
 
 /* Start/stop without reloading. */
 bool enabled = false;
@@ -28,6 +31,18 @@ struct {
 	__type(key, __u32);		/* tgid */
 	__type(value, __u8);
 } tracked SEC(".maps");
+
+/* Per-thread state, in one of two maps by attach flavour. tp_btf programs
+ * get typed task pointers, so they use task storage: reached from the
+ * task_struct without hashing, and freed with the task. The raw_tp fallback
+ * (kernels without task storage for tracing, < 5.11) keys a hash by tid.
+ * userspace shrinks the map it does not use to one entry. */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct fscost_task);
+} task_store SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -65,16 +80,21 @@ static __always_inline bool is_tracked(__u32 tgid)
 	return bpf_map_lookup_elem(&tracked, &tgid) != NULL;
 }
 
-static __always_inline __u32 current_flags(void)
+/* `btf` is a per-program constant: true in tp_btf programs (typed task
+ * pointers, task storage), false in raw_tp ones. */
+static __always_inline __u32 current_flags(bool btf)
 {
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	struct task_struct *task;
 
+	if (btf)
+		return bpf_get_current_task_btf()->flags;	/* a plain load */
+	task = (struct task_struct *)bpf_get_current_task();
 	return BPF_CORE_READ(task, flags);
 }
 
-static __always_inline bool current_is_kthread(void)
+static __always_inline bool current_is_kthread(bool btf)
 {
-	return current_flags() & PF_KTHREAD;
+	return current_flags(btf) & PF_KTHREAD;
 }
 
 /* The value under key, inserted from init first if absent (another CPU may
@@ -89,16 +109,42 @@ static __always_inline void *lookup_or_init(void *map, const void *key, const vo
 	return bpf_map_lookup_elem(map, key);
 }
 
-/* The task's state, created on first use; NULL (and counted) if full. */
-static __always_inline struct fscost_task *task_state_create(__u32 tid)
+/* The state of task p, or NULL: the idle task and untracked tasks have none. */
+static __always_inline struct fscost_task *state_of(struct task_struct *p, bool btf)
 {
-	struct fscost_task *t = bpf_map_lookup_elem(&tasks, &tid);
-	struct fscost_task zero;
+	__u32 tid;
 
-	if (t)
-		return t;
-	__builtin_memset(&zero, 0, sizeof(zero));
-	t = lookup_or_init(&tasks, &tid, &zero);
+	if (btf)
+		return bpf_task_storage_get(&task_store, p, NULL, 0);
+	tid = BPF_CORE_READ(p, pid);
+	return tid ? bpf_map_lookup_elem(&tasks, &tid) : NULL;
+}
+
+static __always_inline struct fscost_task *current_state(bool btf)
+{
+	__u32 tid;
+
+	if (btf)
+		return bpf_task_storage_get(&task_store, bpf_get_current_task_btf(), NULL, 0);
+	tid = (__u32)bpf_get_current_pid_tgid();
+	return bpf_map_lookup_elem(&tasks, &tid);
+}
+
+/* The current task's state, created zeroed on first use; NULL (and
+ * counted) when it cannot be: hash full, or no memory for task storage. */
+static __always_inline struct fscost_task *current_state_create(bool btf)
+{
+	struct fscost_task *t, zero;
+	__u32 tid;
+
+	if (btf) {
+		t = bpf_task_storage_get(&task_store, bpf_get_current_task_btf(), NULL,
+					 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	} else {
+		tid = (__u32)bpf_get_current_pid_tgid();
+		__builtin_memset(&zero, 0, sizeof(zero));
+		t = lookup_or_init(&tasks, &tid, &zero);
+	}
 	if (!t)
 		count_drop(FSCOST_DROP_TASK_MAP_FULL);
 	return t;

@@ -12,20 +12,23 @@ struct {
 } lock_stats SEC(".maps");
 
 /* Tracked tasks and kernel threads; other tasks are not recorded. */
-static __always_inline struct fscost_task *lock_task(void)
+static __always_inline struct fscost_task *lock_task(bool btf)
 {
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	__u32 tid = (__u32)pid_tgid;
-	struct fscost_task *t = bpf_map_lookup_elem(&tasks, &tid);
+	__u64 pid_tgid;
+	struct fscost_task *t = current_state(btf);
 
-	if (t || !tid)
+	if (t)
 		return t;
-	if (!current_is_kthread() && !is_tracked(pid_tgid >> 32))
+	pid_tgid = bpf_get_current_pid_tgid();
+	if (!(__u32)pid_tgid)
+		return NULL;	/* idle */
+	if (!current_is_kthread(btf) && !is_tracked(pid_tgid >> 32))
 		return NULL;
-	return task_state_create(tid);
+	return current_state_create(btf);
 }
 
-static __always_inline void handle_contention_begin(void *ctx, void *lock, __u32 flags)
+static __always_inline void handle_contention_begin(void *ctx, void *lock, __u32 flags,
+						    bool btf)
 {
 	struct fscost_task *t;
 	struct fscost_lock_wait *w;
@@ -33,7 +36,7 @@ static __always_inline void handle_contention_begin(void *ctx, void *lock, __u32
 
 	if (!enabled)
 		return;
-	t = lock_task();
+	t = lock_task(btf);
 	if (!t)
 		return;
 	d = t->lock_depth;
@@ -58,7 +61,7 @@ static __always_inline void handle_contention_begin(void *ctx, void *lock, __u32
 }
 
 static __always_inline void record_wait(struct fscost_task *t, struct fscost_lock_wait *w,
-					__u64 now)
+					__u64 now, bool btf)
 {
 	struct fscost_lock_key key = {
 		.addr = w->addr,
@@ -72,7 +75,7 @@ static __always_inline void record_wait(struct fscost_task *t, struct fscost_loc
 	if (t->op != FSCOST_OP_NONE) {
 		key.kind = FSCOST_SK_OP;
 		key.op = t->op;
-	} else if ((flags = current_flags()) & PF_KTHREAD) {
+	} else if ((flags = current_flags(btf)) & PF_KTHREAD) {
 		key.kind = FSCOST_SK_KTHREAD;
 		kthread_name(flags, key.name);
 	} else {
@@ -92,10 +95,9 @@ static __always_inline void record_wait(struct fscost_task *t, struct fscost_loc
 		v->max_ns = total;	/* racy max: good enough for a maximum */
 }
 
-static __always_inline void handle_contention_end(void *ctx, void *lock)
+static __always_inline void handle_contention_end(void *ctx, void *lock, bool btf)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct fscost_task *t = bpf_map_lookup_elem(&tasks, &tid);
+	struct fscost_task *t = current_state(btf);
 	__u32 d;
 
 	if (!t || !t->lock_depth)
@@ -112,35 +114,35 @@ static __always_inline void handle_contention_end(void *ctx, void *lock)
 
 		/* still in the lock's slow path: the same call site as at begin */
 		t->locks[d].stack = kernel_stack(ctx);
-		record_wait(t, &t->locks[d], now);
+		record_wait(t, &t->locks[d], now, btf);
 	}
 }
 
 SEC("tp_btf/contention_begin")
 int BPF_PROG(lock_begin_btf, void *lock, unsigned int flags)
 {
-	handle_contention_begin(ctx, lock, flags);
+	handle_contention_begin(ctx, lock, flags, true);
 	return 0;
 }
 
 SEC("raw_tp/contention_begin")
 int BPF_PROG(lock_begin_raw, void *lock, unsigned int flags)
 {
-	handle_contention_begin(ctx, lock, flags);
+	handle_contention_begin(ctx, lock, flags, false);
 	return 0;
 }
 
 SEC("tp_btf/contention_end")
 int BPF_PROG(lock_end_btf, void *lock, int ret)
 {
-	handle_contention_end(ctx, lock);
+	handle_contention_end(ctx, lock, true);
 	return 0;
 }
 
 SEC("raw_tp/contention_end")
 int BPF_PROG(lock_end_raw, void *lock, int ret)
 {
-	handle_contention_end(ctx, lock);
+	handle_contention_end(ctx, lock, false);
 	return 0;
 }
 

@@ -35,12 +35,12 @@ int on_sample(struct bpf_perf_event_data *ctx)
 	__sync_fetch_and_add(&samples_total, 1);
 	if (tid == 0)
 		return 0;	/* idle */
-	flags = current_flags();
+	flags = current_flags(use_task_storage);
 	if (flags & PF_KTHREAD) {
 		key.kind = FSCOST_SK_KTHREAD;
 		kthread_name(flags, key.name);
 	} else if (is_tracked(id >> 32)) {
-		t = bpf_map_lookup_elem(&tasks, &tid);
+		t = current_state(use_task_storage);
 		if (!in_kernel) {
 			key.kind = FSCOST_SK_USER;
 		} else if (t && t->op != FSCOST_OP_NONE) {

@@ -112,45 +112,44 @@ static __always_inline void switch_in(struct fscost_task *t, __u64 now)
 		end_offcpu(t, now);
 }
 
+/* Every context switch on the machine comes here: untracked tasks cost a
+ * lookup each and nothing else. */
 static __always_inline void handle_switch(void *ctx, bool preempt, struct task_struct *prev,
-					  struct task_struct *next)
+					  struct task_struct *next, bool btf)
 {
-	__u32 prev_tid = BPF_CORE_READ(prev, pid);
-	__u32 next_tid = BPF_CORE_READ(next, pid);
-	struct fscost_task *t;
-	__u64 now = bpf_ktime_get_ns();
+	struct fscost_task *t = state_of(prev, btf);
+	__u64 now = 0;
 
-	if (prev_tid) {
-		t = bpf_map_lookup_elem(&tasks, &prev_tid);
-		if (t)
-			switch_out(ctx, t, prev, preempt, now);
+	if (t) {
+		now = bpf_ktime_get_ns();
+		switch_out(ctx, t, prev, preempt, now);
 	}
-	if (next_tid) {
-		t = bpf_map_lookup_elem(&tasks, &next_tid);
-		if (t)
-			switch_in(t, now);
+	t = state_of(next, btf);
+	if (t) {
+		if (!now)
+			now = bpf_ktime_get_ns();
+		switch_in(t, now);
 	}
 }
 
 SEC("tp_btf/sched_switch")
 int BPF_PROG(switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	handle_switch(ctx, preempt, prev, next);
+	handle_switch(ctx, preempt, prev, next, true);
 	return 0;
 }
 
 SEC("raw_tp/sched_switch")
 int BPF_PROG(switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	handle_switch(ctx, preempt, prev, next);
+	handle_switch(ctx, preempt, prev, next, false);
 	return 0;
 }
 
 /* Who made a blocked operation runnable: the waker's stack and comm. */
-static __always_inline void handle_waking(void *ctx, struct task_struct *p)
+static __always_inline void handle_waking(void *ctx, struct task_struct *p, bool btf)
 {
-	__u32 tid = BPF_CORE_READ(p, pid);
-	struct fscost_task *t = bpf_map_lookup_elem(&tasks, &tid);
+	struct fscost_task *t = state_of(p, btf);
 
 	if (!t || !t->off_since_ns || t->woken_ns)
 		return;
@@ -162,14 +161,14 @@ static __always_inline void handle_waking(void *ctx, struct task_struct *p)
 SEC("tp_btf/sched_waking")
 int BPF_PROG(waking_btf, struct task_struct *p)
 {
-	handle_waking(ctx, p);
+	handle_waking(ctx, p, true);
 	return 0;
 }
 
 SEC("raw_tp/sched_waking")
 int BPF_PROG(waking_raw, struct task_struct *p)
 {
-	handle_waking(ctx, p);
+	handle_waking(ctx, p, false);
 	return 0;
 }
 
@@ -203,24 +202,31 @@ int BPF_PROG(fork_raw, struct task_struct *parent, struct task_struct *child)
 	return 0;
 }
 
-static __always_inline void handle_exit(struct task_struct *task)
+/* Task storage is freed with the task anyway; deleting at exit keeps the
+ * two flavours alike and returns the memory before the task is reaped. */
+static __always_inline void handle_exit(struct task_struct *task, bool btf)
 {
-	__u32 tid = BPF_CORE_READ(task, pid);
+	__u32 tid;
 
+	if (btf) {
+		bpf_task_storage_delete(&task_store, task);
+		return;
+	}
+	tid = BPF_CORE_READ(task, pid);
 	bpf_map_delete_elem(&tasks, &tid);
 }
 
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(exit_btf, struct task_struct *task)
 {
-	handle_exit(task);
+	handle_exit(task, true);
 	return 0;
 }
 
 SEC("raw_tp/sched_process_exit")
 int BPF_PROG(exit_raw, struct task_struct *task)
 {
-	handle_exit(task);
+	handle_exit(task, false);
 	return 0;
 }
 

@@ -17,8 +17,18 @@ struct {
 	__type(value, struct fscost_op_stats);
 } op_stats SEC(".maps");
 
-static __always_inline __u64 syscall_arg(struct pt_regs *regs, __u32 i)
+/* tp_btf: regs is a typed pointer, read with plain loads; raw_tp: probe reads. */
+static __always_inline __u64 syscall_arg(struct pt_regs *regs, __u32 i, bool btf)
 {
+	if (btf) {
+		switch (i) {
+		case 0: return PT_REGS_PARM1_SYSCALL(regs);
+		case 1: return PT_REGS_PARM2_SYSCALL(regs);
+		case 2: return PT_REGS_PARM3_SYSCALL(regs);
+		case 3: return PT_REGS_PARM4_SYSCALL(regs);
+		default: return PT_REGS_PARM5_SYSCALL(regs);
+		}
+	}
 	switch (i) {
 	case 0: return PT_REGS_PARM1_CORE_SYSCALL(regs);
 	case 1: return PT_REGS_PARM2_CORE_SYSCALL(regs);
@@ -28,7 +38,7 @@ static __always_inline __u64 syscall_arg(struct pt_regs *regs, __u32 i)
 	}
 }
 
-static __always_inline __u32 classify(struct pt_regs *regs, long id)
+static __always_inline __u32 classify(struct pt_regs *regs, long id, bool btf)
 {
 	__u32 nr = (__u32)id;
 	struct fscost_syscall_rule *rule;
@@ -39,34 +49,32 @@ static __always_inline __u32 classify(struct pt_regs *regs, long id)
 		return FSCOST_OP_OTHER;
 	if (!rule->flag_mask)
 		return rule->op;
-	flags = syscall_arg(regs, rule->flag_arg);
+	flags = syscall_arg(regs, rule->flag_arg, btf);
 	if (rule->flag_deref &&
 	    bpf_probe_read_user(&flags, sizeof(flags), (void *)flags))
 		return rule->op;
 	return (flags & rule->flag_mask) ? rule->alt_op : rule->op;
 }
 
-static __always_inline void handle_sys_enter(struct pt_regs *regs, long id)
+static __always_inline void handle_sys_enter(struct pt_regs *regs, long id, bool btf)
 {
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	__u32 tid = (__u32)pid_tgid;
 	struct fscost_task *t;
 	__u64 now;
 
 	if (!enabled)
 		return;
-	/* A thread with state is tracked (or a kthread): one lookup on the
-	 * hot path. */
-	t = bpf_map_lookup_elem(&tasks, &tid);
+	/* Every syscall on the machine comes here: a thread with state is
+	 * tracked (or a kthread), so one lookup decides the common cases. */
+	t = current_state(btf);
 	if (!t) {
-		if (!is_tracked(pid_tgid >> 32))
+		if (!is_tracked(bpf_get_current_pid_tgid() >> 32))
 			return;
-		t = task_state_create(tid);
+		t = current_state_create(btf);
 		if (!t)
 			return;
 	}
 	now = bpf_ktime_get_ns();
-	t->op = classify(regs, id);
+	t->op = classify(regs, id, btf);
 	t->trans = 0;
 	t->start_ns = now;
 	t->oncpu_since_ns = now;
@@ -84,15 +92,14 @@ static __always_inline void update_trans_range(struct fscost_op_stats *s, __u64 
 		s->trans_max = trans;
 }
 
-static __always_inline void handle_sys_exit(long ret)
+static __always_inline void handle_sys_exit(long ret, bool btf)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct fscost_op_stats *s;
 	struct fscost_task *t;
 	__u64 now, wall;
 	__u32 op;
 
-	t = bpf_map_lookup_elem(&tasks, &tid);
+	t = current_state(btf);
 	if (!t || t->op == FSCOST_OP_NONE)
 		return;
 	op = t->op;
@@ -118,28 +125,28 @@ static __always_inline void handle_sys_exit(long ret)
 SEC("tp_btf/sys_enter")
 int BPF_PROG(sys_enter_btf, struct pt_regs *regs, long id)
 {
-	handle_sys_enter(regs, id);
+	handle_sys_enter(regs, id, true);
 	return 0;
 }
 
 SEC("raw_tp/sys_enter")
 int BPF_PROG(sys_enter_raw, struct pt_regs *regs, long id)
 {
-	handle_sys_enter(regs, id);
+	handle_sys_enter(regs, id, false);
 	return 0;
 }
 
 SEC("tp_btf/sys_exit")
 int BPF_PROG(sys_exit_btf, struct pt_regs *regs, long ret)
 {
-	handle_sys_exit(ret);
+	handle_sys_exit(ret, true);
 	return 0;
 }
 
 SEC("raw_tp/sys_exit")
 int BPF_PROG(sys_exit_raw, struct pt_regs *regs, long ret)
 {
-	handle_sys_exit(ret);
+	handle_sys_exit(ret, false);
 	return 0;
 }
 

@@ -17,19 +17,18 @@ struct {
 	__type(value, __u64);
 } dev_write_bytes SEC(".maps");
 
-static __always_inline void count_xfs(__u32 ev)
+static __always_inline void count_xfs(__u32 ev, bool btf)
 {
-	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	__u32 tid = (__u32)pid_tgid, op = FSCOST_OP_NONE;
+	__u32 op = FSCOST_OP_NONE;
 	struct fscost_xfs_counts *c;
 	struct fscost_task *t;
 
 	if (!enabled)
 		return;
-	t = bpf_map_lookup_elem(&tasks, &tid);
+	t = current_state(btf);
 	if (t)
 		op = t->op;
-	else if (!current_is_kthread() && !is_tracked(pid_tgid >> 32))
+	else if (!current_is_kthread(btf) && !is_tracked(bpf_get_current_pid_tgid() >> 32))
 		return;	/* untracked user task */
 	c = bpf_map_lookup_elem(&xfs_counts, &op);
 	if (c && ev < FSCOST_XFS_EVENTS)
@@ -44,13 +43,13 @@ static __always_inline void count_xfs(__u32 ev)
 	SEC("tp_btf/" #tp)                       \
 	int BPF_PROG(tp##_btf)                   \
 	{                                        \
-		count_xfs(ev);                   \
+		count_xfs(ev, true);             \
 		return 0;                        \
 	}                                        \
 	SEC("raw_tp/" #tp)                       \
 	int BPF_PROG(tp##_raw)                   \
 	{                                        \
-		count_xfs(ev);                   \
+		count_xfs(ev, false);            \
 		return 0;                        \
 	}
 

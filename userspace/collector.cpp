@@ -24,6 +24,13 @@ Error libbpf_error(const char* what, int err) {
 
 int set_size(bpf_map* map, std::uint32_t n) { return bpf_map__set_max_entries(map, n); }
 
+// A kernel without task storage cannot create that map at all, though only
+// dead code refers to it there: a one-entry hash stands in.
+int without_task_storage(bpf_map* map, const Features& f) {
+  if (f.task_storage) return 0;
+  return bpf_map__set_type(map, BPF_MAP_TYPE_HASH) || set_size(map, 1);
+}
+
 }  // namespace
 
 void Collector::SkelDeleter::operator()(::fscost_bpf* s) const { fscost_bpf__destroy(s); }
@@ -53,12 +60,16 @@ Result<std::monostate> Collector::configure(const Features& f) {
   s->rodata->want_wakers = g.enabled(ProbeGroup::Wakers);
   s->rodata->want_locks = g.locks;
   s->rodata->want_user_stacks = cfg_.user_stacks;
+  // tp_btf programs keep per-thread state in task storage, raw_tp ones in
+  // the `tasks` hash: the map not in use shrinks to one entry.
+  btf_flavour_ = f.tp_btf && f.task_storage;
+  s->rodata->use_task_storage = btf_flavour_;
   if (set_size(s->maps.stacks, cfg_.stack_storage) || set_size(s->maps.samples, cfg_.max_stacks) ||
-      set_size(s->maps.tasks, cfg_.max_threads) || set_size(s->maps.tracked, cfg_.max_procs) ||
-      set_size(s->maps.offcpu, cfg_.max_offcpu) || set_size(s->maps.lock_stats, cfg_.max_locks))
+      set_size(s->maps.tasks, btf_flavour_ ? 1 : cfg_.max_threads) ||
+      set_size(s->maps.tracked, cfg_.max_procs) || set_size(s->maps.offcpu, cfg_.max_offcpu) ||
+      set_size(s->maps.lock_stats, cfg_.max_locks) || without_task_storage(s->maps.task_store, f))
     return Error{"cannot size the BPF maps", "check --stack-storage-size/--max-* values"};
 
-  btf_flavour_ = f.tp_btf;
   const char* flavour = btf_flavour_ ? "tp_btf" : "raw_tp";
   for (const auto& h : hooks()) {
     std::string event = fmt::format("{}:{}", h.category, h.event);

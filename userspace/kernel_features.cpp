@@ -6,10 +6,13 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <string_view>
 
 #include "kallsyms.h"
 #include "libbpf_log.h"
@@ -209,6 +212,26 @@ void probe_kallsyms(Features& f) {
         "CONFIG_KALLSYMS_ALL off: vmlinux lists no data objects, so static locks stay unnamed";
 }
 
+// FSCOST_DISABLE_FEATURES=key,...: report those features as absent, so the
+// fallbacks (raw_tp, the hash of per-thread state) can be tested on a kernel
+// that has everything.
+void apply_disabled(Features& f) {
+  const char* env = std::getenv("FSCOST_DISABLE_FEATURES");
+  if (!env) return;
+  std::string_view list = env;
+  for (const auto& row : kRows) {
+    std::string_view key = row.key;
+    for (std::size_t pos = 0; pos <= list.size();) {
+      std::size_t end = std::min(list.find(',', pos), list.size());
+      if (list.substr(pos, end - pos) == key) {
+        f.*row.member = false;
+        f.why[row.key] = "disabled by FSCOST_DISABLE_FEATURES";
+      }
+      pos = end + 1;
+    }
+  }
+}
+
 }  // namespace
 
 const std::vector<std::string>& probed_tracepoints() {
@@ -244,6 +267,7 @@ Features Features::probe() {
   probe_programs(f, perf.fd);
   probe_maps(f);
   probe_kallsyms(f);
+  apply_disabled(f);
   return f;
 }
 

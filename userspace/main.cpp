@@ -35,7 +35,8 @@ void add_record(CLI::App& app, RecordArgs& a, std::function<int()>& run) {
       ->capture_default_str()->check(CLI::Range(16u, 1u << 22));
   sub->add_option("--max-stacks", a.collector.max_stacks, "(op, stack) aggregation entries")
       ->capture_default_str()->check(CLI::Range(16u, 1u << 22));
-  sub->add_option("--max-threads", a.collector.max_threads, "Tracked threads")
+  sub->add_option("--max-threads", a.collector.max_threads,
+                  "Tracked threads (raw_tp flavour; tp_btf uses unbounded task storage)")
       ->capture_default_str()->check(CLI::Range(16u, 1u << 22));
   sub->add_option("--max-procs", a.collector.max_procs, "Tracked processes")
       ->capture_default_str()->check(CLI::Range(16u, 1u << 22));

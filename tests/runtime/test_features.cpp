@@ -33,6 +33,19 @@ TEST(Features, ProbeFindsWhatFscostNeeds) {
   EXPECT_TRUE(check_can_record(f)) << describe(f);
 }
 
+// The switch the fallback tests use: a listed feature reads as absent, with why.
+TEST(Features, DisabledByEnvironment) {
+  FSCOST_REQUIRE_ROOT();
+  ::setenv("FSCOST_DISABLE_FEATURES", "task_storage,tp_btf", 1);
+  Features f = Features::probe();
+  ::unsetenv("FSCOST_DISABLE_FEATURES");
+  EXPECT_FALSE(f.task_storage);
+  EXPECT_FALSE(f.tp_btf);
+  EXPECT_EQ(f.reason("task_storage"), "disabled by FSCOST_DISABLE_FEATURES");
+  EXPECT_TRUE(f.raw_tp) << f.reason("raw_tp");
+  EXPECT_TRUE(check_can_record(f)) << describe(f);
+}
+
 TEST(Features, EveryNoHasAReason) {
   FSCOST_REQUIRE_ROOT();
   Features f = Features::probe();

@@ -24,8 +24,15 @@ class RecordTest : public test::ScratchXfsTest {
  protected:
   RecordTest() : ScratchXfsTest(512ull << 20) {}
 
-  json record_and_report(const std::vector<std::string>& workload) {
-    std::vector<std::string> argv{FSCOST_BIN, "record", "-o", profile_, "--"};
+  // env: NAME=VALUE settings for fscost record (run through env(1)).
+  json record_and_report(const std::vector<std::string>& workload,
+                         const std::vector<std::string>& env = {}) {
+    std::vector<std::string> argv;
+    if (!env.empty()) {
+      argv.push_back("env");
+      argv.insert(argv.end(), env.begin(), env.end());
+    }
+    argv.insert(argv.end(), {FSCOST_BIN, "record", "-o", profile_, "--"});
     argv.insert(argv.end(), workload.begin(), workload.end());
     auto rec = run(argv);
     EXPECT_TRUE(rec.ok()) << rec.status_text() << "\n" << rec.err;
@@ -127,6 +134,30 @@ TEST_F(RecordTest, ThreadsAndChildProcessesAreFollowed) {
   const json* create = find_op(report, "create");
   ASSERT_NE(create, nullptr);
   EXPECT_EQ((*create)["count"].get<int>(), 600);
+}
+
+// Kernels without task storage (< 5.11) get the raw_tp flavour, whose
+// per-thread state is a hash keyed by tid, and the task-storage map becomes a
+// one-entry hash. Forced here; it must count as exactly as tp_btf does.
+TEST_F(RecordTest, RawTpFallbackCountsExactly) {
+  std::string cmd = std::string(WORKLOAD_BIN) + " " + fs_->dir() + " --files 300 --threads 2";
+  json report = record_and_report({"/bin/sh", "-c", cmd + "; true"},
+                                  {"FSCOST_DISABLE_FEATURES=task_storage"});
+  ASSERT_FALSE(report.is_discarded());
+  std::string all = report.dump();
+  EXPECT_NE(all.find("raw_syscalls:sys_enter (raw_tp)"), std::string::npos) << all;
+  EXPECT_EQ(all.find("(tp_btf)"), std::string::npos);
+  json issued = json::parse(workload_out_, nullptr, false);
+  ASSERT_FALSE(issued.is_discarded()) << workload_out_;
+  for (const char* name : {"create", "unlink", "mkdir", "rename"}) {
+    const json* op = find_op(report, name);
+    ASSERT_NE(op, nullptr) << name;
+    EXPECT_EQ((*op)["count"].get<std::uint64_t>(), issued["counts"][name].get<std::uint64_t>())
+        << name;
+    EXPECT_GT((*op)["oncpu_ns_per_op"].get<double>(), 0.0) << name;
+  }
+  EXPECT_EQ(find_op(report, "create")->at("count").get<int>(), 600);
+  EXPECT_EQ(report["drops"]["task_map_full"].get<std::uint64_t>(), 0u);
 }
 
 TEST_F(RecordTest, FailingCommandIsAClearError) {

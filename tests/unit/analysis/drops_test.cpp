@@ -22,7 +22,8 @@ TEST(Drops, DocumentedCounters) {
 TEST(Drops, KnobsForKnownCounters) {
   EXPECT_EQ(describe_drop("stack_map_full").hint, "raise --stack-storage-size");
   EXPECT_EQ(describe_drop("sample_map_full").hint, "raise --max-stacks");
-  EXPECT_EQ(describe_drop("task_map_full").hint, "raise --max-threads");
+  EXPECT_EQ(describe_drop("task_map_full").hint,
+            "raise --max-threads (raw_tp flavour; task storage has no size limit)");
   EXPECT_EQ(describe_drop("tracked_map_full").hint, "raise --max-procs");
   EXPECT_EQ(describe_drop("offcpu_map_full").hint, "raise --max-offcpu");
   EXPECT_EQ(describe_drop("lock_map_full").hint, "raise --max-locks");
