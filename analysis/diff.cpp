@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "diff_internal.h"
+#include "mean_stacks.h"
 
 namespace fscost {
 
@@ -37,6 +38,8 @@ double weight(const OpDiff& op) {
 Diff diff_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   require_runs(a, "A");
   require_runs(b, "B");
+  mean_stack_memo(a);  // made here, shared by the explanations and the HTML report
+  mean_stack_memo(b);
   std::vector<RunMetrics> ma = metrics_of(a), mb = metrics_of(b);
   Diff d;
   d.label_a = a.label;
