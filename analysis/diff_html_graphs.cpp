@@ -101,6 +101,7 @@ struct Pending {
   const FlameInput* a = nullptr;
   const FlameInput* b = nullptr;
   DiffOptions opt;
+  std::unique_ptr<DiffGraph> graph;  // made on the first draw, kept for redraws
 };
 
 void plan_set(const OpDiff& op, const RunSet& a, const RunSet& b, const DiffHtmlOptions& opt,
@@ -118,7 +119,7 @@ void plan_set(const OpDiff& op, const RunSet& a, const RunSet& b, const DiffHtml
     d.svg.width = opt.graph_width;
     d.significant = significance_hook(op, view);
     pending.push_back(
-        {&set, view, unique_id(set.id + "-" + view, ids), &in_a, &in_b, std::move(d)});
+        {&set, view, unique_id(set.id + "-" + view, ids), &in_a, &in_b, std::move(d), nullptr});
   }
 }
 
@@ -146,9 +147,9 @@ std::vector<GraphSet> diff_graph_sets(const Diff& d, const RunSet& a, const RunS
   place_graphs(
       sets, slots,
       [&](std::size_t i, double px) {
-        DiffOptions o = pending[i].opt;
-        o.svg.min_width_px = px;
-        return render_diff_svg(*pending[i].a, *pending[i].b, o);
+        Pending& p = pending[i];
+        if (!p.graph) p.graph = std::make_unique<DiffGraph>(*p.a, *p.b, p.opt);
+        return p.graph->render(px);
       },
       opt.max_bytes);
   return sets;
