@@ -18,7 +18,7 @@
 
 #include "diff_metrics.h"  // samples_to_ns
 #include "lock_names.h"
-#include "report_view.h"   // view_of
+#include "report_view.h"  // view_of
 
 namespace fscost {
 
@@ -235,13 +235,16 @@ void add_run(const Profile& p, RunLines& run, double scale, Names& names, Sums& 
   std::unordered_map<std::string, std::uint64_t> counts;
   for (const auto& o : p.ops) counts[o.name] = o.count;
   std::map<std::uint32_t, RunSkips> skips;
-  for (auto& [line, total] : run.lines()) {
-    Ids key = line;
+  auto& lines = run.lines();
+  while (!lines.empty()) {  // the run's lines are not needed after: take their keys
+    auto node = lines.extract(lines.begin());
+    Ids& key = node.key();
+    const std::uint64_t total = node.mapped();
     key.back() = names.trimmed(key.back());
     const std::string& root = names[key[1]];
     auto it = counts.find(root);
     if (it != counts.end() && it->second > 0)
-      sums.value[key] +=
+      sums.value[std::move(key)] +=
           static_cast<double>(total) / static_cast<double>(it->second) * scale;
     else
       skips[key[0]].add(root);
@@ -250,8 +253,8 @@ void add_run(const Profile& p, RunLines& run, double scale, Names& names, Sums& 
 }
 
 // The means, each group's stacks in frame-text order.
-std::map<std::string, FlameInput> finish(const Sums& sums, const Names& names,
-                                         const Groups& groups, std::size_t runs) {
+std::map<std::string, FlameInput> finish(const Sums& sums, const Names& names, const Groups& groups,
+                                         std::size_t runs) {
   const auto rank = names.ranks();
   std::vector<std::vector<std::pair<const Ids*, double>>> by_group(groups.names().size());
   for (const auto& [key, value] : sums.value)
@@ -313,10 +316,19 @@ std::map<std::string, FlameInput> build_mean_stacks(const RunSet& runs, const st
   Sums sums;
   for (const auto& p : runs.runs) {
     RunLines lines(names, groups);
+    lines.lines().reserve(v == View::OnCpu    ? p.samples.size()
+                          : v == View::OffCpu ? p.offcpu.size()
+                                              : p.locks.size());
     switch (v) {
-      case View::OnCpu: oncpu_lines(p, lines); break;
-      case View::OffCpu: offcpu_lines(p, lines); break;
-      case View::Locks: lock_lines(p, lines); break;
+      case View::OnCpu:
+        oncpu_lines(p, lines);
+        break;
+      case View::OffCpu:
+        offcpu_lines(p, lines);
+        break;
+      case View::Locks:
+        lock_lines(p, lines);
+        break;
     }
     // Samples per op become ns per op with this run's own frequency.
     double scale = v == View::OnCpu ? samples_to_ns(1, p.meta.freq_hz) : 1;

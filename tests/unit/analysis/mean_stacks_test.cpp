@@ -1,6 +1,8 @@
 // mean_flame_input builds the mean stacks straight from the profiles
 // (mean_stacks.cpp); the folded round trip it replaced is the reference
 // here: the two must agree exactly, frames, values, order and skipped.
+#include "mean_stacks.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -10,7 +12,6 @@
 #include "diff_fixture.h"
 #include "diff_metrics.h"  // samples_to_ns
 #include "full_fixture.h"
-#include "mean_stacks.h"
 
 namespace fscost::test {
 namespace {

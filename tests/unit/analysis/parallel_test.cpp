@@ -1,10 +1,10 @@
 // parallel_for: every item once, results by index, the first error rethrown.
+#include "parallel.h"
+
 #include <gtest/gtest.h>
 
 #include <numeric>
 #include <stdexcept>
-
-#include "parallel.h"
 
 namespace fscost {
 namespace {
