@@ -5,16 +5,35 @@
 #include <cmath>
 
 #include "diff_internal.h"
+#include "mean_stacks.h"
+#include "parallel.h"
+#include "report.h"  // kReportViews
 
 namespace fscost {
 
 namespace {
 
-std::vector<RunMetrics> metrics_of(const RunSet& s) {
-  std::vector<RunMetrics> out;
-  out.reserve(s.runs.size());
-  for (const auto& p : s.runs) out.push_back(run_metrics(p));
-  return out;
+// Every run's metrics, and every view's mean stacks of both sides (made
+// into the memos here, so the explanations and the HTML report only read
+// them): independent items, computed in parallel.
+void prepare(const RunSet& a, const RunSet& b, std::vector<RunMetrics>& ma,
+             std::vector<RunMetrics>& mb) {
+  const RunSet* side[2] = {&a, &b};
+  std::shared_ptr<MeanStackMemo> memo[2] = {mean_stack_memo(a), mean_stack_memo(b)};
+  ma.resize(a.runs.size());
+  mb.resize(b.runs.size());
+  const std::size_t stacks = 2 * kReportViews.size(), runs = ma.size() + mb.size();
+  // The stacks first: they are the largest items.
+  parallel_for(stacks + runs, [&](std::size_t i) {
+    if (i < stacks) {
+      std::string view(kReportViews[i % kReportViews.size()]);
+      memo[i / kReportViews.size()]->get(*side[i / kReportViews.size()], view, {});
+    } else if (i -= stacks; i < ma.size()) {
+      ma[i] = run_metrics(a.runs[i]);
+    } else {
+      mb[i - ma.size()] = run_metrics(b.runs[i - ma.size()]);
+    }
+  });
 }
 
 void require_runs(const RunSet& s, const char* side) {
@@ -37,7 +56,8 @@ double weight(const OpDiff& op) {
 Diff diff_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   require_runs(a, "A");
   require_runs(b, "B");
-  std::vector<RunMetrics> ma = metrics_of(a), mb = metrics_of(b);
+  std::vector<RunMetrics> ma, mb;
+  prepare(a, b, ma, mb);
   Diff d;
   d.label_a = a.label;
   d.label_b = b.label;
@@ -47,11 +67,11 @@ Diff diff_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   d.ops = compare_ops(ma, mb, cfg);
   compare_totals(d, ma, mb);
   control_fdr(d);
-  for (auto& op : d.ops) {
-    classify_locks(op);
-    explain_oncpu(op, a, b, cfg);
-    explain_offcpu(op, a, b, cfg);
-  }
+  parallel_for(d.ops.size(), [&](std::size_t i) {
+    classify_locks(d.ops[i]);
+    explain_oncpu(d.ops[i], a, b, cfg);
+    explain_offcpu(d.ops[i], a, b, cfg);
+  });
   // "other" (syscalls outside the operation table: exec, futex, the
   // workload's own joins) goes last whatever it weighs: a reviewer reads the
   // filesystem operations first.

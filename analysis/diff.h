@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
@@ -29,11 +30,17 @@ namespace fscost {
 
 inline constexpr int kDiffSchemaVersion = 1;
 
+class MeanStackMemo;  // mean_stacks.h
+
 // All runs of one configuration.
 struct RunSet {
   std::string label;                 // "A", "rmapbt=0", or the path given
   std::vector<Profile> runs;
   std::vector<std::string> sources;  // file of each run, same order
+  // The runs' mean stacks per view and operation, made by the first diff
+  // or report that needs them and shared by the rest (diff_runs, then
+  // render_diff_html); remade if `runs` changes.
+  mutable std::shared_ptr<MeanStackMemo> memo;
 };
 
 // A profile file, or a directory whose *.profile files (sorted by name,

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "diff_internal.h"
+#include "parallel.h"
 #include "wait_class.h"
 
 namespace fscost {
@@ -252,8 +253,9 @@ std::vector<OpDiff> compare_ops(const std::vector<RunMetrics>& a, const std::vec
     for (const auto& r : *runs)
       for (const auto& [name, m] : r.ops) names.insert(name);
   Sides s{a, b, cfg};
-  std::vector<OpDiff> out;
-  for (const auto& name : names) out.push_back(compare_op(s, name));
+  std::vector<std::string> order(names.begin(), names.end());
+  std::vector<OpDiff> out(order.size());
+  parallel_for(order.size(), [&](std::size_t i) { out[i] = compare_op(s, order[i]); });
   return out;
 }
 

@@ -12,6 +12,7 @@
 
 #include "callgraph.h"
 #include "diff_internal.h"
+#include "mean_stacks.h"
 #include "spin_check.h"
 
 namespace fscost {
@@ -136,8 +137,8 @@ std::vector<DeltaPart> parts_of(const Sampled& s, const CallGraph& cg, const OpD
 }  // namespace
 
 void explain_oncpu(OpDiff& op, const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
-  FlameInput fa = mean_flame_input(a, "oncpu", op.op);
-  FlameInput fb = mean_flame_input(b, "oncpu", op.op);
+  const FlameInput& fa = mean_stacks(a, "oncpu", op.op);
+  const FlameInput& fb = mean_stacks(b, "oncpu", op.op);
   FlameNode tree = flame_diff_tree(fa, fb);
   const FlameNode* root = op_node(tree, op.op);
   if (!root) return;  // no samples of the op on either side

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "flamegraph.h"
+#include "mean_stacks.h"
 #include "report.h"
 
 namespace fscost::html {
@@ -92,21 +93,23 @@ std::string side(const RunSet& r) {
   return fmt::format("{} ({} run{}, mean)", r.label, r.runs.size(), r.runs.size() == 1 ? "" : "s");
 }
 
-// A graph before drawing.
+// A graph before drawing; its stacks are the runs' memoised mean stacks.
 struct Pending {
   GraphSet* set = nullptr;
   std::string view;
   std::string id;
-  FlameInput a, b;
+  const FlameInput* a = nullptr;
+  const FlameInput* b = nullptr;
   DiffOptions opt;
+  std::unique_ptr<DiffGraph> graph;  // made on the first draw, kept for redraws
 };
 
 void plan_set(const OpDiff& op, const RunSet& a, const RunSet& b, const DiffHtmlOptions& opt,
               GraphSet& set, std::set<std::string>& ids, std::vector<Pending>& pending) {
   for (std::string_view v : kReportViews) {
     std::string view(v);
-    FlameInput in_a = mean_flame_input(a, view, op.op);
-    FlameInput in_b = mean_flame_input(b, view, op.op);
+    const FlameInput& in_a = mean_stacks(a, view, op.op);
+    const FlameInput& in_b = mean_stacks(b, view, op.op);
     if (!has_data(in_a) && !has_data(in_b)) continue;
     DiffOptions d;
     d.svg.title =
@@ -115,8 +118,8 @@ void plan_set(const OpDiff& op, const RunSet& a, const RunSet& b, const DiffHtml
     d.svg.unit = "ns/op";
     d.svg.width = opt.graph_width;
     d.significant = significance_hook(op, view);
-    pending.push_back({&set, view, unique_id(set.id + "-" + view, ids), std::move(in_a),
-                       std::move(in_b), std::move(d)});
+    pending.push_back(
+        {&set, view, unique_id(set.id + "-" + view, ids), &in_a, &in_b, std::move(d), nullptr});
   }
 }
 
@@ -130,6 +133,8 @@ Hook significance_hook(const OpDiff& op, const std::string& view) {
 
 std::vector<GraphSet> diff_graph_sets(const Diff& d, const RunSet& a, const RunSet& b,
                                       const DiffHtmlOptions& opt, std::set<std::string>& ids) {
+  // Held here: Pending points into the memos.
+  auto memo_a = mean_stack_memo(a), memo_b = mean_stack_memo(b);
   std::vector<GraphSet> sets;
   sets.reserve(d.ops.size());  // Pending points into it
   for (const auto& op : d.ops)
@@ -142,9 +147,9 @@ std::vector<GraphSet> diff_graph_sets(const Diff& d, const RunSet& a, const RunS
   place_graphs(
       sets, slots,
       [&](std::size_t i, double px) {
-        DiffOptions o = pending[i].opt;
-        o.svg.min_width_px = px;
-        return render_diff_svg(pending[i].a, pending[i].b, o);
+        Pending& p = pending[i];
+        if (!p.graph) p.graph = std::make_unique<DiffGraph>(*p.a, *p.b, p.opt);
+        return p.graph->render(px);
       },
       opt.max_bytes);
   return sets;

@@ -8,6 +8,7 @@
 #include "callgraph.h"
 #include "diff_internal.h"
 #include "frame_match.h"
+#include "mean_stacks.h"
 
 namespace fscost {
 
@@ -134,8 +135,8 @@ void classify_locks(OpDiff& op) {
 
 void explain_offcpu(OpDiff& op, const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   double total = op.offcpu.delta();
-  FlameInput fa = mean_flame_input(a, "offcpu", op.op);
-  FlameInput fb = mean_flame_input(b, "offcpu", op.op);
+  const FlameInput& fa = mean_stacks(a, "offcpu", op.op);
+  const FlameInput& fb = mean_stacks(b, "offcpu", op.op);
   std::vector<DeltaPart> parts;
   for (const auto& [cls, c] : op.offcpu_by_class) {
     if (cls == "lock" || !any_cost(c)) continue;

@@ -3,7 +3,9 @@
 #include "diff_metrics.h"
 
 #include <algorithm>
-#include <set>
+#include <numeric>
+#include <type_traits>
+#include <unordered_map>
 
 #include "lock_names.h"
 #include "offcpu_view.h"  // wait_class_index
@@ -63,7 +65,39 @@ void add_locks(const Profile& p, std::map<std::string, OpMetrics>& ops) {
       l.per_contention = l.count > 0 ? l.wait * m.count / static_cast<double>(l.count) : 0;
 }
 
+// One op's cpu-clock sums, indexed by the run's frame ids (add_samples).
+struct FrameSums {
+  std::vector<double> incl, self;
+  std::vector<std::uint8_t> has_incl, has_self;  // a map entry, even if it sums to 0
+
+  void fit(std::size_t n) {
+    if (incl.size() >= n) return;
+    incl.resize(n);
+    self.resize(n);
+    has_incl.resize(n);
+    has_self.resize(n);
+  }
+};
+
+// A std::map filled in name order: each entry goes in at the end.
+template <typename Name>
+void flush(const std::vector<std::uint32_t>& by_name, const std::vector<const Name*>& names,
+           const std::vector<double>& sums, const std::vector<std::uint8_t>& has,
+           std::map<std::string, double>& out) {
+  for (std::uint32_t id : by_name)
+    if (id < has.size() && has[id]) out.emplace_hint(out.end(), *names[id], sums[id]);
+}
+
+// Frames are numbered once per run; each op sums into vectors by number,
+// and a stamp per frame (the last stack that counted it) replaces a
+// per-stack set. Sums are added in sample order, as a map would add them.
 void add_samples(const Profile& p, std::map<std::string, OpMetrics>& ops) {
+  using FrameT = std::decay_t<decltype(StackSample{}.frames)>::value_type;
+  std::unordered_map<FrameT, std::uint32_t> ids;
+  std::vector<const FrameT*> names;
+  std::vector<std::uint32_t> seen;  // stack number that last counted the frame
+  std::unordered_map<OpMetrics*, FrameSums> sums;
+  std::uint32_t stack = 0;
   for (const auto& s : p.samples) {
     if (s.kind != SampleKind::Op || s.frames.empty()) continue;
     auto it = ops.find(s.name);
@@ -71,10 +105,33 @@ void add_samples(const Profile& p, std::map<std::string, OpMetrics>& ops) {
     OpMetrics& m = it->second;
     double ns = per(samples_to_ns(static_cast<double>(s.count), p.meta.freq_hz), m.count);
     if (ns == 0) continue;
-    std::set<std::string> seen;  // a recursive function counts once per stack
-    for (const auto& f : s.frames)
-      if (seen.insert(f).second) m.incl[f] += ns;
-    m.self[s.frames.back()] += ns;
+    FrameSums& fs = sums[&m];
+    ++stack;
+    std::uint32_t id = 0;
+    for (const auto& f : s.frames) {
+      auto [at, added] = ids.try_emplace(f, static_cast<std::uint32_t>(names.size()));
+      if (added) {
+        names.push_back(&at->first);
+        seen.push_back(0);
+      }
+      id = at->second;
+      fs.fit(names.size());
+      if (seen[id] == stack) continue;  // a recursive function counts once per stack
+      seen[id] = stack;
+      fs.incl[id] += ns;
+      fs.has_incl[id] = 1;
+    }
+    fs.self[id] += ns;
+    fs.has_self[id] = 1;
+  }
+  std::vector<std::uint32_t> by_name(names.size());
+  std::iota(by_name.begin(), by_name.end(), 0u);
+  std::sort(by_name.begin(), by_name.end(), [&](std::uint32_t x, std::uint32_t y) {
+    return static_cast<const std::string&>(*names[x]) < static_cast<const std::string&>(*names[y]);
+  });
+  for (auto& [m, fs] : sums) {
+    flush(by_name, names, fs.incl, fs.has_incl, m->incl);
+    flush(by_name, names, fs.self, fs.has_self, m->self);
   }
 }
 

@@ -101,15 +101,32 @@ std::vector<std::string> legend(const DiffOptions& opt, const FlameNode& root, d
 }  // namespace
 
 std::string render_diff_svg(const FlameInput& a, const FlameInput& b, const DiffOptions& opt) {
-  FlameNode root = flame_diff_tree(a, b);
-  const SvgOptions& svg = opt.svg;
+  return DiffGraph(a, b, opt).render(opt.svg.min_width_px);
+}
+
+DiffGraph::DiffGraph(const FlameInput& a, const FlameInput& b, DiffOptions opt)
+    : root_(flame_diff_tree(a, b)), opt_(std::move(opt)) {}
+
+// "all" is asked too, with an empty path: in a per-op graph it is the op.
+const DiffGraph::Memo& DiffGraph::memo(const FlameNode& n, const std::vector<std::string>& path) {
+  auto [it, added] = memo_.try_emplace(&n);
+  if (added) {
+    it->second.tooltip = tooltip(n, opt_);
+    it->second.insignificant = opt_.significant && opt_.significant(path) == false;
+  }
+  return it->second;
+}
+
+std::string DiffGraph::render(double min_width_px) {
+  SvgOptions svg = opt_.svg;
+  svg.min_width_px = min_width_px;
   Layout lay = flame::layout(
-      root, [&opt](const FlameNode& n) { return width_of(n, opt.width); },
+      root_, [this](const FlameNode& n) { return width_of(n, opt_.width); },
       svg.width - 2 * flame::kPadX, svg.min_width_px);
   double max_abs = 0;
   for (const Frame& f : lay.frames)
-    if (f.depth > 0) max_abs = std::max(max_abs, std::fabs(delta(*f.node, opt.color)));
-  auto lines = legend(opt, root, max_abs);
+    if (f.depth > 0) max_abs = std::max(max_abs, std::fabs(delta(*f.node, opt_.color)));
+  auto lines = legend(opt_, root_, max_abs);
   if (lay.frames.empty()) return flame::empty_svg(svg, lines);
   if (auto note = flame::pruned_note(lay, svg); !note.empty()) lines.push_back(note);
   flame::Geometry g = flame::geometry(svg, lines.size(), lay.max_depth);
@@ -120,19 +137,18 @@ std::string render_diff_svg(const FlameInput& a, const FlameInput& b, const Diff
   std::vector<std::string> path;  // the frame's path, "all" excluded
   for (const Frame& f : lay.frames) {
     const FlameNode& n = *f.node;
-    // "all" is asked too, with an empty path: in a per-op graph it is the op.
     if (f.depth > 0) {
       path.resize(static_cast<std::size_t>(f.depth - 1));
       path.push_back(n.name);
     } else {
       path.clear();
     }
-    bool insignificant = opt.significant && opt.significant(path) == false;
-    bool hatched = borrowed(n, opt.width);
-    std::string colour = insignificant ? (hatched ? "url(#fg-insig)" : "rgb(195,195,195)")
-                         : hatched     ? (n.value_b <= 0 ? "url(#fg-gone)" : "url(#fg-new)")
-                                       : fill(delta(n, opt.color), max_abs);
-    flame::append_frame(out, g, f, tooltip(n, opt), colour, hatched ? "fg-borrowed" : "");
+    const Memo& m = memo(n, path);
+    bool hatched = borrowed(n, opt_.width);
+    std::string colour = m.insignificant ? (hatched ? "url(#fg-insig)" : "rgb(195,195,195)")
+                         : hatched       ? (n.value_b <= 0 ? "url(#fg-gone)" : "url(#fg-new)")
+                                         : fill(delta(n, opt_.color), max_abs);
+    flame::append_frame(out, g, f, m.tooltip, colour, hatched ? "fg-borrowed" : "");
   }
   flame::close_frames(out);
   flame::close_document(out, g);

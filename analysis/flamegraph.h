@@ -12,6 +12,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -109,6 +110,28 @@ struct DiffOptions {
 // Normalise before calling (flame_input with per_op = true: cost per
 // operation, so a run that did more operations is not "slower" for it).
 std::string render_diff_svg(const FlameInput& a, const FlameInput& b, const DiffOptions& opt);
+
+// A differential flame graph drawn more than once, at growing pruning
+// widths (a page's size budget): the merged tree, each frame's tooltip and
+// its significance are made once. render(px) is render_diff_svg with
+// opt.svg.min_width_px = px; `a` and `b` need not outlive the object. One
+// thread at a time.
+class DiffGraph {
+ public:
+  DiffGraph(const FlameInput& a, const FlameInput& b, DiffOptions opt);
+  std::string render(double min_width_px);
+
+ private:
+  struct Memo {
+    std::string tooltip;
+    bool insignificant = false;
+  };
+  const Memo& memo(const FlameNode& n, const std::vector<std::string>& path);
+
+  FlameNode root_;
+  DiffOptions opt_;
+  std::unordered_map<const FlameNode*, Memo> memo_;
+};
 
 // What FlameGraph's difffolded.pl prints for the two folded files: one
 // "stack valueA valueB" line per stack present in either (0 where missing;

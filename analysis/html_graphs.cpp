@@ -9,6 +9,7 @@
 
 #include "flame_svg.h"
 #include "flamegraph.h"
+#include "parallel.h"
 #include "report.h"
 
 namespace fscost::html {
@@ -71,8 +72,11 @@ std::string unique_id(std::string_view base, std::set<std::string>& used) {
 std::vector<std::string> draw_within(std::vector<double>& min_width,
                                      const std::function<std::string(std::size_t, double)>& draw,
                                      std::size_t max_bytes) {
-  std::vector<std::string> svgs;
-  for (std::size_t i = 0; i < min_width.size(); ++i) svgs.push_back(draw(i, min_width[i]));
+  // Graphs are independent: the first drawing of each in parallel (`draw`
+  // must allow that for different i); the budget's redraws depend on the
+  // sizes before them and stay in order.
+  std::vector<std::string> svgs(min_width.size());
+  parallel_for(svgs.size(), [&](std::size_t i) { svgs[i] = draw(i, min_width[i]); });
   if (max_bytes == 0) return svgs;
   std::vector<std::size_t> order(svgs.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;

@@ -56,7 +56,8 @@ const GraphSet* set_of(const std::vector<GraphSet>& sets, const std::string& op)
 void graph_panels(std::string& out, const std::vector<GraphSet>& sets);
 
 // Graphs drawn within max_bytes (0 = no budget): draw(i, px) renders graph
-// i pruning frames narrower than px; min_width[i] is the pruning asked for
+// i pruning frames narrower than px (called for different i from several
+// threads at once); min_width[i] is the pruning asked for
 // and, on return, the one it was drawn with. Small graphs first, each
 // within an equal share of what is left (so what they do not use goes to
 // the large ones); a graph over its share is drawn again with twice the min

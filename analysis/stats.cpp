@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <utility>
 
@@ -66,8 +67,16 @@ std::vector<std::int64_t> u_counts(std::size_t m, std::size_t n) {
   return c;
 }
 
+// A diff asks for the same few (m, n) tens of thousands of times.
+const std::vector<std::int64_t>& u_counts_cached(std::size_t m, std::size_t n) {
+  thread_local std::map<std::pair<std::size_t, std::size_t>, std::vector<std::int64_t>> cache;
+  auto it = cache.find({m, n});
+  if (it == cache.end()) it = cache.emplace(std::pair{m, n}, u_counts(m, n)).first;
+  return it->second;
+}
+
 double exact_u_p(double u, std::size_t m, std::size_t n) {
-  std::vector<std::int64_t> c = u_counts(m, n);
+  const std::vector<std::int64_t>& c = u_counts_cached(m, n);
   auto k = static_cast<std::size_t>(u);  // no ties: u is an integer
   double total = 0, le = 0, ge = 0;
   for (std::size_t i = 0; i < c.size(); ++i) {
@@ -99,8 +108,14 @@ Summary summarize(std::span<const double> x, double level) {
   if (m.n < 2) return s;
   double half = 0;  // sd == 0: the interval is the mean, whatever t is
   if (s.sd > 0) {
-    half = t_quantile((1 + level) / 2, static_cast<double>(m.n - 1)) * s.sd /
-           std::sqrt(static_cast<double>(m.n));
+    // Integer df and one level per diff: a handful of quantiles, asked
+    // tens of thousands of times.
+    thread_local std::map<std::pair<double, std::size_t>, double> quantiles;
+    auto key = std::pair{level, m.n - 1};
+    auto it = quantiles.find(key);
+    if (it == quantiles.end())
+      it = quantiles.emplace(key, t_quantile((1 + level) / 2, static_cast<double>(m.n - 1))).first;
+    half = it->second * s.sd / std::sqrt(static_cast<double>(m.n));
   }
   s.ci_lo = s.mean - half;
   s.ci_hi = s.mean + half;

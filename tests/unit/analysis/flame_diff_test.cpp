@@ -181,5 +181,37 @@ TEST(FlameDiff, GoldenDiff) {
   test::expect_golden("flame/diff-oncpu-per-op.svg", test::without_script(svg));
 }
 
+// The HTML report redraws a graph at growing pruning widths from one
+// DiffGraph: each drawing must be what render_diff_svg draws at that width,
+// with the significance hook asked once per frame.
+TEST(FlameDiff, DiffGraphRedrawsAsRenderDiffSvg) {
+  std::string text;
+  for (int k = 0; k < 200; ++k)
+    text += "main;f;k" + std::to_string(k) + " " + std::to_string(k % 7 + 1) + "\n";
+  FlameInput a = folded(kA + text), b = folded(kB + text);
+  auto hook = [](const std::vector<std::string>& path) -> std::optional<bool> {
+    return path.size() != 2;
+  };
+  auto o = options();
+  auto asked = std::make_shared<int>(0);
+  o.significant = [asked, hook](const std::vector<std::string>& path) {
+    ++*asked;
+    return hook(path);
+  };
+  DiffGraph graph(a, b, o);
+  int first = 0;
+  for (double px : {0.1, 0.8, 3.2, 0.1}) {
+    auto expected = options();
+    expected.significant = hook;
+    expected.svg.min_width_px = px;
+    std::string svg = graph.render(px);
+    EXPECT_EQ(svg, render_diff_svg(a, b, expected)) << px;
+    EXPECT_NE(svg.find("rgb(195,195,195)"), std::string::npos);
+    if (!first) first = *asked;
+  }
+  EXPECT_GT(first, 200);
+  EXPECT_EQ(*asked, first);  // every frame asked once, on the first drawing
+}
+
 }  // namespace
 }  // namespace fscost

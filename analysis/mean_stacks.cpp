@@ -1,0 +1,360 @@
+// Mean per-operation stacks without the folded text (mean_stacks.h).
+//
+// Frames are interned once per distinct text, so a run's stacks are keys
+// of small integers: render_folded's merge of equal lines, the per-op
+// division, the sum over runs and the final sort (by frame text, as the
+// std::map of the folded path sorted) all work on those keys, and strings
+// are made once per distinct mean stack at the end.
+#include "mean_stacks.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+#include <string_view>
+#include <type_traits>
+#include <unordered_map>
+
+#include "diff_metrics.h"  // samples_to_ns
+#include "lock_names.h"
+#include "report_view.h"  // view_of
+
+namespace fscost {
+
+namespace {
+
+// The profile's frame type (std::string, or an interned handle that
+// converts to const std::string&).
+using FrameT = std::decay_t<decltype(StackSample{}.frames)>::value_type;
+using Ids = std::vector<std::uint32_t>;
+
+struct IdsHash {
+  std::size_t operator()(const Ids& v) const {
+    std::uint64_t h = 0x9e3779b97f4a7c15ull ^ v.size();
+    for (std::uint32_t x : v) h = (h ^ x) * 0x100000001b3ull + (h >> 29);
+    return static_cast<std::size_t>(h);
+  }
+};
+template <typename T>
+using IdsMap = std::unordered_map<Ids, T, IdsHash>;
+
+// As render_folded writes a frame: ';' separates frames, '\n' ends a line.
+std::string sanitize(std::string_view in) {
+  std::string s(in);
+  for (char& c : s) {
+    if (c == ';') c = ':';
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  return s;
+}
+
+// Frame texts, interned: one id per distinct sanitized text.
+class Names {
+ public:
+  std::uint32_t text(std::string s) {
+    auto [it, added] = text_.try_emplace(std::move(s), static_cast<std::uint32_t>(names_.size()));
+    if (added) names_.push_back(it->first);
+    return it->second;
+  }
+
+  template <typename F>
+  std::uint32_t frame(const F& f) {
+    if constexpr (std::is_same_v<F, FrameT>) {
+      if (auto it = raw_.find(f); it != raw_.end()) return it->second;
+      const std::string& s = f;
+      std::uint32_t id = text(sanitize(s));
+      raw_.emplace(f, id);
+      return id;
+    } else {
+      const std::string& s = f;
+      return text(sanitize(s));
+    }
+  }
+
+  // render_folded's root: the op, "[user]", "[kernel]", "[kthread:NAME]".
+  std::uint32_t root(SampleKind kind, const std::string& name) {
+    auto& memo = roots_[static_cast<std::size_t>(kind) & 3];
+    if (auto it = memo.find(name); it != memo.end()) return it->second;
+    std::string r = kind == SampleKind::Op       ? sanitize(name)
+                    : kind == SampleKind::User   ? "[user]"
+                    : kind == SampleKind::Kernel ? "[kernel]"
+                                                 : sanitize("[kthread:" + name + "]");
+    return memo[name] = text(std::move(r));
+  }
+
+  // parse_folded right-trims a line, and so the leaf frame.
+  std::uint32_t trimmed(std::uint32_t id) {
+    const std::string& s = names_[id];
+    auto end = s.find_last_not_of(" \t");
+    std::size_t len = end == std::string::npos ? 0 : end + 1;
+    return len == s.size() ? id : text(s.substr(0, len));
+  }
+
+  const std::string& operator[](std::uint32_t id) const { return names_[id]; }
+
+  // Each id's position in text order.
+  std::vector<std::uint32_t> ranks() const {
+    std::vector<std::uint32_t> order(names_.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::sort(order.begin(), order.end(),
+              [&](std::uint32_t x, std::uint32_t y) { return names_[x] < names_[y]; });
+    std::vector<std::uint32_t> rank(order.size());
+    for (std::uint32_t r = 0; r < order.size(); ++r) rank[order[r]] = r;
+    return rank;
+  }
+
+ private:
+  std::unordered_map<std::string, std::uint32_t> text_;
+  std::vector<std::string> names_;  // by id
+  std::unordered_map<FrameT, std::uint32_t> raw_;
+  std::array<std::unordered_map<std::string, std::uint32_t>, 4> roots_;
+};
+
+// Where a record's stack goes: per op, its operation; else one group.
+class Groups {
+ public:
+  explicit Groups(bool per_op) : per_op_(per_op) {
+    if (!per_op) names_.emplace_back();
+  }
+  bool per_op() const { return per_op_; }
+  std::uint32_t of(const std::string& op) {
+    if (!per_op_) return 0;
+    auto [it, added] = ids_.try_emplace(op, static_cast<std::uint32_t>(names_.size()));
+    if (added) names_.push_back(op);
+    return it->second;
+  }
+  const std::vector<std::string>& names() const { return names_; }
+
+ private:
+  bool per_op_;
+  std::unordered_map<std::string, std::uint32_t> ids_;
+  std::vector<std::string> names_;
+};
+
+// One run's lines as render_folded prints them, keyed (group, root,
+// frames...): equal lines merged, values as integers.
+class RunLines {
+ public:
+  RunLines(Names& names, Groups& groups) : names_(names), groups_(groups) {}
+
+  // render_folded's `wanted`: a value, and with per_op an operation.
+  bool begin(SampleKind kind, const std::string& name, std::uint64_t value) {
+    if (value == 0 || (groups_.per_op() && kind != SampleKind::Op)) return false;
+    key_.clear();
+    key_.push_back(groups_.of(name));
+    key_.push_back(names_.root(kind, name));
+    return true;
+  }
+  void text(std::string s) { key_.push_back(names_.text(std::move(s))); }
+  template <typename Frames>
+  void frames(const Frames& fs) {
+    for (const auto& f : fs) key_.push_back(names_.frame(f));
+  }
+  template <typename Frames>
+  void frames_reversed(const Frames& fs) {
+    for (auto it = fs.rbegin(); it != fs.rend(); ++it) key_.push_back(names_.frame(*it));
+  }
+  void end(std::uint64_t value) { lines_[key_] += value; }
+
+  IdsMap<std::uint64_t>& lines() { return lines_; }
+
+ private:
+  Names& names_;
+  Groups& groups_;
+  Ids key_;
+  IdsMap<std::uint64_t> lines_;
+};
+
+void oncpu_lines(const Profile& p, RunLines& out) {
+  for (const auto& s : p.samples) {
+    if (!out.begin(s.kind, s.name, s.count)) continue;
+    out.frames(s.frames);
+    out.end(s.count);
+  }
+}
+
+// As offcpu_lines in format_folded.cpp: the waker's stack leaf first after
+// "--", then its comm.
+void offcpu_lines(const Profile& p, RunLines& out) {
+  for (const auto& s : p.offcpu) {
+    if (!out.begin(s.kind, s.name, s.total_ns)) continue;
+    out.text(sanitize("[" + s.wait_class + "]"));
+    out.frames(s.frames);
+    if (!s.waker.empty() || !s.waker_frames.empty()) {
+      out.text("--");
+      out.frames_reversed(s.waker_frames);
+      out.text(sanitize(s.waker.empty() ? "[unknown waker]" : s.waker));
+    }
+    out.end(s.total_ns);
+  }
+}
+
+void lock_lines(const Profile& p, RunLines& out) {
+  for (const auto& s : p.locks) {
+    if (!out.begin(s.kind, s.name, s.total_ns)) continue;
+    out.text(sanitize(lock_name(s)));
+    out.frames(s.frames);
+    out.end(s.total_ns);
+  }
+}
+
+// The sum over runs of each stack's cost per operation, and the roots
+// left out, per group.
+struct Sums {
+  IdsMap<double> value;  // keyed (group, root, frames...)
+  std::map<std::uint32_t, std::set<std::string>> skipped;
+};
+
+// per_operation() in flame_input.cpp, for one group of one run: roots that
+// are not operations, or have no completed ones, listed once each.
+struct RunSkips {
+  std::map<std::string, std::string> why;  // root → reason, "" for kthreads
+  std::size_t kthreads = 0;
+
+  void add(const std::string& root) {
+    if (root.starts_with("[kthread:"))
+      kthreads += why.emplace(root, "").second;
+    else if (root.starts_with('['))
+      why.emplace(root, root + " (not an operation)");
+    else
+      why.emplace(root, root + " (no completed operations)");
+  }
+  void into(std::set<std::string>& out) const {
+    for (const auto& [root, w] : why)
+      if (!w.empty()) out.insert(w);
+    if (kthreads > 0)
+      out.insert(
+          fmt::format("{} kernel thread{} (not operations)", kthreads, kthreads == 1 ? "" : "s"));
+  }
+};
+
+// One run's lines, trimmed as parse_folded reads them, divided by their
+// op's count and scaled to the view's unit, added to `sums`.
+void add_run(const Profile& p, RunLines& run, double scale, Names& names, Sums& sums) {
+  std::unordered_map<std::string, std::uint64_t> counts;
+  for (const auto& o : p.ops) counts[o.name] = o.count;
+  std::map<std::uint32_t, RunSkips> skips;
+  auto& lines = run.lines();
+  while (!lines.empty()) {  // the run's lines are not needed after: take their keys
+    auto node = lines.extract(lines.begin());
+    Ids& key = node.key();
+    const std::uint64_t total = node.mapped();
+    key.back() = names.trimmed(key.back());
+    const std::string& root = names[key[1]];
+    auto it = counts.find(root);
+    if (it != counts.end() && it->second > 0)
+      sums.value[std::move(key)] +=
+          static_cast<double>(total) / static_cast<double>(it->second) * scale;
+    else
+      skips[key[0]].add(root);
+  }
+  for (const auto& [group, s] : skips) s.into(sums.skipped[group]);
+}
+
+// The means, each group's stacks in frame-text order.
+std::map<std::string, FlameInput> finish(const Sums& sums, const Names& names, const Groups& groups,
+                                         std::size_t runs) {
+  const auto rank = names.ranks();
+  std::vector<std::vector<std::pair<const Ids*, double>>> by_group(groups.names().size());
+  for (const auto& [key, value] : sums.value)
+    if (value > 0) by_group[key[0]].emplace_back(&key, value);
+  auto before = [&](const auto& x, const auto& y) {
+    return std::lexicographical_compare(
+        x.first->begin() + 1, x.first->end(), y.first->begin() + 1, y.first->end(),
+        [&](std::uint32_t a, std::uint32_t b) { return rank[a] < rank[b]; });
+  };
+  std::map<std::string, FlameInput> out;
+  const double n = static_cast<double>(runs);
+  for (std::uint32_t g = 0; g < by_group.size(); ++g) {
+    auto& stacks = by_group[g];
+    auto skipped = sums.skipped.find(g);
+    if (stacks.empty() && skipped == sums.skipped.end()) continue;
+    std::sort(stacks.begin(), stacks.end(), before);
+    FlameInput& in = out[groups.names()[g]];
+    in.stacks.reserve(stacks.size());
+    for (const auto& [key, value] : stacks) {
+      std::vector<std::string> frames;
+      frames.reserve(key->size() - 1);
+      for (auto it = key->begin() + 1; it != key->end(); ++it) frames.push_back(names[*it]);
+      in.stacks.emplace_back(std::move(frames), value / n);
+    }
+    if (skipped != sums.skipped.end())
+      in.skipped.assign(skipped->second.begin(), skipped->second.end());
+  }
+  return out;
+}
+
+std::size_t view_index(const std::string& view) {
+  ReportOptions opt;
+  opt.view = view;
+  return static_cast<std::size_t>(view_of(opt));  // throws UserError if unknown
+}
+
+std::vector<const void*> fingerprint_of(const RunSet& runs) {
+  std::vector<const void*> fp{runs.runs.data(), reinterpret_cast<const void*>(runs.runs.size())};
+  for (const auto& p : runs.runs)
+    for (auto [data, size] :
+         {std::pair<const void*, std::size_t>{p.samples.data(), p.samples.size()},
+          {p.offcpu.data(), p.offcpu.size()},
+          {p.locks.data(), p.locks.size()},
+          {p.ops.data(), p.ops.size()}}) {
+      fp.push_back(data);
+      fp.push_back(reinterpret_cast<const void*>(size));
+    }
+  return fp;
+}
+
+}  // namespace
+
+std::map<std::string, FlameInput> build_mean_stacks(const RunSet& runs, const std::string& view,
+                                                    bool per_op) {
+  if (runs.runs.empty()) return {};
+  const auto v = static_cast<View>(view_index(view));
+  Names names;
+  Groups groups(per_op);
+  Sums sums;
+  for (const auto& p : runs.runs) {
+    RunLines lines(names, groups);
+    lines.lines().reserve(v == View::OnCpu    ? p.samples.size()
+                          : v == View::OffCpu ? p.offcpu.size()
+                                              : p.locks.size());
+    switch (v) {
+      case View::OnCpu:
+        oncpu_lines(p, lines);
+        break;
+      case View::OffCpu:
+        offcpu_lines(p, lines);
+        break;
+      case View::Locks:
+        lock_lines(p, lines);
+        break;
+    }
+    // Samples per op become ns per op with this run's own frequency.
+    double scale = v == View::OnCpu ? samples_to_ns(1, p.meta.freq_hz) : 1;
+    add_run(p, lines, scale, names, sums);
+  }
+  return finish(sums, names, groups, runs.runs.size());
+}
+
+const FlameInput& MeanStackMemo::get(const RunSet& runs, const std::string& view,
+                                     const std::string& op) {
+  static const FlameInput kNone;
+  std::size_t v = view_index(view);
+  std::call_once(once_[v], [&] { by_view_[v] = build_mean_stacks(runs, view, true); });
+  auto it = by_view_[v].find(op);
+  return it == by_view_[v].end() ? kNone : it->second;
+}
+
+std::shared_ptr<MeanStackMemo> mean_stack_memo(const RunSet& runs) {
+  auto fp = fingerprint_of(runs);
+  if (!runs.memo || runs.memo->fingerprint() != fp)
+    runs.memo = std::make_shared<MeanStackMemo>(std::move(fp));
+  return runs.memo;
+}
+
+const FlameInput& mean_stacks(const RunSet& runs, const std::string& view, const std::string& op) {
+  return mean_stack_memo(runs)->get(runs, view, op);
+}
+
+}  // namespace fscost
