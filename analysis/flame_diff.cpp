@@ -107,7 +107,7 @@ std::string render_diff_svg(const FlameInput& a, const FlameInput& b, const Diff
       root, [&opt](const FlameNode& n) { return width_of(n, opt.width); },
       svg.width - 2 * flame::kPadX, svg.min_width_px);
   double max_abs = 0;
-  for (const Frame& f : lay.frames)
+  for (const flame::Frame& f : lay.frames)
     if (f.depth > 0) max_abs = std::max(max_abs, std::fabs(delta(*f.node, opt.color)));
   auto lines = legend(opt, root, max_abs);
   if (lay.frames.empty()) return flame::empty_svg(svg, lines);
@@ -118,7 +118,7 @@ std::string render_diff_svg(const FlameInput& a, const FlameInput& b, const Diff
   flame::open_document(out, g, svg, lines);
   flame::open_frames(out, g);
   std::vector<std::string> path;  // the frame's path, "all" excluded
-  for (const Frame& f : lay.frames) {
+  for (const flame::Frame& f : lay.frames) {
     const FlameNode& n = *f.node;
     // "all" is asked too, with an empty path: in a per-op graph it is the op.
     if (f.depth > 0) {

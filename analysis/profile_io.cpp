@@ -76,7 +76,7 @@ std::vector<OpStats> parse_ops(Checker& c, const Node& n) {
   return ops;
 }
 
-StackSample parse_sample(Checker& c, const Node& n, const std::vector<std::string>& frames) {
+StackSample parse_sample(Checker& c, const Node& n, const std::vector<Frame>& frames) {
   StackSample s;
   Node kind = c.field(n, "kind");
   std::string k = c.str(kind);
@@ -88,13 +88,26 @@ StackSample parse_sample(Checker& c, const Node& n, const std::vector<std::strin
   return s;
 }
 
+// Each name in the file's frame table is interned once here; every stack then
+// refers to these Frames by index.
+std::vector<Frame> parse_frame_table(Checker& c, const Node& n) {
+  std::vector<Frame> frames;
+  if (n.v.is_array()) frames.reserve(n.v.size());
+  c.each(n, [&](const Node& f) {
+    if (f.v.is_string())
+      frames.emplace_back(f.v.get_ref<const std::string&>());
+    else
+      c.str(f);  // reports the type error
+  });
+  return frames;
+}
+
 Profile parse_body(Checker& c, const Node& root) {
   Profile p;
   p.meta = parse_meta(c, c.field(root, "meta"));
   p.rusage = parse_rusage(c, c.field(root, "rusage"));
   p.ops = parse_ops(c, c.field(root, "ops"));
-  std::vector<std::string> frames;
-  c.each(c.field(root, "frames"), [&](const Node& f) { frames.push_back(c.str(f)); });
+  std::vector<Frame> frames = parse_frame_table(c, c.field(root, "frames"));
   c.each(c.field(root, "samples"),
          [&](const Node& s) { p.samples.push_back(parse_sample(c, s, frames)); });
   p.samples_total = c.u64(c.field(root, "samples_total"));

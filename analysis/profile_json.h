@@ -142,25 +142,27 @@ class Checker {
 };
 
 // Each distinct frame is stored once; samples refer to it by index, in
-// order of first use so the output is deterministic.
+// order of first use so the output is deterministic. Keyed by the Frame's
+// pool id, so writing hashes no text.
 class FrameTable {
  public:
-  std::uint64_t intern(const std::string& frame) {
-    auto [it, added] = index_.try_emplace(frame, frames_.size());
-    if (added) frames_.push_back(frame);
+  std::uint64_t intern(const Frame& frame) {
+    auto [it, added] = index_.try_emplace(frame.id(), frames_.size());
+    if (added) frames_.push_back(frame.str());
     return it->second;
   }
   const std::vector<std::string>& frames() const { return frames_; }
 
  private:
-  std::unordered_map<std::string, std::uint64_t> index_;
+  std::unordered_map<std::uint32_t, std::uint64_t> index_;
   std::vector<std::string> frames_;
 };
 
-// A stack stored as indexes into the frame table.
-inline std::vector<std::string> parse_stack(Checker& c, const Node& n,
-                                            const std::vector<std::string>& frames) {
-  std::vector<std::string> out;
+// A stack stored as indexes into the file's frame table, interned once per
+// file (parse_frame_table), so building a stack copies pointers.
+inline Stack parse_stack(Checker& c, const Node& n, const std::vector<Frame>& frames) {
+  Stack out;
+  if (n.v.is_array()) out.reserve(n.v.size());
   c.each(n, [&](const Node& f) {
     std::uint64_t i = c.u64(f);
     if (i < frames.size())
@@ -172,7 +174,7 @@ inline std::vector<std::string> parse_stack(Checker& c, const Node& n,
   return out;
 }
 
-inline ojson stack_json(const std::vector<std::string>& stack, FrameTable& table) {
+inline ojson stack_json(const Stack& stack, FrameTable& table) {
   ojson out = ojson::array();
   for (const auto& f : stack) out.push_back(table.intern(f));
   return out;
@@ -181,7 +183,7 @@ inline ojson stack_json(const std::vector<std::string>& stack, FrameTable& table
 // The optional v1 fields (profile_io_extra.cpp): read when present, written
 // when not zero or empty.
 void parse_op_extra(Checker& c, const Node& n, OpStats& o);
-void parse_profile_extra(Checker& c, const Node& root, const std::vector<std::string>& frames,
+void parse_profile_extra(Checker& c, const Node& root, const std::vector<Frame>& frames,
                          Profile& p);
 void add_op_extra(const OpStats& o, ojson& out);
 void add_profile_extra(const Profile& p, FrameTable& table, ojson& doc);
