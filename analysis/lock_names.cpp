@@ -139,8 +139,7 @@ void replace(std::string& s, std::string_view what, const std::string& with) {
   if (auto at = s.find(what); at != std::string::npos) s.replace(at, what.size(), with);
 }
 
-std::string role_name(const Stack& frames, std::ptrdiff_t site,
-                      std::uint32_t flags) {
+std::string role_name(const Stack& frames, std::ptrdiff_t site, std::uint32_t flags) {
   std::string_view frame = base_name(frames[static_cast<std::size_t>(site)].str());
   // i_rwsem roles name the rwsem a call site takes; a spinlock contended in
   // the same function (dput, lockref) is something else.

@@ -21,7 +21,7 @@
 namespace fscost::test {
 
 struct StackSpec {
-  Stack frames;  // below the op root, outermost first
+  Stack frames;                     // below the op root, outermost first
   double ns = 0;                    // on CPU per op
 };
 
@@ -64,20 +64,19 @@ struct ConfigSpec {
   std::map<std::size_t, std::map<std::string, std::uint64_t>> drops;  // run index → counters
 };
 
-inline Stack frames_of(Stack head,
-                                          const Stack& tail) {
+inline Stack frames_of(Stack head, const Stack& tail) {
   head.insert(head.end(), tail.begin(), tail.end());
   return head;
 }
 
-inline const Stack kCreatePath = {
-    "entry_SYSCALL_64", "do_syscall_64",      "__x64_sys_openat", "do_sys_openat2",
-    "path_openat",      "xfs_generic_create", "xfs_create"};
-inline const Stack kUnlinkPath = {
-    "entry_SYSCALL_64", "do_syscall_64", "__x64_sys_unlink", "do_unlinkat",
-    "vfs_unlink",       "xfs_vfs_unlink", "xfs_remove"};
-inline const Stack kMkdirPath = {"entry_SYSCALL_64", "do_syscall_64",
-                                                    "__x64_sys_mkdir", "do_mkdirat"};
+inline const Stack kCreatePath = {"entry_SYSCALL_64", "do_syscall_64", "__x64_sys_openat",
+                                  "do_sys_openat2",   "path_openat",   "xfs_generic_create",
+                                  "xfs_create"};
+inline const Stack kUnlinkPath = {"entry_SYSCALL_64", "do_syscall_64", "__x64_sys_unlink",
+                                  "do_unlinkat",      "vfs_unlink",    "xfs_vfs_unlink",
+                                  "xfs_remove"};
+inline const Stack kMkdirPath = {"entry_SYSCALL_64", "do_syscall_64", "__x64_sys_mkdir",
+                                 "do_mkdirat"};
 
 // Lock X: a spinlock lock_name() calls "log grant head lock".
 inline const Stack kSpinX = frames_of(

@@ -89,8 +89,8 @@ TEST(PerfScript, RealFixtureFramesOutermostFirst) {
   EXPECT_EQ(mkdir->kind, SampleKind::Op);
   EXPECT_EQ(mkdir->frames,
             (Stack{"entry_SYSCALL_64_after_hwframe", "do_syscall_64", "__x64_sys_mkdir",
-                    "do_mkdirat", "vfs_mkdir", "ext4_mkdir", "__ext4_new_inode", "find_inode_bit",
-                    "recently_deleted"}));  // user frames (libc __GI___mkdir) left out
+                   "do_mkdirat", "vfs_mkdir", "ext4_mkdir", "__ext4_new_inode", "find_inode_bit",
+                   "recently_deleted"}));  // user frames (libc __GI___mkdir) left out
 
   const StackSample* kthread = find(p, SampleKind::Kthread, "kworker/1:1H-kb");
   ASSERT_NE(kthread, nullptr);
@@ -103,7 +103,7 @@ TEST(PerfScript, RealFixtureFramesOutermostFirst) {
   ASSERT_NE(fault, nullptr);
   EXPECT_EQ(fault->frames,
             (Stack{"asm_exc_page_fault", "exc_page_fault", "handle_mm_fault", "__handle_mm_fault",
-                    "do_wp_page", "__pte_offset_map_lock", "_raw_spin_lock"}));
+                   "do_wp_page", "__pte_offset_map_lock", "_raw_spin_lock"}));
 
   const StackSample* rm = find(p, SampleKind::User, "rm");
   ASSERT_NE(rm, nullptr);

@@ -16,8 +16,7 @@ inline const Stack kOpenCreate =
     stack({"__x64_sys_openat", "do_sys_openat2", "path_openat", "open_last_lookups"});
 inline const Stack kUnlink =
     stack({"__x64_sys_unlink", "do_unlinkat", "vfs_unlink", "xfs_vfs_unlink", "xfs_remove"});
-inline const Stack kKworker = {"ret_from_fork", "kthread", "worker_thread",
-                                                  "process_one_work"};
+inline const Stack kKworker = {"ret_from_fork", "kthread", "worker_thread", "process_one_work"};
 
 inline std::vector<OffCpuStack> full_offcpu() {
   auto create = with(kOpenCreate, {"lookup_open", "xfs_generic_create", "xfs_create"});

@@ -11,8 +11,7 @@ namespace {
 using test::stack;
 
 // A writer's rwsem wait unless flags say otherwise.
-LockStat at(Stack frames, std::uint64_t address = 0x1000,
-            std::uint32_t flags = kLockWrite) {
+LockStat at(Stack frames, std::uint64_t address = 0x1000, std::uint32_t flags = kLockWrite) {
   LockStat s;
   s.address = address;
   s.flags = flags;
