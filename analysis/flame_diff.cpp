@@ -124,7 +124,7 @@ std::string DiffGraph::render(double min_width_px) {
       root_, [this](const FlameNode& n) { return width_of(n, opt_.width); },
       svg.width - 2 * flame::kPadX, svg.min_width_px);
   double max_abs = 0;
-  for (const Frame& f : lay.frames)
+  for (const flame::Frame& f : lay.frames)
     if (f.depth > 0) max_abs = std::max(max_abs, std::fabs(delta(*f.node, opt_.color)));
   auto lines = legend(opt_, root_, max_abs);
   if (lay.frames.empty()) return flame::empty_svg(svg, lines);
@@ -135,7 +135,7 @@ std::string DiffGraph::render(double min_width_px) {
   flame::open_document(out, g, svg, lines);
   flame::open_frames(out, g);
   std::vector<std::string> path;  // the frame's path, "all" excluded
-  for (const Frame& f : lay.frames) {
+  for (const flame::Frame& f : lay.frames) {
     const FlameNode& n = *f.node;
     if (f.depth > 0) {
       path.resize(static_cast<std::size_t>(f.depth - 1));

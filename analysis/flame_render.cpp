@@ -101,7 +101,7 @@ std::string render_svg(const FlameInput& in, const SvgOptions& opt) {
   flame::open_frames(out, g);
   std::vector<Palette> palettes(lay.frames.size());
   for (std::size_t i = 0; i < lay.frames.size(); ++i) {
-    const Frame& f = lay.frames[i];
+    const flame::Frame& f = lay.frames[i];
     auto parent = f.parent == flame::kNoParent ? Palette::All : palettes[f.parent];
     palettes[i] = palette_of(f.node->name, f.depth, parent);
     flame::append_frame(out, g, f, tooltip(lay, f, opt),

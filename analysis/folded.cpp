@@ -45,7 +45,7 @@ bool wanted(SampleKind kind, const std::string& name, std::uint64_t value,
   return !opt.op || (kind == SampleKind::Op && name == *opt.op);
 }
 
-void append(std::string& key, const std::vector<std::string>& frames) {
+void append(std::string& key, const Stack& frames) {
   for (const auto& f : frames) key += ';' + sanitize(f);
 }
 

@@ -211,7 +211,7 @@ Profile profile_from_folded(const FoldedStacks& stacks, const FoldedImportOption
   p.meta.command = opt.origin;
   for (auto& [key, count] : merged) {
     auto& [kind, name, frames] = key;
-    p.samples.push_back({kind, name, frames, count});
+    p.samples.push_back({kind, name, to_frames(frames), count});
     p.samples_total += count;
   }
   p.drops["folded_rounded_to_zero"] = rounded_to_zero;

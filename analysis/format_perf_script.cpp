@@ -321,7 +321,7 @@ Result<Profile> Importer::result() {
   }
   for (auto& [key, count] : merged_) {
     auto& [kind, name, frames] = key;
-    p_.samples.push_back({kind, name, frames, count});
+    p_.samples.push_back({kind, name, to_frames(frames), count});
   }
   p_.drops["perf_no_stack"] = no_stack_;
   return std::move(p_);

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "frame.h"
+
 namespace fscost {
 
 // The function name without a compiler clone suffix: "xlog_wait.isra.0",
@@ -36,6 +38,12 @@ inline bool stack_has_any(const std::vector<std::string>& frames,
                           std::span<const std::string_view> patterns) {
   for (const auto& f : frames)
     if (frame_matches_any(f, patterns)) return true;
+  return false;
+}
+
+inline bool stack_has_any(const Stack& frames, std::span<const std::string_view> patterns) {
+  for (const auto& f : frames)
+    if (frame_matches_any(f.str(), patterns)) return true;
   return false;
 }
 

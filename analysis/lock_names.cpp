@@ -118,15 +118,15 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 4> kCallerAl
 }};
 
 // Index of the leafmost frame that is not a locking primitive, or -1.
-std::ptrdiff_t lock_site(const std::vector<std::string>& frames) {
+std::ptrdiff_t lock_site(const Stack& frames) {
   for (auto i = static_cast<std::ptrdiff_t>(frames.size()) - 1; i >= 0; --i)
-    if (!frame_matches_any(frames[static_cast<std::size_t>(i)], kLockInternal)) return i;
+    if (!frame_matches_any(frames[static_cast<std::size_t>(i)].str(), kLockInternal)) return i;
   return -1;
 }
 
-std::string caller_of(const std::vector<std::string>& frames, std::ptrdiff_t site) {
+std::string caller_of(const Stack& frames, std::ptrdiff_t site) {
   for (auto i = site - 1; i >= 0; --i) {
-    std::string_view f = base_name(frames[static_cast<std::size_t>(i)]);
+    std::string_view f = base_name(frames[static_cast<std::size_t>(i)].str());
     if (frame_matches_any(f, kPlumbing)) continue;
     for (const auto& [name, alias] : kCallerAliases)
       if (f == name) return std::string(alias);
@@ -139,9 +139,8 @@ void replace(std::string& s, std::string_view what, const std::string& with) {
   if (auto at = s.find(what); at != std::string::npos) s.replace(at, what.size(), with);
 }
 
-std::string role_name(const std::vector<std::string>& frames, std::ptrdiff_t site,
-                      std::uint32_t flags) {
-  std::string_view frame = base_name(frames[static_cast<std::size_t>(site)]);
+std::string role_name(const Stack& frames, std::ptrdiff_t site, std::uint32_t flags) {
+  std::string_view frame = base_name(frames[static_cast<std::size_t>(site)].str());
   // i_rwsem roles name the rwsem a call site takes; a spinlock contended in
   // the same function (dput, lockref) is something else.
   bool rwsem = !(flags & kLockSpin) && (flags & (kLockRead | kLockWrite));

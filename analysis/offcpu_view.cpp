@@ -10,13 +10,13 @@ namespace fscost {
 
 namespace {
 
-using ShareKey =
-    std::tuple<std::string, std::vector<std::string>, std::string, std::vector<std::string>>;
+using ShareKey = std::tuple<std::string, Stack, std::string, Stack>;
 using Shares = std::map<ShareKey, OffCpuShare>;  // one operation's stacks, merged
 
 void merge(Shares& shares, const OffCpuStack& s) {
   auto [it, added] = shares.try_emplace({s.wait_class, s.frames, s.waker, s.waker_frames});
-  if (added) it->second = {s.wait_class, s.frames, s.waker, s.waker_frames};
+  if (added)
+    it->second = {s.wait_class, frame_strings(s.frames), s.waker, frame_strings(s.waker_frames)};
   it->second.count += s.count;
   it->second.total_ns += s.total_ns;
 }

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "frame.h"
+
 namespace fscost {
 
 inline constexpr int kProfileFormatVersion = 1;
@@ -72,7 +74,7 @@ enum class SampleKind {
 struct StackSample {
   SampleKind kind = SampleKind::Op;
   std::string name;
-  std::vector<std::string> frames;  // outermost caller first, leaf last
+  Stack frames;  // outermost caller first, leaf last
   std::uint64_t count = 0;
 };
 
@@ -86,8 +88,8 @@ struct OffCpuStack {
   // "runqueue" (runnable: preempted, or woken and waiting for a CPU),
   // "sleep" (anything else).
   std::string wait_class;
-  std::vector<std::string> frames;        // blocked stack, outermost first
-  std::vector<std::string> waker_frames;  // the waker's stack; empty if unknown
+  Stack frames;                           // blocked stack, outermost first
+  Stack waker_frames;                     // the waker's stack; empty if unknown
   std::string waker;                      // waker comm; empty if unknown
   std::uint64_t count = 0;                // intervals
   std::uint64_t total_ns = 0;
@@ -105,7 +107,7 @@ struct LockStat {
   // contention_begin flags of the first begin of each wait (LCB_F_SPIN=1,
   // READ=2, WRITE=4, RT=8, PERCPU=16, MUTEX=32), OR-ed over the waits.
   std::uint32_t flags = 0;
-  std::vector<std::string> frames;  // stack at contention_begin, outermost first
+  Stack frames;                     // stack at contention_begin, outermost first
   std::uint64_t count = 0;          // contentions (contention_end events)
   std::uint64_t total_ns = 0;       // begin → end
   std::uint64_t max_ns = 0;

@@ -16,6 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "frame.h"
 #include "profile.h"
 
 namespace fscost::profile_json {
@@ -27,7 +28,7 @@ using simdjson::dom::element_type;
 // A list of frames: the file's "frames" table, or one stack built from it.
 // The frame type is spelled only here; parse_frames and parse_stack are the
 // only code that makes frames.
-using Frames = std::vector<std::string>;
+using Frames = std::vector<Frame>;
 
 // A value inside the document and how we got there. The JSON path is only
 // spelled out when something is wrong, so large profiles parse cheaply.
@@ -208,18 +209,19 @@ class Checker {
 };
 
 // Each distinct frame is stored once; samples refer to it by index, in
-// order of first use so the output is deterministic.
+// order of first use so the output is deterministic. Keyed by the Frame's
+// pool id, so writing hashes no text.
 class FrameTable {
  public:
-  std::uint64_t intern(const std::string& frame) {
-    auto [it, added] = index_.try_emplace(frame, frames_.size());
-    if (added) frames_.push_back(frame);
+  std::uint64_t intern(const Frame& frame) {
+    auto [it, added] = index_.try_emplace(frame.id(), frames_.size());
+    if (added) frames_.push_back(frame.str());
     return it->second;
   }
   const std::vector<std::string>& frames() const { return frames_; }
 
  private:
-  std::unordered_map<std::string, std::uint64_t> index_;
+  std::unordered_map<std::uint32_t, std::uint64_t> index_;
   std::vector<std::string> frames_;
 };
 
@@ -246,7 +248,7 @@ inline Frames parse_stack(Checker& c, const Node& n, const Frames& frames) {
   return out;
 }
 
-inline ojson stack_json(const std::vector<std::string>& stack, FrameTable& table) {
+inline ojson stack_json(const Stack& stack, FrameTable& table) {
   ojson out = ojson::array();
   for (const auto& f : stack) out.push_back(table.intern(f));
   return out;

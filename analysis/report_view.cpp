@@ -12,18 +12,20 @@ namespace fscost {
 
 namespace {
 
-using StackCounts = std::map<std::vector<std::string>, std::uint64_t>;
+using StackCounts = std::map<Stack, std::uint64_t>;
 
 bool wanted(const std::string& op, const ReportOptions& opt) { return !opt.op || *opt.op == op; }
 
 // The n stacks with most samples; ties in frame order, for determinism.
 std::vector<StackShare> top_stacks(const StackCounts& stacks, std::size_t n) {
-  std::vector<StackShare> all;
-  for (const auto& [frames, count] : stacks) all.push_back({frames, count});
+  std::vector<std::pair<const Stack*, std::uint64_t>> all;
+  for (const auto& [frames, count] : stacks) all.emplace_back(&frames, count);
   std::stable_sort(all.begin(), all.end(),
-                   [](const auto& a, const auto& b) { return a.samples > b.samples; });
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
   if (all.size() > n) all.resize(n);
-  return all;
+  std::vector<StackShare> top;
+  for (const auto& [frames, count] : all) top.push_back({frame_strings(*frames), count});
+  return top;
 }
 
 // Ops with statistics or samples (an op may have samples but no completed

@@ -27,7 +27,8 @@ constexpr std::array<std::string_view, 1> kRwsemFrames = {"rwsem_*"};
 
 enum class Spin { None, Traced, Rwsem };
 
-Spin classify(const std::vector<std::string>& frames) {
+template <typename Frames>
+Spin classify(const Frames& frames) {
   if (frames.empty()) return Spin::None;
   const std::string& leaf = frames.back();
   if (frame_matches_any(leaf, kRwsemSpinLeaves)) return Spin::Rwsem;

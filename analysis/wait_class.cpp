@@ -25,7 +25,7 @@ bool is_wait_class(std::string_view s) {
   return std::find(kWaitClasses.begin(), kWaitClasses.end(), s) != kWaitClasses.end();
 }
 
-std::string classify_wait(BlockReason r, const std::vector<std::string>& frames) {
+std::string classify_wait(BlockReason r, const Stack& frames) {
   if (r == BlockReason::Runqueue) return "runqueue";
   if (r == BlockReason::Lock) return "lock";
   if (stack_has_any(frames, kLogReserve)) return "log-reserve";

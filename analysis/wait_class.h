@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "frame.h"
+
 namespace fscost {
 
 // Values fixed: bpf/ emits them. Unknown values classify like Sleep.
@@ -30,6 +32,6 @@ bool is_wait_class(std::string_view s);
 // frame, outermost first as in profiles) decides: an XFS log grant-head wait
 // → "log-reserve", a log force or iclog wait → "log-force"; else IoWait →
 // "io" and anything else → "sleep". docs/PROFILE.md lists the frames.
-std::string classify_wait(BlockReason r, const std::vector<std::string>& frames);
+std::string classify_wait(BlockReason r, const Stack& frames);
 
 }  // namespace fscost

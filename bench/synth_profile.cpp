@@ -51,7 +51,7 @@ const std::vector<OpPath>& op_paths() {
 // The synthetic kernel below XFS's entry points: prefixes × stems ×
 // suffixes gives ~3000 XFS-like names; `extra` (B's new code) adds rmap
 // and refcount btree functions.
-std::vector<std::string> function_pool(bool extra) {
+std::vector<Frame> function_pool(bool extra) {
   static constexpr std::array prefixes = {"xfs_",       "xfs_btree_", "xfs_dir2_",  "xfs_da3_",
                                           "xfs_buf_",   "xfs_iext_",  "xfs_alloc_", "xfs_bmap_",
                                           "xfs_trans_", "xlog_",      "xfs_inobt_", "xfs_ialloc_",
@@ -63,7 +63,7 @@ std::vector<std::string> function_pool(bool extra) {
       "block",  "extent", "cursor", "path",    "entry",   "hash",  "compare", "item",
       "format", "size",   "iget",   "ilock",   "dirty",   "trim",  "shift",   "map"};
   static constexpr std::array suffixes = {"", "_int", "_rec", "_buf", "_one"};
-  std::vector<std::string> pool;
+  std::vector<Frame> pool;
   auto add = [&](std::string_view prefix) {
     for (auto s : stems)
       for (auto x : suffixes) pool.push_back(std::string(prefix) + s + x);
@@ -94,9 +94,9 @@ std::size_t pick_op(std::mt19937& rng) {
 
 // One stack: entry frames, the op's path, then a walk where each function
 // calls one of four callees, so paths merge as in a real call graph.
-std::vector<std::string> walk(std::mt19937& rng, const OpPath& path,
-                              const std::vector<std::string>& pool, std::size_t depth) {
-  std::vector<std::string> frames = {"entry_SYSCALL_64_after_hwframe", "do_syscall_64"};
+Stack walk(std::mt19937& rng, const OpPath& path, const std::vector<Frame>& pool,
+           std::size_t depth) {
+  Stack frames = {"entry_SYSCALL_64_after_hwframe", "do_syscall_64"};
   for (auto f : path.head) frames.emplace_back(f);
   std::uniform_int_distribution<std::size_t> pick(0, 3);
   std::size_t f = std::hash<std::string_view>{}(path.op) % pool.size();
@@ -110,7 +110,7 @@ std::vector<std::string> walk(std::mt19937& rng, const OpPath& path,
   return frames;
 }
 
-std::string key_of(std::string_view op, const std::vector<std::string>& frames) {
+std::string key_of(std::string_view op, const Stack& frames) {
   std::string key(op);
   for (const auto& f : frames) (key += ';') += f;
   return key;

@@ -16,7 +16,7 @@ namespace fscost::bench {
 // same stacks (with different counts), as repeated runs of one workload do.
 struct StackSet {
   std::vector<std::string> ops;  // operation of each stack, same order
-  std::vector<std::vector<std::string>> stacks;
+  std::vector<Stack> stacks;
 };
 
 struct SynthConfig {

@@ -135,7 +135,7 @@ void legend(std::string& svg, const Chart& c, const Frame& f) {
 
 std::string line_chart_svg(const Chart& c) {
   std::set<double> xs;
-  Frame f = make_frame(c, xs);
+  auto f = make_frame(c, xs);
   std::string svg = fmt::format(
       R"(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" font-family="sans-serif" font-size="11" role="img"><title>{2}</title>)",
       c.width, c.height, esc(c.title));

@@ -82,24 +82,24 @@ class Frames {
   Frames(const RawData& raw, const Kallsyms& ksyms, const UserSymbolizer* usyms)
       : raw_(raw), ksyms_(ksyms), usyms_(usyms) {}
   // Samples, off-CPU intervals and lock waits share stacks: symbolize each once.
-  const std::vector<std::string>& operator()(std::uint64_t hash) const {
+  const Stack& operator()(std::uint64_t hash) const {
     auto [cached, added] = cache_.try_emplace(hash);
     if (added) cached->second = symbolize(hash);
     return cached->second;
   }
   // User-mode samples carry a user stack only with --user-stacks.
-  std::vector<std::string> user(const fscost_sample_key& k) const {
+  Stack user(const fscost_sample_key& k) const {
     if (!usyms_ || !k.stack) return {};
     auto it = raw_.stacks.find(k.stack);
     if (it == raw_.stacks.end()) return {"[lost stack]"};
-    return usyms_->frames(static_cast<pid_t>(k.tgid), it->second);
+    return to_frames(usyms_->frames(static_cast<pid_t>(k.tgid), it->second));
   }
 
  private:
-  std::vector<std::string> symbolize(std::uint64_t hash) const {
+  Stack symbolize(std::uint64_t hash) const {
     auto it = raw_.stacks.find(hash);
     if (!hash || it == raw_.stacks.end()) return {"[lost stack]"};
-    std::vector<std::string> frames;
+    Stack frames;
     for (auto ip = it->second.rbegin(); ip != it->second.rend(); ++ip)
       frames.push_back(ksyms_.format(*ip));
     // A stack taken from a tracepoint program starts with the BPF glue that
@@ -112,12 +112,12 @@ class Frames {
   const RawData& raw_;
   const Kallsyms& ksyms_;
   const UserSymbolizer* usyms_;
-  mutable std::unordered_map<std::uint64_t, std::vector<std::string>> cache_;
+  mutable std::unordered_map<std::uint64_t, Stack> cache_;
 };
 
 // Different addresses in one function fold into one stack: merge by key.
 std::vector<StackSample> convert_samples(const RawData& raw, const Frames& frames) {
-  using Key = std::tuple<std::uint32_t, std::string, std::vector<std::string>>;
+  using Key = std::tuple<std::uint32_t, std::string, Stack>;
   std::map<Key, std::uint64_t> merged;
   for (const auto& [k, count] : raw.samples) {
     auto f = k.kind == FSCOST_SK_USER ? frames.user(k) : frames(k.stack);
@@ -130,10 +130,7 @@ std::vector<StackSample> convert_samples(const RawData& raw, const Frames& frame
 }
 
 std::vector<OffCpuStack> convert_offcpu(const RawData& raw, const Frames& frames) {
-  std::map<std::tuple<std::string, std::string, std::vector<std::string>, std::vector<std::string>,
-                      std::string>,
-           OffCpuStack>
-      merged;
+  std::map<std::tuple<std::string, std::string, Stack, Stack, std::string>, OffCpuStack> merged;
   for (const auto& [k, v] : raw.offcpu) {
     OffCpuStack s;
     s.name = op_string(k.op);
@@ -153,9 +150,7 @@ std::vector<OffCpuStack> convert_offcpu(const RawData& raw, const Frames& frames
 
 std::vector<LockStat> convert_locks(const RawData& raw, const Frames& frames,
                                     const Kallsyms& ksyms) {
-  std::map<std::tuple<std::uint32_t, std::string, std::uint64_t, std::vector<std::string>>,
-           LockStat>
-      merged;
+  std::map<std::tuple<std::uint32_t, std::string, std::uint64_t, Stack>, LockStat> merged;
   for (const auto& [k, v] : raw.locks) {
     LockStat s;
     s.kind = kind_of(k.kind);

@@ -108,7 +108,7 @@ TEST_F(ContentionTest, FdTableSpinlockShowsAsSpinWaitAndSlowPathSamples) {
   std::uint64_t slowpath = 0;
   for (const auto& s : p.samples)
     if (s.kind == SampleKind::Op && (s.name == "open" || s.name == "close") && !s.frames.empty() &&
-        s.frames.back().find("queued_spin_lock_slowpath") != std::string::npos)
+        s.frames.back().str().find("queued_spin_lock_slowpath") != std::string::npos)
       slowpath += s.count;
   EXPECT_GT(slowpath, 0u) << "no samples in the spinlock slow path under open/close";
   // Traced spin time and sampled slow-path time measure the same spinning:

@@ -21,18 +21,18 @@
 namespace fscost::test {
 
 struct StackSpec {
-  std::vector<std::string> frames;  // below the op root, outermost first
+  Stack frames;                     // below the op root, outermost first
   double ns = 0;                    // on CPU per op
 };
 
 struct WaitSpec {
   std::string wait_class;
-  std::vector<std::string> frames;
+  Stack frames;
   double ns = 0;  // off CPU per op
 };
 
 struct LockSpec {
-  std::vector<std::string> frames;  // at contention_begin
+  Stack frames;  // at contention_begin
   std::uint32_t flags = 0;
   std::uint64_t address = 0;
   double per_op = 0;   // contentions per op
@@ -64,37 +64,36 @@ struct ConfigSpec {
   std::map<std::size_t, std::map<std::string, std::uint64_t>> drops;  // run index → counters
 };
 
-inline std::vector<std::string> frames_of(std::vector<std::string> head,
-                                          const std::vector<std::string>& tail) {
+inline Stack frames_of(Stack head, const Stack& tail) {
   head.insert(head.end(), tail.begin(), tail.end());
   return head;
 }
 
-inline const std::vector<std::string> kCreatePath = {
-    "entry_SYSCALL_64", "do_syscall_64",      "__x64_sys_openat", "do_sys_openat2",
-    "path_openat",      "xfs_generic_create", "xfs_create"};
-inline const std::vector<std::string> kUnlinkPath = {
-    "entry_SYSCALL_64", "do_syscall_64", "__x64_sys_unlink", "do_unlinkat",
-    "vfs_unlink",       "xfs_vfs_unlink", "xfs_remove"};
-inline const std::vector<std::string> kMkdirPath = {"entry_SYSCALL_64", "do_syscall_64",
-                                                    "__x64_sys_mkdir", "do_mkdirat"};
+inline const Stack kCreatePath = {"entry_SYSCALL_64", "do_syscall_64", "__x64_sys_openat",
+                                  "do_sys_openat2",   "path_openat",   "xfs_generic_create",
+                                  "xfs_create"};
+inline const Stack kUnlinkPath = {"entry_SYSCALL_64", "do_syscall_64", "__x64_sys_unlink",
+                                  "do_unlinkat",      "vfs_unlink",    "xfs_vfs_unlink",
+                                  "xfs_remove"};
+inline const Stack kMkdirPath = {"entry_SYSCALL_64", "do_syscall_64", "__x64_sys_mkdir",
+                                 "do_mkdirat"};
 
 // Lock X: a spinlock lock_name() calls "log grant head lock".
-inline const std::vector<std::string> kSpinX = frames_of(
+inline const Stack kSpinX = frames_of(
     kCreatePath, {"xfs_trans_alloc", "xfs_trans_reserve", "xfs_log_reserve",
                   "xlog_grant_head_check", "_raw_spin_lock", "native_queued_spin_lock_slowpath"});
 inline const std::string kLockX = "log grant head lock";
 // Lock Y: the AGI buffer lock, a semaphore unlink sleeps on ("xfs_buf lock (AGI)").
-inline const std::vector<std::string> kSleepY =
+inline const Stack kSleepY =
     frames_of(kUnlinkPath, {"xfs_iunlink", "xfs_read_agi", "xfs_buf_read_map", "xfs_buf_get_map",
                             "xfs_buf_find_lock", "xfs_buf_lock", "down", "__down"});
 inline const std::string kLockY = "xfs_buf lock (AGI)";
 // mkdir's parent-directory i_rwsem: "i_rwsem (parent dir, filename_create)".
-inline const std::vector<std::string> kMkdirRwsem =
+inline const Stack kMkdirRwsem =
     frames_of(kMkdirPath, {"filename_create", "down_write", "rwsem_down_write_slowpath"});
 
 inline OpSpec create_spec() {
-  auto at = [](std::vector<std::string> tail) { return frames_of(kCreatePath, tail); };
+  auto at = [](Stack tail) { return frames_of(kCreatePath, tail); };
   return {"create",
           50000,
           {{kCreatePath, 2000},
@@ -111,7 +110,7 @@ inline OpSpec create_spec() {
 }
 
 inline OpSpec unlink_spec() {
-  auto at = [](std::vector<std::string> tail) { return frames_of(kUnlinkPath, tail); };
+  auto at = [](Stack tail) { return frames_of(kUnlinkPath, tail); };
   return {"unlink",
           50000,
           {{kUnlinkPath, 3000},
@@ -123,7 +122,7 @@ inline OpSpec unlink_spec() {
 }
 
 inline OpSpec mkdir_spec() {
-  auto at = [](std::vector<std::string> tail) { return frames_of(kMkdirPath, tail); };
+  auto at = [](Stack tail) { return frames_of(kMkdirPath, tail); };
   return {"mkdir",
           10000,
           {{at({"filename_create"}), 1000},
@@ -150,7 +149,7 @@ inline OpSpec& op_of(ConfigSpec& s, const std::string& name) {
 // (1) Parent pointers: a new subtree under xfs_create, 1 µs/op, no child
 // carrying half of it.
 inline void inject_new_code(ConfigSpec& s) {
-  auto at = [](std::vector<std::string> tail) {
+  auto at = [](Stack tail) {
     return frames_of(frames_of(kCreatePath, {"xfs_parent_addname"}), tail);
   };
   auto& ops = op_of(s, "create").oncpu;

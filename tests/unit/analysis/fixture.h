@@ -40,10 +40,10 @@ inline std::vector<std::uint64_t> one_bucket(std::size_t bucket, std::uint64_t c
   return h;
 }
 
-inline const std::vector<std::string> kSyscall = {"entry_SYSCALL_64", "do_syscall_64"};
+inline const Stack kSyscall = {"entry_SYSCALL_64", "do_syscall_64"};
 
-inline std::vector<std::string> stack(std::vector<std::string> tail) {
-  std::vector<std::string> s = kSyscall;
+inline Stack stack(Stack tail) {
+  Stack s = kSyscall;
   s.insert(s.end(), tail.begin(), tail.end());
   return s;
 }
@@ -70,7 +70,7 @@ inline Profile sample_profile() {
       {"other", 40, 0, 60'000'000, 50'000'000, one_bucket(20, 40)},
   };
   auto create = stack({"__x64_sys_openat", "do_sys_openat2", "path_openat"});
-  auto with = [](std::vector<std::string> s, std::vector<std::string> tail) {
+  auto with = [](Stack s, Stack tail) {
     s.insert(s.end(), tail.begin(), tail.end());
     return s;
   };

@@ -153,7 +153,7 @@ TEST(FormatFolded, ProfileFromFoldedMapsRoots) {
   opt.origin = "other-tool.folded";
   Profile p = profile_from_folded(f, opt);
   auto row = [](const StackSample& s) { return std::tie(s.kind, s.name, s.frames, s.count); };
-  using Row = std::tuple<SampleKind, std::string, Frames, std::uint64_t>;
+  using Row = std::tuple<SampleKind, std::string, Stack, std::uint64_t>;
   std::vector<Row> rows;
   for (const auto& s : p.samples) rows.push_back(row(s));
   EXPECT_EQ(rows, (std::vector<Row>{
@@ -177,7 +177,7 @@ TEST(FormatFolded, ProfileFromSecondColumn) {
   opt.column = 1;
   Profile p = profile_from_folded(f, opt);
   ASSERT_EQ(p.samples.size(), 1u);
-  EXPECT_EQ(p.samples[0].frames, (Frames{"b"}));
+  EXPECT_EQ(p.samples[0].frames, (Stack{"b"}));
   EXPECT_EQ(p.samples[0].count, 7u);
   EXPECT_EQ(p.drops.at("folded_rounded_to_zero"), 1u);
 }

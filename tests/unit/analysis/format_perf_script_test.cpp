@@ -76,7 +76,7 @@ TEST(PerfScript, RealFixtureKindsAndOps) {
   EXPECT_EQ(total(p, SampleKind::Kernel), 1u);
   EXPECT_EQ(total(p, SampleKind::Kthread), 1u);
   for (const auto& s : p.samples)
-    for (const auto& f : s.frames) EXPECT_EQ(f.find("+0x"), std::string::npos) << f;
+    for (const auto& f : s.frames) EXPECT_EQ(f.str().find("+0x"), std::string::npos) << f;
 }
 
 TEST(PerfScript, RealFixtureFramesOutermostFirst) {
@@ -88,33 +88,33 @@ TEST(PerfScript, RealFixtureFramesOutermostFirst) {
   ASSERT_NE(mkdir, nullptr);
   EXPECT_EQ(mkdir->kind, SampleKind::Op);
   EXPECT_EQ(mkdir->frames,
-            (Frames{"entry_SYSCALL_64_after_hwframe", "do_syscall_64", "__x64_sys_mkdir",
-                    "do_mkdirat", "vfs_mkdir", "ext4_mkdir", "__ext4_new_inode", "find_inode_bit",
-                    "recently_deleted"}));  // user frames (libc __GI___mkdir) left out
+            (Stack{"entry_SYSCALL_64_after_hwframe", "do_syscall_64", "__x64_sys_mkdir",
+                   "do_mkdirat", "vfs_mkdir", "ext4_mkdir", "__ext4_new_inode", "find_inode_bit",
+                   "recently_deleted"}));  // user frames (libc __GI___mkdir) left out
 
   const StackSample* kthread = find(p, SampleKind::Kthread, "kworker/1:1H-kb");
   ASSERT_NE(kthread, nullptr);
   ASSERT_GE(kthread->frames.size(), 3u);
-  EXPECT_EQ(Frames(kthread->frames.begin(), kthread->frames.begin() + 3),
-            (Frames{"ret_from_fork_asm", "ret_from_fork", "kthread"}));
+  EXPECT_EQ(Stack(kthread->frames.begin(), kthread->frames.begin() + 3),
+            (Stack{"ret_from_fork_asm", "ret_from_fork", "kthread"}));
   EXPECT_EQ(kthread->frames.back(), "iowrite16");
 
   const StackSample* fault = find(p, SampleKind::Kernel, "sh");
   ASSERT_NE(fault, nullptr);
   EXPECT_EQ(fault->frames,
-            (Frames{"asm_exc_page_fault", "exc_page_fault", "handle_mm_fault", "__handle_mm_fault",
-                    "do_wp_page", "__pte_offset_map_lock", "_raw_spin_lock"}));
+            (Stack{"asm_exc_page_fault", "exc_page_fault", "handle_mm_fault", "__handle_mm_fault",
+                   "do_wp_page", "__pte_offset_map_lock", "_raw_spin_lock"}));
 
   const StackSample* rm = find(p, SampleKind::User, "rm");
   ASSERT_NE(rm, nullptr);
-  EXPECT_EQ(rm->frames, (Frames{"update_active.constprop.0"}));
+  EXPECT_EQ(rm->frames, (Stack{"update_active.constprop.0"}));
   const StackSample* sh = find(p, SampleKind::User, "sh");
   ASSERT_NE(sh, nullptr);
-  EXPECT_EQ(sh->frames, (Frames{"[unknown]", "__memmove_avx512_unaligned_erms"}));
+  EXPECT_EQ(sh->frames, (Stack{"[unknown]", "__memmove_avx512_unaligned_erms"}));
   // Unknown symbols in a known dso are named by the dso; the comm has a ':'.
   const StackSample* memfd = find(p, SampleKind::User, "memfd:sealed-91");
   ASSERT_NE(memfd, nullptr);
-  EXPECT_EQ(memfd->frames, Frames(13, "[memfd:sealed-91173221a7ea (deleted)]"));
+  EXPECT_EQ(memfd->frames, Stack(13, "[memfd:sealed-91173221a7ea (deleted)]"));
 }
 
 // The whole import, as folded stacks; FSCOST_BLESS=1 rewrites it.
@@ -168,7 +168,7 @@ TEST(PerfScript, SamplesWithoutCallchains) {
   ASSERT_EQ(p.samples.size(), 1u);
   EXPECT_EQ(p.samples[0].kind, SampleKind::Kernel);
   EXPECT_EQ(p.samples[0].name, "perf");
-  EXPECT_EQ(p.samples[0].frames, (Frames{"native_write_msr"}));
+  EXPECT_EQ(p.samples[0].frames, (Stack{"native_write_msr"}));
   EXPECT_EQ(p.samples[0].count, 2u);
   EXPECT_EQ(p.meta.freq_hz, 4000u);
   EXPECT_EQ(p.meta.duration_ns, 500'000u);
@@ -192,11 +192,11 @@ TEST(PerfScript, CommsWithSpacesPidTidAndCppSymbols) {
   EXPECT_EQ(p.samples_total, 2u);
   const StackSample* read = find(p, SampleKind::Op, "read");
   ASSERT_NE(read, nullptr);
-  EXPECT_EQ(read->frames, (Frames{"do_syscall_64", "__x64_sys_read", "ksys_read", "vfs_read"}));
+  EXPECT_EQ(read->frames, (Stack{"do_syscall_64", "__x64_sys_read", "ksys_read", "vfs_read"}));
   const StackSample* user = find(p, SampleKind::User, "Web Content 2");
   ASSERT_NE(user, nullptr);
   EXPECT_EQ(user->frames,
-            (Frames{"[unknown]", "[vdso]", "[libc.so.6]", "Foo::bar(int, char const*) const"}));
+            (Stack{"[unknown]", "[vdso]", "[libc.so.6]", "Foo::bar(int, char const*) const"}));
   EXPECT_EQ(p.meta.freq_hz, 1000u);
 }
 
@@ -224,7 +224,7 @@ TEST(PerfScript, OneEventAtATime) {
   opt.event = "sched:sched_switch";
   p = import_ok(kTwoEvents, opt);
   ASSERT_EQ(p.samples.size(), 1u);
-  EXPECT_EQ(p.samples[0].frames, (Frames{"do_nanosleep", "schedule"}));
+  EXPECT_EQ(p.samples[0].frames, (Stack{"do_nanosleep", "schedule"}));
   EXPECT_EQ(p.meta.freq_hz, 0u);  // a tracepoint's period is no clock
   opt.event = "sched";
   EXPECT_EQ(import_error(kTwoEvents, opt),

@@ -7,17 +7,16 @@
 
 namespace fscost::test {
 
-inline std::vector<std::string> with(std::vector<std::string> s, std::vector<std::string> tail) {
+inline Stack with(Stack s, Stack tail) {
   s.insert(s.end(), tail.begin(), tail.end());
   return s;
 }
 
-inline const std::vector<std::string> kOpenCreate =
+inline const Stack kOpenCreate =
     stack({"__x64_sys_openat", "do_sys_openat2", "path_openat", "open_last_lookups"});
-inline const std::vector<std::string> kUnlink =
+inline const Stack kUnlink =
     stack({"__x64_sys_unlink", "do_unlinkat", "vfs_unlink", "xfs_vfs_unlink", "xfs_remove"});
-inline const std::vector<std::string> kKworker = {"ret_from_fork", "kthread", "worker_thread",
-                                                  "process_one_work"};
+inline const Stack kKworker = {"ret_from_fork", "kthread", "worker_thread", "process_one_work"};
 
 inline std::vector<OffCpuStack> full_offcpu() {
   auto create = with(kOpenCreate, {"lookup_open", "xfs_generic_create", "xfs_create"});
@@ -86,7 +85,7 @@ inline std::vector<OffCpuStack> full_offcpu() {
 }
 
 inline LockStat lock_stat(SampleKind kind, std::string name, std::uint64_t address,
-                          std::uint32_t flags, std::vector<std::string> frames, std::uint64_t count,
+                          std::uint32_t flags, Stack frames, std::uint64_t count,
                           std::uint64_t total_ns, std::uint64_t max_ns, std::uint64_t spin_ns) {
   return {kind,   std::move(name), address,           "", flags, std::move(frames), count, total_ns,
           max_ns, spin_ns,         total_ns - spin_ns};

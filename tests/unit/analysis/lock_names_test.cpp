@@ -11,8 +11,7 @@ namespace {
 using test::stack;
 
 // A writer's rwsem wait unless flags say otherwise.
-LockStat at(std::vector<std::string> frames, std::uint64_t address = 0x1000,
-            std::uint32_t flags = kLockWrite) {
+LockStat at(Stack frames, std::uint64_t address = 0x1000, std::uint32_t flags = kLockWrite) {
   LockStat s;
   s.address = address;
   s.flags = flags;
@@ -80,7 +79,7 @@ TEST(LockName, ParentDirectoryRoles) {
 }
 
 TEST(LockName, XfsBufferLocksByAgHeader) {
-  auto buf = [](std::vector<std::string> callers) {
+  auto buf = [](Stack callers) {
     callers.insert(callers.end(), {"xfs_trans_read_buf_map", "xfs_buf_read_map", "xfs_buf_get_map",
                                    "xfs_buf_lookup", "xfs_buf_find_lock", "xfs_buf_lock", "down",
                                    "__down_common"});

@@ -13,7 +13,7 @@ using test::stack;
 Profile spin_profile(std::uint32_t freq_hz) {
   Profile p;
   p.meta.freq_hz = freq_hz;
-  auto add = [&](std::string op, std::vector<std::string> frames, std::uint64_t n) {
+  auto add = [&](std::string op, Stack frames, std::uint64_t n) {
     p.samples.push_back({SampleKind::Op, std::move(op), stack(std::move(frames)), n});
   };
   add("create", {"f", "_raw_spin_lock", "native_queued_spin_lock_slowpath"}, 1);
