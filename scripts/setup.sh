@@ -12,7 +12,7 @@ packages=(
   libfmt-dev libboost-graph-dev libcli11-dev nlohmann-json3-dev libsimdjson-dev libblkid-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   # RAM-disk XFS, workloads and comparisons
-  xfsprogs fsmark linux-perf util-linux
+  xfsprogs fsmark linux-perf bpftrace util-linux
   # bench/ helpers (stdlib only)
   python3
   # browser test of the HTML report (tests/browser; never a downloaded browser)
