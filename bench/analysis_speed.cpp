@@ -234,7 +234,8 @@ int main(int argc, char** argv) {
     std::vector<Row> rows;
     collect(rows, run_isolated([&](StageRecorder& rec) { generate(rec, o, dir.path()); }));
     for (int k = 0; k < o.diff_repeat; ++k)
-      collect(rows, run_isolated([&](StageRecorder& rec) { diff_pipeline(rec, dir.path(), keep); }));
+      collect(rows,
+              run_isolated([&](StageRecorder& rec) { diff_pipeline(rec, dir.path(), keep); }));
     for (int k = 0; k < o.repeat; ++k)
       collect(rows, run_isolated([&](StageRecorder& rec) { svg_pipeline(rec, dir.path(), keep); }));
     print_table(rows, o);
