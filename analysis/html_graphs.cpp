@@ -71,6 +71,18 @@ void fit_budget(std::vector<double>& min_width, std::vector<std::size_t>& bytes,
   }
 }
 
+// Appends `s` with each `from` replaced by `to`, left to right.
+void append_replaced(std::string& out, std::string_view s, std::string_view from,
+                     std::string_view to) {
+  std::size_t at = 0;
+  for (auto hit = s.find(from); hit != std::string_view::npos; hit = s.find(from, at)) {
+    out.append(s.substr(at, hit - at));
+    out.append(to);
+    at = hit + from.size();
+  }
+  out.append(s.substr(at));
+}
+
 }  // namespace
 
 std::string unique_id(std::string_view base, std::set<std::string>& used) {
@@ -117,20 +129,20 @@ std::vector<std::string> draw_within(std::vector<double>& min_width, const DrawF
 
 // Frames refer to no ids but the hatching patterns of diff frames, in a
 // fill attribute (a frame's name is escaped, so it cannot hold `fill="`).
+// One pass, appending: replacing in place shifts the rest of a graph of
+// many megabytes for every hatched frame.
 std::string inline_svg(std::string svg, std::size_t n) {
-  if (svg.starts_with("<?xml")) svg.erase(0, svg.find('\n') + 1);
+  std::string_view v = svg;
+  if (v.starts_with("<?xml")) v.remove_prefix(v.find('\n') + 1);
   const std::string prefix = fmt::format("fg{}-", n);
-  auto replace_all = [](std::string& s, std::string_view from, const std::string& to) {
-    for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
-      s.replace(at, from.size(), to);
-  };
-  std::size_t head_end = std::min(svg.find("<g class=\"fg-frames\""), svg.size());
-  std::string head = svg.substr(0, head_end);
-  std::string body = svg.substr(head_end);
-  for (std::string_view from : {"id=\"fg-", "url(#fg-"})
-    replace_all(head, from, std::string(from.substr(0, from.size() - 3)) + prefix);
-  replace_all(body, "fill=\"url(#fg-", "fill=\"url(#" + prefix);
-  return head + body;
+  std::size_t head_end = std::min(v.find("<g class=\"fg-frames\""), v.size());
+  std::string head;
+  append_replaced(head, v.substr(0, head_end), "id=\"fg-", "id=\"" + prefix);
+  std::string out;
+  out.reserve(v.size() + v.size() / 64);
+  append_replaced(out, head, "url(#fg-", "url(#" + prefix);
+  append_replaced(out, v.substr(head_end), "fill=\"url(#fg-", "fill=\"url(#" + prefix);
+  return out;
 }
 
 std::vector<GraphSet> graph_sets(const Profile& p, const HtmlOptions& opt,
