@@ -3,6 +3,7 @@
 // flamegraph.pl, with two changes a reviewer needs: paths absent on the
 // width side stay visible (hatched, with the other side's width), and a
 // significance hook greys out frames whose delta is noise.
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -46,23 +47,41 @@ double delta(const FlameNode& n, DiffColor c) {
   return d;
 }
 
-std::string signed_value(double v, const std::string& unit) {
-  return (v > 0 ? "+" : "") + flame::format_value(v, unit);
+void append_signed(std::string& out, double v, std::string_view unit) {
+  if (v > 0) out += '+';
+  flame::append_value(out, v, unit);
 }
 
-std::string tooltip(const FlameNode& n, const DiffOptions& opt) {
+std::string signed_value(double v, const std::string& unit) {
+  std::string out;
+  append_signed(out, v, unit);
+  return out;
+}
+
+// "name (A 1.2 µs/op, B 1.5 µs/op, Δ +300 ns/op, +25.0%)", appended.
+void append_tooltip(std::string& s, const FlameNode& n, const DiffOptions& opt) {
   const std::string& unit = opt.svg.unit;
   double d = n.value_b - n.value;
-  std::string pct = n.value <= 0 ? "new in B"
-                    : d == 0     ? "0.0%"
-                                 : fmt::format("{:+.1f}%", 100 * d / n.value);
-  if (n.value > 0 && n.value_b <= 0) pct += ", gone in B";
-  std::string s =
-      fmt::format("{} (A {}, B {}, Δ {}, {}", n.name, flame::format_value(n.value, unit),
-                  flame::format_value(n.value_b, unit), signed_value(d, unit), pct);
-  if (opt.color == DiffColor::Self)
-    s += fmt::format(", self Δ {}", signed_value(delta(n, DiffColor::Self), unit));
-  return s + ")";
+  s += n.name;
+  s += " (A ";
+  flame::append_value(s, n.value, unit);
+  s += ", B ";
+  flame::append_value(s, n.value_b, unit);
+  s += ", Δ ";
+  append_signed(s, d, unit);
+  s += ", ";
+  if (n.value <= 0)
+    s += "new in B";
+  else if (d == 0)
+    s += "0.0%";
+  else
+    fmt::format_to(std::back_inserter(s), FMT_COMPILE("{:+.1f}%"), 100 * d / n.value);
+  if (n.value > 0 && n.value_b <= 0) s += ", gone in B";
+  if (opt.color == DiffColor::Self) {
+    s += ", self Δ ";
+    append_signed(s, delta(n, DiffColor::Self), unit);
+  }
+  s += ')';
 }
 
 // Red = more in B, blue = less; near-white for no change.
@@ -136,7 +155,11 @@ const DiffGraph::Memo& DiffGraph::memo(const FlameNode& n, std::size_t index,
                                        std::span<const std::string_view> path) {
   Memo& m = memo_[index];
   if (!m.done) {
-    flame::append_escaped(m.tooltip, tooltip(n, opt_));
+    scratch_.clear();
+    append_tooltip(scratch_, n, opt_);
+    m.tooltip_at = tooltips_.size();
+    flame::append_escaped(tooltips_, scratch_);
+    m.tooltip_size = tooltips_.size() - m.tooltip_at;
     m.insignificant = opt_.significant && opt_.significant(path) == false;
     m.done = true;
   }
@@ -157,7 +180,8 @@ void DiffGraph::each_frame(const Drawing& d, Emit&& emit) {
     std::string_view colour = m.insignificant ? (hatched ? "url(#fg-insig)" : "rgb(195,195,195)")
                               : hatched       ? (n.value_b <= 0 ? "url(#fg-gone)" : "url(#fg-new)")
                                               : rgb.view();
-    emit(f, flame::FrameMarkup{m.tooltip, colour, hatched ? "fg-borrowed" : ""});
+    std::string_view tip(tooltips_.data() + m.tooltip_at, m.tooltip_size);
+    emit(f, flame::FrameMarkup{tip, colour, hatched ? "fg-borrowed" : ""});
   }
 }
 

@@ -127,7 +127,7 @@ class DiffGraph {
 
  private:
   struct Memo {
-    std::string tooltip;  // escaped
+    std::size_t tooltip_at = 0, tooltip_size = 0;  // escaped, in tooltips_
     bool insignificant = false;
     bool done = false;
   };
@@ -141,6 +141,8 @@ class DiffGraph {
   FlameNode root_;
   DiffOptions opt_;
   std::vector<Memo> memo_;  // by the node's pre-order number
+  std::string tooltips_;    // every memoised tooltip, one after another
+  std::string scratch_;     // a tooltip before escaping
 };
 
 // What FlameGraph's difffolded.pl prints for the two folded files: one
