@@ -16,7 +16,8 @@ namespace fscost::html {
 
 namespace {
 
-using Hook = std::function<std::optional<bool>(const std::vector<std::string>&)>;
+using Path = std::span<const std::string_view>;
+using Hook = std::function<std::optional<bool>(Path)>;
 
 std::optional<bool> tested(const Comparison& c) {
   if (c.verdict == Verdict::TooFewRuns) return std::nullopt;
@@ -40,9 +41,9 @@ std::string folded_frame(std::string s) {
 }
 
 Hook oncpu_hook(const OpDiff& op) {
-  auto by_name = std::make_shared<std::map<std::string, const Comparison*>>();
+  auto by_name = std::make_shared<std::map<std::string, const Comparison*, std::less<>>>();
   for (const auto& f : op.functions) by_name->emplace(folded_frame(f.name), &f.inclusive);
-  return [&op, by_name](const std::vector<std::string>& path) -> std::optional<bool> {
+  return [&op, by_name](Path path) -> std::optional<bool> {
     if (path.size() <= 1) return tested(op.oncpu);
     auto it = by_name->find(path.back());
     return it == by_name->end() ? std::nullopt : tested(*it->second);
@@ -50,11 +51,11 @@ Hook oncpu_hook(const OpDiff& op) {
 }
 
 Hook offcpu_hook(const OpDiff& op) {
-  return [&op](const std::vector<std::string>& path) -> std::optional<bool> {
+  return [&op](Path path) -> std::optional<bool> {
     if (path.size() <= 1) return tested(op.offcpu);
-    const std::string& f = path[1];  // "[io]", "[lock]", ...
+    std::string_view f = path[1];  // "[io]", "[lock]", ...
     if (f.size() < 2 || f.front() != '[' || f.back() != ']') return std::nullopt;
-    auto it = op.offcpu_by_class.find(f.substr(1, f.size() - 2));
+    auto it = op.offcpu_by_class.find(std::string(f.substr(1, f.size() - 2)));
     return it == op.offcpu_by_class.end() ? std::nullopt : tested(it->second);
   };
 }
@@ -62,7 +63,7 @@ Hook offcpu_hook(const OpDiff& op) {
 // A name may stand for several LockDiffs (one per lock type): significant
 // if any of them is.
 Hook locks_hook(const OpDiff& op) {
-  auto by_name = std::make_shared<std::map<std::string, std::optional<bool>>>();
+  auto by_name = std::make_shared<std::map<std::string, std::optional<bool>, std::less<>>>();
   for (const auto& l : op.locks) {
     auto [it, fresh] = by_name->emplace(folded_frame(l.name), tested(l.wait));
     if (!fresh && it->second) {
@@ -70,7 +71,7 @@ Hook locks_hook(const OpDiff& op) {
       it->second = t ? std::optional(*it->second || *t) : std::nullopt;
     }
   }
-  return [&op, by_name](const std::vector<std::string>& path) -> std::optional<bool> {
+  return [&op, by_name](Path path) -> std::optional<bool> {
     if (path.size() <= 1) return either(op.spin, op.sleep);
     auto it = by_name->find(path[1]);
     return it == by_name->end() ? std::nullopt : it->second;
@@ -101,7 +102,7 @@ struct Pending {
   const FlameInput* a = nullptr;
   const FlameInput* b = nullptr;
   DiffOptions opt;
-  std::unique_ptr<DiffGraph> graph;  // made on the first draw, kept for redraws
+  std::unique_ptr<DiffGraph> graph;  // made when first measured, kept to draw
 };
 
 void plan_set(const OpDiff& op, const RunSet& a, const RunSet& b, const DiffHtmlOptions& opt,
@@ -144,14 +145,14 @@ std::vector<GraphSet> diff_graph_sets(const Diff& d, const RunSet& a, const RunS
     plan_set(d.ops[i], a, b, opt, sets[i], ids, pending);
   std::vector<GraphSlot> slots;
   for (const auto& g : pending) slots.push_back({g.set, g.view, g.id, g.opt.svg.min_width_px});
+  auto graph = [&](std::size_t i) -> DiffGraph& {
+    Pending& p = pending[i];
+    if (!p.graph) p.graph = std::make_unique<DiffGraph>(*p.a, *p.b, p.opt);
+    return *p.graph;
+  };
   place_graphs(
-      sets, slots,
-      [&](std::size_t i, double px) {
-        Pending& p = pending[i];
-        if (!p.graph) p.graph = std::make_unique<DiffGraph>(*p.a, *p.b, p.opt);
-        return p.graph->render(px);
-      },
-      opt.max_bytes);
+      sets, slots, [&](std::size_t i, double px) { return graph(i).render(px); }, opt.max_bytes,
+      [&](std::size_t i, double px) { return graph(i).size(px); });
   return sets;
 }
 

@@ -4,7 +4,9 @@
 #include <functional>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "diff.h"
@@ -28,7 +30,7 @@ std::vector<GraphSet> diff_graph_sets(const Diff& d, const RunSet& a, const RunS
 // sleep, everything under a lock's frame by that lock's wait. nullopt
 // (coloured) where the diff has no comparison for the frame, or too few
 // runs to test one. The hook refers to `op`, which must outlive it.
-std::function<std::optional<bool>(const std::vector<std::string>&)> significance_hook(
+std::function<std::optional<bool>(std::span<const std::string_view>)> significance_hook(
     const OpDiff& op, const std::string& view);
 
 }  // namespace fscost::html

@@ -3,11 +3,13 @@
 // flamegraph.pl, with two changes a reviewer needs: paths absent on the
 // width side stay visible (hatched, with the other side's width), and a
 // significance hook greys out frames whose delta is noise.
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 
+#include "flame_frames.h"
 #include "flame_layout.h"
 #include "flame_svg.h"
 #include "flamegraph.h"
@@ -45,32 +47,50 @@ double delta(const FlameNode& n, DiffColor c) {
   return d;
 }
 
-std::string signed_value(double v, const std::string& unit) {
-  return (v > 0 ? "+" : "") + flame::format_value(v, unit);
+void append_signed(std::string& out, double v, std::string_view unit) {
+  if (v > 0) out += '+';
+  flame::append_value(out, v, unit);
 }
 
-std::string tooltip(const FlameNode& n, const DiffOptions& opt) {
+std::string signed_value(double v, const std::string& unit) {
+  std::string out;
+  append_signed(out, v, unit);
+  return out;
+}
+
+// "name (A 1.2 µs/op, B 1.5 µs/op, Δ +300 ns/op, +25.0%)", appended.
+void append_tooltip(std::string& s, const FlameNode& n, const DiffOptions& opt) {
   const std::string& unit = opt.svg.unit;
   double d = n.value_b - n.value;
-  std::string pct = n.value <= 0 ? "new in B"
-                    : d == 0     ? "0.0%"
-                                 : fmt::format("{:+.1f}%", 100 * d / n.value);
-  if (n.value > 0 && n.value_b <= 0) pct += ", gone in B";
-  std::string s =
-      fmt::format("{} (A {}, B {}, Δ {}, {}", n.name, flame::format_value(n.value, unit),
-                  flame::format_value(n.value_b, unit), signed_value(d, unit), pct);
-  if (opt.color == DiffColor::Self)
-    s += fmt::format(", self Δ {}", signed_value(delta(n, DiffColor::Self), unit));
-  return s + ")";
+  s += n.name;
+  s += " (A ";
+  flame::append_value(s, n.value, unit);
+  s += ", B ";
+  flame::append_value(s, n.value_b, unit);
+  s += ", Δ ";
+  append_signed(s, d, unit);
+  s += ", ";
+  if (n.value <= 0)
+    s += "new in B";
+  else if (d == 0)
+    s += "0.0%";
+  else
+    fmt::format_to(std::back_inserter(s), FMT_COMPILE("{:+.1f}%"), 100 * d / n.value);
+  if (n.value > 0 && n.value_b <= 0) s += ", gone in B";
+  if (opt.color == DiffColor::Self) {
+    s += ", self Δ ";
+    append_signed(s, delta(n, DiffColor::Self), unit);
+  }
+  s += ')';
 }
 
 // Red = more in B, blue = less; near-white for no change.
-std::string fill(double d, double max_abs) {
+flame::Rgb fill(double d, double max_abs) {
   double i = max_abs > 0 ? std::min(1.0, std::fabs(d) / max_abs) : 0;
   int c = static_cast<int>(std::lround(250 - 210 * i));
-  if (d > 0) return flame::css_rgb({255, c, c});
-  if (d < 0) return flame::css_rgb({c, c, 255});
-  return flame::css_rgb({250, 250, 250});
+  if (d > 0) return {255, c, c};
+  if (d < 0) return {c, c, 255};
+  return {250, 250, 250};
 }
 
 std::vector<std::string> legend(const DiffOptions& opt, const FlameNode& root, double max_abs) {
@@ -107,52 +127,96 @@ std::string render_diff_svg(const FlameInput& a, const FlameInput& b, const Diff
 DiffGraph::DiffGraph(const FlameInput& a, const FlameInput& b, DiffOptions opt)
     : root_(flame_diff_tree(a, b)), opt_(std::move(opt)) {}
 
+// A drawing before its frames: what render and size share.
+struct DiffGraph::Drawing {
+  SvgOptions svg;
+  Layout lay;
+  double max_abs = 0;
+  std::vector<std::string> lines;  // under the title
+};
+
+DiffGraph::Drawing DiffGraph::plan(double min_width_px) const {
+  Drawing d;
+  d.svg = opt_.svg;
+  d.svg.min_width_px = min_width_px;
+  d.lay = flame::layout(
+      root_, [this](const FlameNode& n) { return width_of(n, opt_.width); },
+      d.svg.width - 2 * flame::kPadX, d.svg.min_width_px);
+  for (const flame::Frame& f : d.lay.frames)
+    if (f.depth > 0) d.max_abs = std::max(d.max_abs, std::fabs(delta(*f.node, opt_.color)));
+  d.lines = legend(opt_, root_, d.max_abs);
+  if (d.lay.frames.empty()) return d;  // empty_svg: nothing to prune
+  if (auto note = flame::pruned_note(d.lay, d.svg); !note.empty()) d.lines.push_back(note);
+  return d;
+}
+
 // "all" is asked too, with an empty path: in a per-op graph it is the op.
-const DiffGraph::Memo& DiffGraph::memo(const FlameNode& n, const std::vector<std::string>& path) {
-  auto [it, added] = memo_.try_emplace(&n);
-  if (added) {
-    it->second.tooltip = tooltip(n, opt_);
-    it->second.insignificant = opt_.significant && opt_.significant(path) == false;
+const DiffGraph::Memo& DiffGraph::memo(const FlameNode& n, std::size_t index,
+                                       std::span<const std::string_view> path) {
+  Memo& m = memo_[index];
+  if (!m.done) {
+    scratch_.clear();
+    append_tooltip(scratch_, n, opt_);
+    m.tooltip_at = tooltips_.size();
+    flame::append_escaped(tooltips_, scratch_);
+    m.tooltip_size = tooltips_.size() - m.tooltip_at;
+    m.insignificant = opt_.significant && opt_.significant(path) == false;
+    m.done = true;
   }
-  return it->second;
+  return m;
+}
+
+template <typename Emit>
+void DiffGraph::each_frame(const Drawing& d, Emit&& emit) {
+  memo_.resize(d.lay.nodes);
+  std::vector<std::string_view> path;  // the frame's path, "all" excluded
+  for (const flame::Frame& f : d.lay.frames) {
+    const FlameNode& n = *f.node;
+    path.resize(f.depth > 0 ? static_cast<std::size_t>(f.depth - 1) : 0);
+    if (f.depth > 0) path.push_back(n.name);
+    const Memo& m = memo(n, f.index, path);
+    bool hatched = borrowed(n, opt_.width);
+    flame::CssRgb rgb(fill(delta(n, opt_.color), d.max_abs));
+    std::string_view colour = m.insignificant ? (hatched ? "url(#fg-insig)" : "rgb(195,195,195)")
+                              : hatched       ? (n.value_b <= 0 ? "url(#fg-gone)" : "url(#fg-new)")
+                                              : rgb.view();
+    std::string_view tip(tooltips_.data() + m.tooltip_at, m.tooltip_size);
+    emit(f, flame::FrameMarkup{tip, colour, hatched ? "fg-borrowed" : ""});
+  }
 }
 
 std::string DiffGraph::render(double min_width_px) {
-  SvgOptions svg = opt_.svg;
-  svg.min_width_px = min_width_px;
-  Layout lay = flame::layout(
-      root_, [this](const FlameNode& n) { return width_of(n, opt_.width); },
-      svg.width - 2 * flame::kPadX, svg.min_width_px);
-  double max_abs = 0;
-  for (const flame::Frame& f : lay.frames)
-    if (f.depth > 0) max_abs = std::max(max_abs, std::fabs(delta(*f.node, opt_.color)));
-  auto lines = legend(opt_, root_, max_abs);
-  if (lay.frames.empty()) return flame::empty_svg(svg, lines);
-  if (auto note = flame::pruned_note(lay, svg); !note.empty()) lines.push_back(note);
-  flame::Geometry g = flame::geometry(svg, lines.size(), lay.max_depth);
+  Drawing d = plan(min_width_px);
+  if (d.lay.frames.empty()) return flame::empty_svg(d.svg, d.lines);
+  flame::Geometry g = flame::geometry(d.svg, d.lines.size(), d.lay.max_depth);
   std::string out;
-  out.reserve(lay.frames.size() * 220 + 16384);
-  flame::open_document(out, g, svg, lines);
+  out.reserve(d.lay.frames.size() * 220 + 16384);
+  flame::open_document(out, g, d.svg, d.lines);
   flame::open_frames(out, g);
-  std::vector<std::string> path;  // the frame's path, "all" excluded
-  for (const flame::Frame& f : lay.frames) {
-    const FlameNode& n = *f.node;
-    if (f.depth > 0) {
-      path.resize(static_cast<std::size_t>(f.depth - 1));
-      path.push_back(n.name);
-    } else {
-      path.clear();
-    }
-    const Memo& m = memo(n, path);
-    bool hatched = borrowed(n, opt_.width);
-    std::string colour = m.insignificant ? (hatched ? "url(#fg-insig)" : "rgb(195,195,195)")
-                         : hatched       ? (n.value_b <= 0 ? "url(#fg-gone)" : "url(#fg-new)")
-                                         : fill(delta(n, opt_.color), max_abs);
-    flame::append_frame(out, g, f, m.tooltip, colour, hatched ? "fg-borrowed" : "");
-  }
+  flame::FrameWriter writer(g);
+  each_frame(d,
+             [&](const flame::Frame& f, const flame::FrameMarkup& m) { writer.append(out, f, m); });
   flame::close_frames(out);
   flame::close_document(out, g);
   return out;
+}
+
+// The document around the frames is drawn (it is small); the frames are
+// counted.
+std::size_t DiffGraph::size(double min_width_px) {
+  Drawing d = plan(min_width_px);
+  if (d.lay.frames.empty()) return flame::empty_svg(d.svg, d.lines).size();
+  flame::Geometry g = flame::geometry(d.svg, d.lines.size(), d.lay.max_depth);
+  std::string shell;
+  flame::open_document(shell, g, d.svg, d.lines);
+  flame::open_frames(shell, g);
+  flame::close_frames(shell);
+  flame::close_document(shell, g);
+  std::size_t bytes = shell.size();
+  flame::FrameWriter writer(g);
+  each_frame(
+      d, [&](const flame::Frame& f, const flame::FrameMarkup& m) { bytes += writer.size(f, m); });
+  return bytes;
 }
 
 }  // namespace fscost

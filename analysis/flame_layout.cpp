@@ -20,6 +20,7 @@ class Planner {
 
   Layout run(const FlameNode& root, double avail_px) {
     measure(root);
+    out_.nodes = spans_.size();
     out_.total = spans_[0].span;
     if (out_.total <= 0) return std::move(out_);
     scale_ = avail_px / out_.total;
@@ -49,9 +50,8 @@ class Planner {
       next_ += s.subtree;
       return;
     }
-    ++next_;
     std::size_t me = out_.frames.size();
-    out_.frames.push_back({&n, parent, depth, x, w, s.span});
+    out_.frames.push_back({&n, next_++, parent, depth, x, w, s.span});
     out_.max_depth = std::max(out_.max_depth, depth);
     for (const auto& c : n.children) {
       double before = spans_[next_].span;

@@ -15,6 +15,7 @@ inline constexpr std::size_t kNoParent = std::numeric_limits<std::size_t>::max()
 
 struct Frame {
   const FlameNode* node = nullptr;
+  std::size_t index = 0;           // the node's pre-order number in the whole tree
   std::size_t parent = kNoParent;  // index into Layout::frames
   int depth = 0;                   // 0 = "all"
   double x = 0;                    // px from the left edge of the frame area
@@ -24,6 +25,7 @@ struct Frame {
 
 struct Layout {
   std::vector<Frame> frames;  // pre-order: every parent before its children
+  std::size_t nodes = 0;      // in the whole tree, drawn or not (Frame::index < nodes)
   int max_depth = 0;
   double total = 0;               // span of the root
   std::size_t pruned_frames = 0;  // frames not drawn (whole subtrees)

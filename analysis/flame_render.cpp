@@ -4,6 +4,7 @@
 // off-CPU wait classes blue, waker stacks (after "--") light blue.
 #include <fmt/format.h>
 
+#include "flame_frames.h"
 #include "flame_layout.h"
 #include "flame_svg.h"
 #include "flamegraph.h"
@@ -59,17 +60,27 @@ Rgb colour(Palette p, const std::string& name) {
 
 using flame::Layout;
 
-std::string tooltip(const Layout& lay, const Frame& f, const SvgOptions& opt) {
-  std::string s =
-      fmt::format("{} ({}, {}", f.node->name, flame::format_value(f.node->value, opt.unit),
-                  flame::format_share(f.node->value, lay.total));
+// The tooltip of `f`, escaped, into `out` (cleared first); `scratch` holds
+// it before escaping. Both keep their capacity from frame to frame.
+void tooltip(const Layout& lay, const Frame& f, const SvgOptions& opt, std::string& scratch,
+             std::string& out) {
+  scratch.clear();
+  scratch += f.node->name;
+  scratch += " (";
+  flame::append_value(scratch, f.node->value, opt.unit);
+  scratch += ", ";
+  flame::append_share(scratch, f.node->value, lay.total);
   if (f.depth >= 2) {
     const Frame* root = &f;
     while (root->depth > 1) root = &lay.frames[root->parent];
-    s += fmt::format(", {} of {}", flame::format_share(f.node->value, root->node->value),
-                     root->node->name);
+    scratch += ", ";
+    flame::append_share(scratch, f.node->value, root->node->value);
+    scratch += " of ";
+    scratch += root->node->name;
   }
-  return s + ")";
+  scratch += ')';
+  out.clear();
+  flame::append_escaped(out, scratch);
 }
 
 std::vector<std::string> header_lines(const SvgOptions& opt, const FlameInput& in) {
@@ -99,13 +110,16 @@ std::string render_svg(const FlameInput& in, const SvgOptions& opt) {
   out.reserve(lay.frames.size() * 200 + 16384);
   flame::open_document(out, g, opt, lines);
   flame::open_frames(out, g);
+  flame::FrameWriter writer(g);
   std::vector<Palette> palettes(lay.frames.size());
+  std::string scratch, tip;
   for (std::size_t i = 0; i < lay.frames.size(); ++i) {
     const flame::Frame& f = lay.frames[i];
     auto parent = f.parent == flame::kNoParent ? Palette::All : palettes[f.parent];
     palettes[i] = palette_of(f.node->name, f.depth, parent);
-    flame::append_frame(out, g, f, tooltip(lay, f, opt),
-                        flame::css_rgb(colour(palettes[i], f.node->name)), "");
+    tooltip(lay, f, opt, scratch, tip);
+    flame::CssRgb fill(colour(palettes[i], f.node->name));
+    writer.append(out, f, {tip, fill.view(), ""});
   }
   flame::close_frames(out);
   flame::close_document(out, g);

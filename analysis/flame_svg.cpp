@@ -4,6 +4,7 @@
 // page needs is inline, so the file works offline and attached to a review.
 #include "flame_svg.h"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <array>
@@ -39,9 +40,56 @@ std::size_t valid_utf8(std::string_view s, std::size_t i) {
   return len;
 }
 
-std::string fixed_or_g(double v) {
-  if (v == std::floor(v) && v < 1e15) return fmt::format("{:.0f}", v);
-  return v >= 1e4 ? fmt::format("{:.1f}", v) : fmt::format("{:.4g}", v);
+void append_fixed_or_g(std::string& out, double v) {
+  auto o = std::back_inserter(out);
+  if (v == std::floor(v) && v < 1e15)
+    fmt::format_to(o, FMT_COMPILE("{:.0f}"), v);
+  else if (v >= 1e4)
+    fmt::format_to(o, FMT_COMPILE("{:.1f}"), v);
+  else
+    fmt::format_to(o, FMT_COMPILE("{:.4g}"), v);
+}
+
+// Bytes copied as they are: ASCII from space up (DEL too, as XML allows it)
+// but the five XML specials, and tab.
+constexpr std::array<bool, 256> kPlain = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0x20; c < 0x80; ++c) t[c] = true;
+  for (char c : {'&', '<', '>', '"', '\''}) t[static_cast<unsigned char>(c)] = false;
+  t['\t'] = true;
+  return t;
+}();
+
+bool plain(char c) { return kPlain[static_cast<unsigned char>(c)]; }
+
+// Escapes s[i], which is not plain, into `out`; returns the bytes consumed.
+std::size_t escape_one(std::string& out, std::string_view s, std::size_t i) {
+  switch (s[i]) {
+    case '&':
+      out += "&amp;";
+      return 1;
+    case '<':
+      out += "&lt;";
+      return 1;
+    case '>':
+      out += "&gt;";
+      return 1;
+    case '"':
+      out += "&quot;";
+      return 1;
+    case '\'':
+      out += "&apos;";
+      return 1;
+    default:
+      break;
+  }
+  std::size_t len = static_cast<unsigned char>(s[i]) >= 0x80 ? valid_utf8(s, i) : 0;
+  if (len == 0) {
+    out += kReplacement;
+    return 1;
+  }
+  out.append(s.substr(i, len));
+  return len;
 }
 
 }  // namespace
@@ -57,60 +105,68 @@ Geometry geometry(const SvgOptions& opt, std::size_t header_lines, int max_depth
   return g;
 }
 
+// Runs of plain bytes are copied whole: most frame names are all plain.
 void append_escaped(std::string& out, std::string_view s) {
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        continue;
-      case '<':
-        out += "&lt;";
-        continue;
-      case '>':
-        out += "&gt;";
-        continue;
-      case '"':
-        out += "&quot;";
-        continue;
-      case '\'':
-        out += "&apos;";
-        continue;
-      default:
-        break;
-    }
-    if (c >= 0x80) {
-      std::size_t len = valid_utf8(s, i);
-      if (len == 0) {
-        out += kReplacement;
-      } else {
-        out.append(s.substr(i, len));
-        i += len - 1;
-      }
-    } else if (c < 0x20 && c != '\t') {
-      out += kReplacement;
-    } else {
-      out += static_cast<char>(c);
-    }
+  std::size_t i = 0;
+  while (i < s.size()) {
+    std::size_t run = i;
+    while (run < s.size() && plain(s[run])) ++run;
+    out.append(s.data() + i, run - i);
+    if (run < s.size()) run += escape_one(out, s, run);
+    i = run;
   }
+}
+
+std::size_t escaped_size(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size() && plain(s[i])) ++i;
+  if (i == s.size()) return s.size();
+  std::string tail;
+  append_escaped(tail, s.substr(i));
+  return i + tail.size();
+}
+
+void append_value(std::string& out, double v, std::string_view unit) {
+  if (v < 0) out += '-';
+  double a = std::fabs(v);
+  if (!unit.starts_with("ns")) {
+    append_fixed_or_g(out, a);
+    out += ' ';
+    out += unit;
+    return;
+  }
+  auto o = std::back_inserter(out);
+  if (a < 1e3) {
+    append_fixed_or_g(out, a);
+    out += " ns";
+  } else if (a < 1e6) {
+    fmt::format_to(o, FMT_COMPILE("{:.4g} µs"), a / 1e3);
+  } else if (a < 1e9) {
+    fmt::format_to(o, FMT_COMPILE("{:.4g} ms"), a / 1e6);
+  } else {
+    append_fixed_or_g(out, a / 1e9);
+    out += " s";
+  }
+  out += unit.substr(2);
 }
 
 std::string format_value(double v, const std::string& unit) {
-  std::string sign = v < 0 ? "-" : "";
-  double a = std::fabs(v);
-  if (unit.starts_with("ns")) {
-    std::string per = unit.substr(2);
-    if (a < 1e3) return fmt::format("{}{} ns{}", sign, fixed_or_g(a), per);
-    if (a < 1e6) return fmt::format("{}{:.4g} µs{}", sign, a / 1e3, per);
-    if (a < 1e9) return fmt::format("{}{:.4g} ms{}", sign, a / 1e6, per);
-    return fmt::format("{}{} s{}", sign, fixed_or_g(a / 1e9), per);
-  }
-  return fmt::format("{}{} {}", sign, fixed_or_g(a), unit);
+  std::string out;
+  append_value(out, v, unit);
+  return out;
+}
+
+void append_share(std::string& out, double part, double whole) {
+  if (whole <= 0)
+    out += '-';
+  else
+    fmt::format_to(std::back_inserter(out), FMT_COMPILE("{:.2f}%"), 100 * part / whole);
 }
 
 std::string format_share(double part, double whole) {
-  if (whole <= 0) return "-";
-  return fmt::format("{:.2f}%", 100 * part / whole);
+  std::string out;
+  append_share(out, part, whole);
+  return out;
 }
 
 std::uint32_t name_hash(std::string_view name) {
@@ -124,12 +180,8 @@ std::uint32_t name_hash(std::string_view name) {
 
 std::string css_rgb(Rgb c) { return fmt::format("rgb({},{},{})", c.r, c.g, c.b); }
 
-std::string fit_label(std::string_view name, double w_px) {
-  auto fit =
-      static_cast<std::size_t>(std::max(0.0, std::floor((w_px - 6) / (kFontSize * kFontWidth))));
-  if (fit < 3) return {};
-  if (name.size() <= fit) return std::string(name);
-  return std::string(name.substr(0, fit - 2)) + "..";
+std::size_t label_fit(double w_px) {
+  return static_cast<std::size_t>(std::max(0.0, std::floor((w_px - 6) / (kFontSize * kFontWidth))));
 }
 
 void open_document(std::string& out, const Geometry& g, const SvgOptions& opt,
@@ -187,25 +239,6 @@ void open_frames(std::string& out, const Geometry& g) {
 }
 
 void close_frames(std::string& out) { out += "</g>\n"; }
-
-void append_frame(std::string& out, const Geometry& g, const Frame& f, std::string_view tooltip,
-                  std::string_view fill, std::string_view cls) {
-  auto o = std::back_inserter(out);
-  out += cls.empty() ? "<g><title>" : fmt::format("<g class=\"{}\"><title>", cls);
-  append_escaped(out, tooltip);
-  double y = g.y_of(f.depth);
-  fmt::format_to(o,
-                 "</title><rect x=\"{:.3f}\" y=\"{}\" width=\"{:.3f}\" height=\"{}\" rx=\"2\" "
-                 "fill=\"{}\"/>",
-                 kPadX + f.x, y, f.w, kFrameHeight - 1, fill);
-  std::string label = fit_label(f.node->name, f.w);
-  if (!label.empty()) {
-    fmt::format_to(o, "<text x=\"{:.2f}\" y=\"{}\">", kPadX + f.x + 3, y + 11.5);
-    append_escaped(out, label);
-    out += "</text>";
-  }
-  out += "</g>\n";
-}
 
 void close_document(std::string& out, const Geometry& g) {
   auto o = std::back_inserter(out);

@@ -36,12 +36,16 @@ Geometry geometry(const SvgOptions& opt, std::size_t header_lines, int max_depth
 // Appends `s` with &, <, >, " and ' escaped; control characters and invalid
 // UTF-8 become U+FFFD, which XML allows everywhere.
 void append_escaped(std::string& out, std::string_view s);
+// The bytes append_escaped would add.
+std::size_t escaped_size(std::string_view s);
 
 // "1,234 samples", "12.3 µs/op": human-readable value in `unit`; times
 // ("ns" units) scale to µs, ms or s.
 std::string format_value(double v, const std::string& unit);
+void append_value(std::string& out, double v, std::string_view unit);
 // "12.3%" of `whole`; "-" if whole is 0.
 std::string format_share(double part, double whole);
+void append_share(std::string& out, double part, double whole);
 
 struct Rgb {
   int r = 0, g = 0, b = 0;
@@ -50,11 +54,12 @@ struct Rgb {
 std::uint32_t name_hash(std::string_view name);
 std::string css_rgb(Rgb c);
 
-// The frame label that fits in `w_px` ("" if under 3 characters fit);
-// flamegraph.js truncates the same way when zooming.
-std::string fit_label(std::string_view name, double w_px);
+// The characters a label of a frame `w_px` wide can hold (< 3: no label);
+// longer names are cut to fit - 2 and ".." (flamegraph.js truncates the
+// same way when zooming).
+std::size_t label_fit(double w_px);
 
-// A document is open_document, open_frames, append_frame per frame,
+// A document is open_document, open_frames, the frames,
 // close_frames, close_document.
 // Head: XML prolog, <svg>, defs, style, background, title, header lines
 // (subtitle, notes), controls.
@@ -63,10 +68,8 @@ void open_document(std::string& out, const Geometry& g, const SvgOptions& opt,
 // The frame group flamegraph.js works on, with the geometry it needs.
 void open_frames(std::string& out, const Geometry& g);
 void close_frames(std::string& out);
-// A frame: <g> with <title>, <rect> and (if it fits) <text>. `fill` is a CSS
-// colour or pattern url; `cls` extra classes ("" for none).
-void append_frame(std::string& out, const Geometry& g, const Frame& f, std::string_view tooltip,
-                  std::string_view fill, std::string_view cls);
+// Frames: FrameWriter (flame_frames.h), a <g> with <title>, <rect> and (if
+// it fits) <text> each.
 // Details and match lines, the script, </svg>.
 void close_document(std::string& out, const Geometry& g);
 

@@ -11,8 +11,9 @@
 
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
-#include <unordered_map>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -100,8 +101,9 @@ struct DiffOptions {
   DiffColor color = DiffColor::Inclusive;
   // Significance hook: given a frame's path (root first, "all" excluded;
   // empty for "all" itself), false draws it grey ("not significant"), true
-  // or nullopt colours it by its delta. Unset = every frame coloured.
-  std::function<std::optional<bool>(const std::vector<std::string>& path)> significant;
+  // or nullopt colours it by its delta. Unset = every frame coloured. Asked
+  // once per drawn frame; the views are valid during the call only.
+  std::function<std::optional<bool>(std::span<const std::string_view> path)> significant;
 };
 
 // Red = more in B, blue = less, intensity |Δ| / max |Δ| over the drawn
@@ -114,23 +116,33 @@ std::string render_diff_svg(const FlameInput& a, const FlameInput& b, const Diff
 // A differential flame graph drawn more than once, at growing pruning
 // widths (a page's size budget): the merged tree, each frame's tooltip and
 // its significance are made once. render(px) is render_diff_svg with
-// opt.svg.min_width_px = px; `a` and `b` need not outlive the object. One
+// opt.svg.min_width_px = px; size(px) is render(px).size(), measured from
+// the layout without drawing. `a` and `b` need not outlive the object. One
 // thread at a time.
 class DiffGraph {
  public:
   DiffGraph(const FlameInput& a, const FlameInput& b, DiffOptions opt);
   std::string render(double min_width_px);
+  std::size_t size(double min_width_px);
 
  private:
   struct Memo {
-    std::string tooltip;
+    std::size_t tooltip_at = 0, tooltip_size = 0;  // escaped, in tooltips_
     bool insignificant = false;
+    bool done = false;
   };
-  const Memo& memo(const FlameNode& n, const std::vector<std::string>& path);
+  struct Drawing;
+  Drawing plan(double min_width_px) const;
+  const Memo& memo(const FlameNode& n, std::size_t index, std::span<const std::string_view> path);
+  // Calls emit(frame, markup) for each frame of `d`, in order.
+  template <typename Emit>
+  void each_frame(const Drawing& d, Emit&& emit);
 
   FlameNode root_;
   DiffOptions opt_;
-  std::unordered_map<const FlameNode*, Memo> memo_;
+  std::vector<Memo> memo_;  // by the node's pre-order number
+  std::string tooltips_;    // every memoised tooltip, one after another
+  std::string scratch_;     // a tooltip before escaping
 };
 
 // What FlameGraph's difffolded.pl prints for the two folded files: one

@@ -47,12 +47,40 @@ void plan_set(const Profile& p, const HtmlOptions& opt, GraphSet& set, std::set<
 // A frame's markup is a few hundred bytes whatever its width, so a wide
 // profile (thousands of distinct stacks) makes a large graph; the narrowest
 // frames go first, each doubling of the min width pruning more of them.
-void shrink(std::size_t i, double& min_width, std::string& svg, std::size_t budget,
-            const std::function<std::string(std::size_t, double)>& draw) {
-  while (svg.size() > budget && min_width < kMaxMinWidthPx) {
+// `bytes` is graph i's size at min_width; measure(i, px) its size at px.
+void shrink(std::size_t i, double& min_width, std::size_t& bytes, std::size_t budget,
+            const SizeFn& measure) {
+  while (bytes > budget && min_width < kMaxMinWidthPx) {
     min_width = std::min(std::max(2 * min_width, 0.2), kMaxMinWidthPx);
-    svg = draw(i, min_width);
+    bytes = measure(i, min_width);
   }
+}
+
+// Small graphs first, each within an equal share of what is left.
+void fit_budget(std::vector<double>& min_width, std::vector<std::size_t>& bytes,
+                const SizeFn& measure, std::size_t max_bytes) {
+  std::vector<std::size_t> order(bytes.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return bytes[a] < bytes[b]; });
+  std::size_t left = max_bytes;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    std::size_t i = order[k];
+    shrink(i, min_width[i], bytes[i], left / (order.size() - k), measure);
+    left -= std::min(left, bytes[i]);
+  }
+}
+
+// Appends `s` with each `from` replaced by `to`, left to right.
+void append_replaced(std::string& out, std::string_view s, std::string_view from,
+                     std::string_view to) {
+  std::size_t at = 0;
+  for (auto hit = s.find(from); hit != std::string_view::npos; hit = s.find(from, at)) {
+    out.append(s.substr(at, hit - at));
+    out.append(to);
+    at = hit + from.size();
+  }
+  out.append(s.substr(at));
 }
 
 }  // namespace
@@ -69,44 +97,52 @@ std::string unique_id(std::string_view base, std::set<std::string>& used) {
   return candidate;
 }
 
-std::vector<std::string> draw_within(std::vector<double>& min_width,
-                                     const std::function<std::string(std::size_t, double)>& draw,
-                                     std::size_t max_bytes) {
-  // Graphs are independent: the first drawing of each in parallel (`draw`
-  // must allow that for different i); the budget's redraws depend on the
-  // sizes before them and stay in order.
-  std::vector<std::string> svgs(min_width.size());
-  parallel_for(svgs.size(), [&](std::size_t i) { svgs[i] = draw(i, min_width[i]); });
-  if (max_bytes == 0) return svgs;
-  std::vector<std::size_t> order(svgs.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return svgs[a].size() < svgs[b].size(); });
-  std::size_t left = max_bytes;
-  for (std::size_t k = 0; k < order.size(); ++k) {
-    std::size_t i = order[k];
-    shrink(i, min_width[i], svgs[i], left / (order.size() - k), draw);
-    left -= std::min(left, svgs[i].size());
+std::vector<std::string> draw_within(std::vector<double>& min_width, const DrawFn& draw,
+                                     std::size_t max_bytes, const SizeFn& size) {
+  // Graphs are independent: each is first drawn (or measured) in parallel
+  // (`draw` and `size` must allow that for different i); the budget's
+  // shrinking depends on the sizes before it and stays in order.
+  std::size_t n = min_width.size();
+  std::vector<std::string> svgs(n);
+  std::vector<std::size_t> bytes(n);
+  if (max_bytes == 0 || !size) {
+    parallel_for(n, [&](std::size_t i) {
+      svgs[i] = draw(i, min_width[i]);
+      bytes[i] = svgs[i].size();
+    });
+    if (max_bytes == 0) return svgs;
+    fit_budget(
+        min_width, bytes,
+        [&](std::size_t i, double px) {
+          svgs[i] = draw(i, px);
+          return svgs[i].size();
+        },
+        max_bytes);
+    return svgs;
   }
+  // Measured, then drawn once at the width the budget settled on.
+  parallel_for(n, [&](std::size_t i) { bytes[i] = size(i, min_width[i]); });
+  fit_budget(min_width, bytes, size, max_bytes);
+  parallel_for(n, [&](std::size_t i) { svgs[i] = draw(i, min_width[i]); });
   return svgs;
 }
 
 // Frames refer to no ids but the hatching patterns of diff frames, in a
 // fill attribute (a frame's name is escaped, so it cannot hold `fill="`).
+// One pass, appending: replacing in place shifts the rest of a graph of
+// many megabytes for every hatched frame.
 std::string inline_svg(std::string svg, std::size_t n) {
-  if (svg.starts_with("<?xml")) svg.erase(0, svg.find('\n') + 1);
+  std::string_view v = svg;
+  if (v.starts_with("<?xml")) v.remove_prefix(v.find('\n') + 1);
   const std::string prefix = fmt::format("fg{}-", n);
-  auto replace_all = [](std::string& s, std::string_view from, const std::string& to) {
-    for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
-      s.replace(at, from.size(), to);
-  };
-  std::size_t head_end = std::min(svg.find("<g class=\"fg-frames\""), svg.size());
-  std::string head = svg.substr(0, head_end);
-  std::string body = svg.substr(head_end);
-  for (std::string_view from : {"id=\"fg-", "url(#fg-"})
-    replace_all(head, from, std::string(from.substr(0, from.size() - 3)) + prefix);
-  replace_all(body, "fill=\"url(#fg-", "fill=\"url(#" + prefix);
-  return head + body;
+  std::size_t head_end = std::min(v.find("<g class=\"fg-frames\""), v.size());
+  std::string head;
+  append_replaced(head, v.substr(0, head_end), "id=\"fg-", "id=\"" + prefix);
+  std::string out;
+  out.reserve(v.size() + v.size() / 64);
+  append_replaced(out, head, "url(#fg-", "url(#" + prefix);
+  append_replaced(out, v.substr(head_end), "fill=\"url(#fg-", "fill=\"url(#" + prefix);
+  return out;
 }
 
 std::vector<GraphSet> graph_sets(const Profile& p, const HtmlOptions& opt,
@@ -132,11 +168,10 @@ std::vector<GraphSet> graph_sets(const Profile& p, const HtmlOptions& opt,
 }
 
 void place_graphs(std::vector<GraphSet>& sets, const std::vector<GraphSlot>& slots,
-                  const std::function<std::string(std::size_t, double)>& draw,
-                  std::size_t max_bytes) {
+                  const DrawFn& draw, std::size_t max_bytes, const SizeFn& size) {
   std::vector<double> min_width;
   for (const auto& g : slots) min_width.push_back(g.min_width_px);
-  std::vector<std::string> svgs = draw_within(min_width, draw, max_bytes);
+  std::vector<std::string> svgs = draw_within(min_width, draw, max_bytes, size);
   for (std::size_t i = 0; i < slots.size(); ++i) {
     const GraphSlot& g = slots[i];
     g.set->graphs.push_back({g.view, g.id, inline_svg(std::move(svgs[i]), i + 1), min_width[i]});

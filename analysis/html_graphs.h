@@ -55,16 +55,20 @@ const GraphSet* set_of(const std::vector<GraphSet>& sets, const std::string& op)
 // (the page's script switches the tabs).
 void graph_panels(std::string& out, const std::vector<GraphSet>& sets);
 
+using DrawFn = std::function<std::string(std::size_t, double)>;
+using SizeFn = std::function<std::size_t(std::size_t, double)>;
+
 // Graphs drawn within max_bytes (0 = no budget): draw(i, px) renders graph
 // i pruning frames narrower than px (called for different i from several
 // threads at once); min_width[i] is the pruning asked for
 // and, on return, the one it was drawn with. Small graphs first, each
 // within an equal share of what is left (so what they do not use goes to
 // the large ones); a graph over its share is drawn again with twice the min
-// width, up to kMaxMinWidthPx.
-std::vector<std::string> draw_within(std::vector<double>& min_width,
-                                     const std::function<std::string(std::size_t, double)>& draw,
-                                     std::size_t max_bytes);
+// width, up to kMaxMinWidthPx. With `size` (draw(i, px).size() exactly,
+// but cheaper) the candidate widths are only measured and each graph is
+// drawn once.
+std::vector<std::string> draw_within(std::vector<double>& min_width, const DrawFn& draw,
+                                     std::size_t max_bytes, const SizeFn& size = {});
 
 // Where a planned graph goes, and the pruning it asks for.
 struct GraphSlot {
@@ -73,12 +77,11 @@ struct GraphSlot {
   double min_width_px = 0;
 };
 
-// Draws slot i's graph with draw(i, px) within max_bytes (draw_within),
-// puts each into its set ready to inline, and leaves out the sets that got
-// no graph.
+// Draws slot i's graph with draw(i, px) within max_bytes (draw_within,
+// `size` as there), puts each into its set ready to inline, and leaves out
+// the sets that got no graph.
 void place_graphs(std::vector<GraphSet>& sets, const std::vector<GraphSlot>& slots,
-                  const std::function<std::string(std::size_t, double)>& draw,
-                  std::size_t max_bytes);
+                  const DrawFn& draw, std::size_t max_bytes, const SizeFn& size = {});
 
 // A standalone SVG made fit to inline as graph number `n` of a page: no XML
 // prolog, and its <defs> ids (and the url(#...) references to them, in the

@@ -2,18 +2,23 @@
 // profile sets at stress scale (docs/PERFORMANCE.md, "Analysis speed").
 //
 //   analysis_speed [--stacks N] [--runs R] [--repeat K] [--diff-repeat K] [--smoke]
+//                  [--keep DIR]
 //
 // Writes R runs of configuration A and R of B (N unique on-CPU stacks each,
 // depth 10–40, XFS-like frames; B has 20% new code) to a temporary
 // directory, then measures, each pipeline in its own child process: loading
 // the 2 × R profiles, the diff, its HTML report, and one flame graph of N
 // stacks. Prints a markdown table with the targets. Not a timed test.
+// --keep DIR writes the profiles to DIR instead and keeps them, with the
+// diff's report.html and the graph's flame.svg, to compare outputs across
+// builds.
 #include <fmt/format.h>
 #include <stdlib.h>
 
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -35,11 +40,12 @@ struct Options {
   std::size_t runs = 10;
   int repeat = 3;       // flame graph pipeline (seconds each)
   int diff_repeat = 1;  // diff pipeline (minutes at full scale on a 2-CPU VM)
+  std::string keep;     // directory to keep profiles and outputs in; "" = temporary
 };
 
 [[noreturn]] void usage() {
   std::cerr << "usage: analysis_speed [--stacks N] [--runs R] [--repeat K] [--diff-repeat K]"
-               " [--smoke]\n";
+               " [--smoke] [--keep DIR]\n";
   std::exit(2);
 }
 
@@ -63,7 +69,9 @@ Options parse_options(int argc, char** argv) {
     else if (a == "--diff-repeat")
       o.diff_repeat = static_cast<int>(number());
     else if (a == "--smoke")
-      o = {1'000, 2, 1, 1};
+      o = {1'000, 2, 1, 1, o.keep};
+    else if (a == "--keep" && i + 1 < argc)
+      o.keep = argv[++i];
     else
       usage();
   }
@@ -73,13 +81,20 @@ Options parse_options(int argc, char** argv) {
 // A private directory for the profiles, removed on every exit path.
 class TempDir {
  public:
-  TempDir() {
+  // `keep`: use that directory (created) and leave it in place.
+  explicit TempDir(const std::string& keep) : keep_(!keep.empty()) {
+    if (keep_) {
+      fs::create_directories(keep);
+      path_ = keep;
+      return;
+    }
     std::string templ = (fs::temp_directory_path() / "fscost-analysis-speed-XXXXXX").string();
     if (!mkdtemp(templ.data()))
       throw std::runtime_error("mkdtemp: " + std::string(strerror(errno)));
     path_ = templ;
   }
   ~TempDir() {
+    if (keep_) return;
     std::error_code ec;
     fs::remove_all(path_, ec);
   }
@@ -89,7 +104,14 @@ class TempDir {
 
  private:
   fs::path path_;
+  bool keep_ = false;
 };
+
+void write_file(const fs::path& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary);
+  f << text;
+  if (!f) throw std::runtime_error("cannot write " + path.string());
+}
 
 std::string run_path(const fs::path& dir, const std::string& side, std::size_t i) {
   return (dir / side / fmt::format("run-{:02}.profile", i)).string();
@@ -119,7 +141,7 @@ void generate(StageRecorder& rec, const Options& o, const fs::path& dir) {
 
 // What `fscost diff A B` does, stage by stage: load both run sets, diff,
 // render the HTML report.
-void diff_pipeline(StageRecorder& rec, const fs::path& dir) {
+void diff_pipeline(StageRecorder& rec, const fs::path& dir, bool keep) {
   auto [a, b] = rec.time("load", [&] {
     return std::pair{take(load_runs((dir / "A").string(), "A")),
                      take(load_runs((dir / "B").string(), "B"))};
@@ -132,18 +154,20 @@ void diff_pipeline(StageRecorder& rec, const fs::path& dir) {
                        functions, d.family));
   auto html = rec.time("render_diff_html", [&] { return render_diff_html(d, a, b); });
   rec.note(fmt::format("{:.1f} MB HTML", html.size() / 1e6));
+  if (keep) write_file(dir / "report.html", html);
   double diff = rec.seconds_of("diff_runs") + rec.seconds_of("render_diff_html");
   rec.add("diff + HTML", diff, "diff_runs + render_diff_html");
   rec.add("load + diff + HTML", rec.seconds_of("load") + diff, "fscost diff A B, end to end");
 }
 
-void svg_pipeline(StageRecorder& rec, const fs::path& dir) {
+void svg_pipeline(StageRecorder& rec, const fs::path& dir, bool keep) {
   auto p = take(read_profile(run_path(dir, "A", 0)));
   auto in = rec.time("flame_input", [&] { return flame_input(p, "oncpu", std::nullopt, false); });
   rec.note(fmt::format("{} stacks", in.stacks.size()));
   auto opt = flame_svg_options(p, "oncpu", std::nullopt, false);
   auto svg = rec.time("render_svg", [&] { return render_svg(in, opt); });
   rec.note(fmt::format("{:.1f} MB SVG", svg.size() / 1e6));
+  if (keep) write_file(dir / "flame.svg", svg);
 }
 
 // Median seconds, max peak RSS and the first note of each stage over the
@@ -205,13 +229,15 @@ void print_table(const std::vector<Row>& rows, const Options& o) {
 int main(int argc, char** argv) {
   Options o = parse_options(argc, argv);
   try {
-    TempDir dir;
+    TempDir dir(o.keep);
+    bool keep = !o.keep.empty();
     std::vector<Row> rows;
     collect(rows, run_isolated([&](StageRecorder& rec) { generate(rec, o, dir.path()); }));
     for (int k = 0; k < o.diff_repeat; ++k)
-      collect(rows, run_isolated([&](StageRecorder& rec) { diff_pipeline(rec, dir.path()); }));
+      collect(rows,
+              run_isolated([&](StageRecorder& rec) { diff_pipeline(rec, dir.path(), keep); }));
     for (int k = 0; k < o.repeat; ++k)
-      collect(rows, run_isolated([&](StageRecorder& rec) { svg_pipeline(rec, dir.path()); }));
+      collect(rows, run_isolated([&](StageRecorder& rec) { svg_pipeline(rec, dir.path(), keep); }));
     print_table(rows, o);
   } catch (const std::exception& e) {
     std::cerr << "analysis_speed: " << e.what() << "\n";

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <regex>
+#include <span>
+#include <string_view>
 
 #include "fixture.h"
 #include "flame_test_util.h"
@@ -141,8 +143,8 @@ TEST(FlameDiff, PerOpNormalisation) {
 
 TEST(FlameDiff, InsignificantFramesAreGrey) {
   auto o = options();
-  o.significant = [](const std::vector<std::string>& path) -> std::optional<bool> {
-    if (path == std::vector<std::string>{"main", "f"}) return false;
+  o.significant = [](std::span<const std::string_view> path) -> std::optional<bool> {
+    if (path.size() == 2 && path[0] == "main" && path[1] == "f") return false;
     if (path.size() == 1) return std::nullopt;
     return true;
   };
@@ -189,12 +191,12 @@ TEST(FlameDiff, DiffGraphRedrawsAsRenderDiffSvg) {
   for (int k = 0; k < 200; ++k)
     text += "main;f;k" + std::to_string(k) + " " + std::to_string(k % 7 + 1) + "\n";
   FlameInput a = folded(kA + text), b = folded(kB + text);
-  auto hook = [](const std::vector<std::string>& path) -> std::optional<bool> {
+  auto hook = [](std::span<const std::string_view> path) -> std::optional<bool> {
     return path.size() != 2;
   };
   auto o = options();
   auto asked = std::make_shared<int>(0);
-  o.significant = [asked, hook](const std::vector<std::string>& path) {
+  o.significant = [asked, hook](std::span<const std::string_view> path) {
     ++*asked;
     return hook(path);
   };
