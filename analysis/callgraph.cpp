@@ -28,7 +28,7 @@ struct EndsHash {
 
 struct Builder {
   std::vector<CallVertex> vertices;
-  std::unordered_map<std::string, CallVertexId> index;
+  std::unordered_map<Frame, CallVertexId> index;  // interned: hashed by id
   std::vector<Ends> ends;
   std::vector<CallEdge> edges;
   std::unordered_map<Ends, std::size_t, EndsHash> edge_index;
@@ -37,7 +37,7 @@ struct Builder {
   std::vector<std::size_t> vertex_seen, edge_seen;
   std::size_t stack_no = 0;
 
-  CallVertexId vertex(const std::string& name) {
+  CallVertexId vertex(Frame name) {
     auto [it, added] = index.try_emplace(name, vertices.size());
     if (added) {
       vertices.push_back(CallVertex{name});
@@ -101,7 +101,7 @@ CallGraph CallGraph::build(const std::vector<FlameStack>& a, const std::vector<F
 }
 
 std::optional<CallVertexId> CallGraph::find(const std::string& name) const {
-  auto it = index_.find(name);
+  auto it = index_.find(Frame(name));
   if (it == index_.end()) return std::nullopt;
   return it->second;
 }

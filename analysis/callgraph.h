@@ -66,7 +66,7 @@ class CallGraph {
  private:
   CallGraphBase g_;
   CallVertexId root_ = 0;
-  std::unordered_map<std::string, CallVertexId> index_;
+  std::unordered_map<Frame, CallVertexId> index_;  // interned names: hashed by id
   mutable std::vector<CallVertexId> idom_;
   mutable std::vector<std::vector<CallVertexId>> dominated_;
 };

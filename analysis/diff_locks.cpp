@@ -93,10 +93,10 @@ std::vector<FlameStack> blocked_stacks(const FlameInput& in, const std::string& 
   std::vector<FlameStack> out;
   for (const auto& [frames, value] : in.stacks) {
     if (frames.size() < 2 || frames[1] != tag) continue;
-    std::vector<std::string> blocked{frames[0]};
+    Stack blocked{frames[0]};
     for (std::size_t i = 2; i < frames.size() && frames[i] != "--"; ++i)
       blocked.push_back(frames[i]);
-    while (blocked.size() > 1 && frame_matches_any(blocked.back(), kSchedulerTail))
+    while (blocked.size() > 1 && frame_matches_any(blocked.back().str(), kSchedulerTail))
       blocked.pop_back();
     out.emplace_back(std::move(blocked), value);
   }

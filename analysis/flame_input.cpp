@@ -12,7 +12,7 @@ namespace fscost {
 
 namespace {
 
-std::string join_frames(const std::vector<std::string>& frames) {
+std::string join_frames(const Stack& frames) {
   std::string s;
   for (std::size_t i = 0; i < frames.size(); ++i) {
     if (i > 0) s += ';';
@@ -95,7 +95,7 @@ FlameInput flame_input(const FoldedStacks& folded, int column) {
   FlameInput in;
   in.stacks.reserve(folded.stacks.size());
   for (const auto& s : folded.stacks)
-    in.stacks.emplace_back(s.frames, column == 1 ? s.value2.value_or(0) : s.value);
+    in.stacks.emplace_back(to_frames(s.frames), column == 1 ? s.value2.value_or(0) : s.value);
   return in;
 }
 

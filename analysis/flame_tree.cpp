@@ -7,8 +7,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
-#include <string_view>
-#include <unordered_map>
 
 #include "flamegraph.h"
 
@@ -17,25 +15,35 @@ namespace fscost {
 namespace {
 
 struct Entry {
-  const std::vector<std::string>* frames;
+  const Stack* frames;
   double value;
   bool is_b;
 };
 
-// Each stack as the name-order ranks of its frames.
+// Each stack as the name-order ranks of its frames. Frames are interned, so
+// the local numbering indexes by pool id: no string is hashed.
 std::vector<std::vector<std::uint32_t>> ranked_keys(const std::vector<Entry>& entries) {
-  std::unordered_map<std::string_view, std::uint32_t> ids;
+  constexpr std::uint32_t kUnseen = UINT32_MAX;
+  std::vector<std::uint32_t> local(Frame::pool_size(), kUnseen);  // pool id → local id
+  std::vector<Frame> seen;                                         // local id → frame
   std::vector<std::vector<std::uint32_t>> keys(entries.size());
   for (std::size_t i = 0; i < entries.size(); ++i) {
     keys[i].reserve(entries[i].frames->size());
-    for (const auto& f : *entries[i].frames)
-      keys[i].push_back(ids.try_emplace(f, static_cast<std::uint32_t>(ids.size())).first->second);
+    for (const Frame& f : *entries[i].frames) {
+      std::uint32_t& id = local[f.id()];
+      if (id == kUnseen) {
+        id = static_cast<std::uint32_t>(seen.size());
+        seen.push_back(f);
+      }
+      keys[i].push_back(id);
+    }
   }
-  std::vector<std::pair<std::string_view, std::uint32_t>> names(ids.begin(), ids.end());
-  std::sort(names.begin(), names.end());
-  std::vector<std::uint32_t> rank(names.size());
-  for (std::size_t r = 0; r < names.size(); ++r)
-    rank[names[r].second] = static_cast<std::uint32_t>(r);
+  std::vector<std::uint32_t> order(seen.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(),
+            [&](std::uint32_t x, std::uint32_t y) { return seen[x].str() < seen[y].str(); });
+  std::vector<std::uint32_t> rank(seen.size());
+  for (std::size_t r = 0; r < order.size(); ++r) rank[order[r]] = static_cast<std::uint32_t>(r);
   for (auto& k : keys)
     for (auto& id : k) id = rank[id];
   return keys;

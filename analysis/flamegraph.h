@@ -24,7 +24,7 @@ namespace fscost {
 
 // One stack: frames outermost first (the root, e.g. the op name, at [0]),
 // and its value in the graph's unit. Stacks may repeat; values add up.
-using FlameStack = std::pair<std::vector<std::string>, double>;
+using FlameStack = std::pair<Stack, double>;  // interned frames, root first
 
 struct FlameInput {
   std::vector<FlameStack> stacks;

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <compare>
 #include <cstdint>
 #include <functional>
@@ -80,6 +81,12 @@ std::ostream& operator<<(std::ostream& os, const Frame& f);
 // stacks, flame inputs) or given (tests, parsers).
 std::vector<std::string> frame_strings(const std::vector<Frame>& frames);
 std::vector<Frame> to_frames(const std::vector<std::string>& frames);
+
+// A stack equals the list of its texts (tests and callers holding text).
+inline bool operator==(const Stack& a, const std::vector<std::string>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const Frame& f, const std::string& t) { return f.str() == t; });
+}
 
 }  // namespace fscost
 

@@ -256,6 +256,10 @@ void add_run(const Profile& p, RunLines& run, double scale, Names& names, Sums& 
 std::map<std::string, FlameInput> finish(const Sums& sums, const Names& names, const Groups& groups,
                                          std::size_t runs) {
   const auto rank = names.ranks();
+  // Each distinct text interned once; a stack then copies 8-byte handles.
+  std::vector<Frame> frame_of;
+  frame_of.reserve(rank.size());
+  for (std::uint32_t id = 0; id < rank.size(); ++id) frame_of.emplace_back(names[id]);
   std::vector<std::vector<std::pair<const Ids*, double>>> by_group(groups.names().size());
   for (const auto& [key, value] : sums.value)
     if (value > 0) by_group[key[0]].emplace_back(&key, value);
@@ -274,9 +278,9 @@ std::map<std::string, FlameInput> finish(const Sums& sums, const Names& names, c
     FlameInput& in = out[groups.names()[g]];
     in.stacks.reserve(stacks.size());
     for (const auto& [key, value] : stacks) {
-      std::vector<std::string> frames;
+      Stack frames;
       frames.reserve(key->size() - 1);
-      for (auto it = key->begin() + 1; it != key->end(); ++it) frames.push_back(names[*it]);
+      for (auto it = key->begin() + 1; it != key->end(); ++it) frames.push_back(frame_of[*it]);
       in.stacks.emplace_back(std::move(frames), value / n);
     }
     if (skipped != sums.skipped.end())

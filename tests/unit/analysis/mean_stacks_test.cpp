@@ -20,7 +20,7 @@ namespace {
 // → per-op division) of each run, summed per stack, divided by the runs.
 FlameInput folded_mean(const RunSet& runs, const std::string& view,
                        const std::optional<std::string>& op) {
-  std::map<std::vector<std::string>, double> sum;
+  std::map<Stack, double> sum;  // Frames order by text, as strings did
   std::set<std::string> skipped;
   for (const auto& p : runs.runs) {
     FlameInput in = flame_input(p, view, op, true);
