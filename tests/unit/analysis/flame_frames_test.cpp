@@ -35,10 +35,10 @@ FlameInput input(unsigned seed, int stacks) {
   std::mt19937 rng(seed);
   FlameInput in;
   for (int s = 0; s < stacks; ++s) {
-    std::vector<std::string> frames{"op" + std::to_string(rng() % 3)};
+    Stack frames{"op" + std::to_string(rng() % 3)};
     int depth = 1 + static_cast<int>(rng() % 8);
     for (int d = 0; d < depth; ++d) frames.push_back(awkward(static_cast<int>(rng() % 40)));
-    in.stacks.emplace_back(frames, 1 + rng() % 1000);
+    in.stacks.emplace_back(frames, static_cast<double>(1 + rng() % 1000));
   }
   return in;
 }
