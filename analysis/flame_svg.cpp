@@ -22,23 +22,6 @@ constexpr double kLineHeight = 18;
 constexpr double kBottomPad = 30;
 constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
 
-// Bytes in the UTF-8 sequence starting at s[i] if it is valid and a
-// character XML allows, else 0.
-std::size_t valid_utf8(std::string_view s, std::size_t i) {
-  auto at = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  unsigned char c = at(i);
-  std::size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
-  if (c < 0xC2 || c > 0xF4 || i + len > s.size()) return 0;
-  for (std::size_t k = 1; k < len; ++k)
-    if ((at(i + k) & 0xC0) != 0x80) return 0;
-  unsigned char c1 = at(i + 1);
-  if (c == 0xE0 && c1 < 0xA0) return 0;                        // overlong
-  if (c == 0xED && c1 > 0x9F) return 0;                        // UTF-16 surrogate
-  if (c == 0xF0 && c1 < 0x90) return 0;                        // overlong
-  if (c == 0xF4 && c1 > 0x8F) return 0;                        // beyond U+10FFFF
-  if (c == 0xEF && c1 == 0xBF && at(i + 2) >= 0xBE) return 0;  // U+FFFE, U+FFFF
-  return len;
-}
 
 void append_fixed_or_g(std::string& out, double v) {
   auto o = std::back_inserter(out);
@@ -93,6 +76,24 @@ std::size_t escape_one(std::string& out, std::string_view s, std::size_t i) {
 }
 
 }  // namespace
+
+// Bytes in the UTF-8 sequence starting at s[i] if it is valid and a
+// character XML allows, else 0.
+std::size_t valid_utf8(std::string_view s, std::size_t i) {
+  auto at = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  unsigned char c = at(i);
+  std::size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+  if (c < 0xC2 || c > 0xF4 || i + len > s.size()) return 0;
+  for (std::size_t k = 1; k < len; ++k)
+    if ((at(i + k) & 0xC0) != 0x80) return 0;
+  unsigned char c1 = at(i + 1);
+  if (c == 0xE0 && c1 < 0xA0) return 0;                        // overlong
+  if (c == 0xED && c1 > 0x9F) return 0;                        // UTF-16 surrogate
+  if (c == 0xF0 && c1 < 0x90) return 0;                        // overlong
+  if (c == 0xF4 && c1 > 0x8F) return 0;                        // beyond U+10FFFF
+  if (c == 0xEF && c1 == 0xBF && at(i + 2) >= 0xBE) return 0;  // U+FFFE, U+FFFF
+  return len;
+}
 
 Geometry geometry(const SvgOptions& opt, std::size_t header_lines, int max_depth) {
   Geometry g;

@@ -39,6 +39,10 @@ void append_escaped(std::string& out, std::string_view s);
 // The bytes append_escaped would add.
 std::size_t escaped_size(std::string_view s);
 
+// Bytes in the UTF-8 sequence starting at s[i] if it is valid and a
+// character XML allows, else 0.
+std::size_t valid_utf8(std::string_view s, std::size_t i);
+
 // "1,234 samples", "12.3 µs/op": human-readable value in `unit`; times
 // ("ns" units) scale to µs, ms or s.
 std::string format_value(double v, const std::string& unit);

@@ -64,23 +64,7 @@ TEST(FlameFrames, DiffGraphSizeIsTheDrawingsSize) {
 }
 
 // The escaper before runs were copied whole (flame_svg.cpp at 91f2707),
-// kept as the reference.
-std::size_t valid_utf8(std::string_view s, std::size_t i) {
-  auto at = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  unsigned char c = at(i);
-  std::size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
-  if (c < 0xC2 || c > 0xF4 || i + len > s.size()) return 0;
-  for (std::size_t k = 1; k < len; ++k)
-    if ((at(i + k) & 0xC0) != 0x80) return 0;
-  unsigned char c1 = at(i + 1);
-  if (c == 0xE0 && c1 < 0xA0) return 0;
-  if (c == 0xED && c1 > 0x9F) return 0;
-  if (c == 0xF0 && c1 < 0x90) return 0;
-  if (c == 0xF4 && c1 > 0x8F) return 0;
-  if (c == 0xEF && c1 == 0xBF && at(i + 2) >= 0xBE) return 0;
-  return len;
-}
-
+// kept as the reference; UTF-8 validation is shared (flame::valid_utf8).
 std::string escaped_bytewise(std::string_view s) {
   std::string out;
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -96,7 +80,7 @@ std::string escaped_bytewise(std::string_view s) {
     else if (c == '\'')
       out += "&apos;";
     else if (c >= 0x80) {
-      std::size_t len = valid_utf8(s, i);
+      std::size_t len = flame::valid_utf8(s, i);
       if (len == 0) {
         out += "\xEF\xBF\xBD";
       } else {
