@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <numeric>
-#include <type_traits>
 #include <unordered_map>
 
 #include "lock_names.h"
@@ -80,21 +79,21 @@ struct FrameSums {
 };
 
 // A std::map filled in name order: each entry goes in at the end.
-template <typename Name>
-void flush(const std::vector<std::uint32_t>& by_name, const std::vector<const Name*>& names,
+void flush(const std::vector<std::uint32_t>& by_name, const std::vector<Frame>& names,
            const std::vector<double>& sums, const std::vector<std::uint8_t>& has,
            std::map<std::string, double>& out) {
   for (std::uint32_t id : by_name)
-    if (id < has.size() && has[id]) out.emplace_hint(out.end(), *names[id], sums[id]);
+    if (id < has.size() && has[id]) out.emplace_hint(out.end(), names[id].str(), sums[id]);
 }
 
-// Frames are numbered once per run; each op sums into vectors by number,
-// and a stamp per frame (the last stack that counted it) replaces a
-// per-stack set. Sums are added in sample order, as a map would add them.
+// Frames are numbered once per run (through their pool id: no hashing);
+// each op sums into vectors by number, and a stamp per frame (the last
+// stack that counted it) replaces a per-stack set. Sums are added in sample
+// order, as a map would add them.
 void add_samples(const Profile& p, std::map<std::string, OpMetrics>& ops) {
-  using FrameT = std::decay_t<decltype(StackSample{}.frames)>::value_type;
-  std::unordered_map<FrameT, std::uint32_t> ids;
-  std::vector<const FrameT*> names;
+  constexpr std::uint32_t kUnseen = UINT32_MAX;
+  std::vector<std::uint32_t> local(Frame::pool_size(), kUnseen);  // pool id → run's number
+  std::vector<Frame> names;                                        // run's number → frame
   std::vector<std::uint32_t> seen;  // stack number that last counted the frame
   std::unordered_map<OpMetrics*, FrameSums> sums;
   std::uint32_t stack = 0;
@@ -108,13 +107,13 @@ void add_samples(const Profile& p, std::map<std::string, OpMetrics>& ops) {
     FrameSums& fs = sums[&m];
     ++stack;
     std::uint32_t id = 0;
-    for (const auto& f : s.frames) {
-      auto [at, added] = ids.try_emplace(f, static_cast<std::uint32_t>(names.size()));
-      if (added) {
-        names.push_back(&at->first);
+    for (const Frame& f : s.frames) {
+      id = local[f.id()];
+      if (id == kUnseen) {
+        id = local[f.id()] = static_cast<std::uint32_t>(names.size());
+        names.push_back(f);
         seen.push_back(0);
       }
-      id = at->second;
       fs.fit(names.size());
       if (seen[id] == stack) continue;  // a recursive function counts once per stack
       seen[id] = stack;
@@ -127,7 +126,7 @@ void add_samples(const Profile& p, std::map<std::string, OpMetrics>& ops) {
   std::vector<std::uint32_t> by_name(names.size());
   std::iota(by_name.begin(), by_name.end(), 0u);
   std::sort(by_name.begin(), by_name.end(), [&](std::uint32_t x, std::uint32_t y) {
-    return static_cast<const std::string&>(*names[x]) < static_cast<const std::string&>(*names[y]);
+    return names[x].str() < names[y].str();
   });
   for (auto& [m, fs] : sums) {
     flush(by_name, names, fs.incl, fs.has_incl, m->incl);

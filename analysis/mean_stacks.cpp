@@ -13,7 +13,6 @@
 #include <numeric>
 #include <set>
 #include <string_view>
-#include <type_traits>
 #include <unordered_map>
 
 #include "diff_metrics.h"  // samples_to_ns
@@ -24,9 +23,6 @@ namespace fscost {
 
 namespace {
 
-// The profile's frame type (std::string, or an interned handle that
-// converts to const std::string&).
-using FrameT = std::decay_t<decltype(StackSample{}.frames)>::value_type;
 using Ids = std::vector<std::uint32_t>;
 
 struct IdsHash {
@@ -58,18 +54,12 @@ class Names {
     return it->second;
   }
 
-  template <typename F>
-  std::uint32_t frame(const F& f) {
-    if constexpr (std::is_same_v<F, FrameT>) {
-      if (auto it = raw_.find(f); it != raw_.end()) return it->second;
-      const std::string& s = f;
-      std::uint32_t id = text(sanitize(s));
-      raw_.emplace(f, id);
-      return id;
-    } else {
-      const std::string& s = f;
-      return text(sanitize(s));
-    }
+  // A profile frame: sanitized and interned once per pool id.
+  std::uint32_t frame(const Frame& f) {
+    if (f.id() >= raw_.size()) raw_.resize(Frame::pool_size(), kUnseen);
+    std::uint32_t& id = raw_[f.id()];
+    if (id == kUnseen) id = text(sanitize(f.str()));
+    return id;
   }
 
   // render_folded's root: the op, "[user]", "[kernel]", "[kthread:NAME]".
@@ -107,7 +97,8 @@ class Names {
  private:
   std::unordered_map<std::string, std::uint32_t> text_;
   std::vector<std::string> names_;  // by id
-  std::unordered_map<FrameT, std::uint32_t> raw_;
+  static constexpr std::uint32_t kUnseen = UINT32_MAX;
+  std::vector<std::uint32_t> raw_;  // pool id → text id
   std::array<std::unordered_map<std::string, std::uint32_t>, 4> roots_;
 };
 
@@ -147,12 +138,10 @@ class RunLines {
     return true;
   }
   void text(std::string s) { key_.push_back(names_.text(std::move(s))); }
-  template <typename Frames>
-  void frames(const Frames& fs) {
+  void frames(const Stack& fs) {
     for (const auto& f : fs) key_.push_back(names_.frame(f));
   }
-  template <typename Frames>
-  void frames_reversed(const Frames& fs) {
+  void frames_reversed(const Stack& fs) {
     for (auto it = fs.rbegin(); it != fs.rend(); ++it) key_.push_back(names_.frame(*it));
   }
   void end(std::uint64_t value) { lines_[key_] += value; }
