@@ -75,10 +75,14 @@ class Names {
 
   // parse_folded right-trims a line, and so the leaf frame.
   std::uint32_t trimmed(std::uint32_t id) {
+    if (id >= trimmed_.size()) trimmed_.resize(names_.size(), kUnseen);
+    if (trimmed_[id] != kUnseen) return trimmed_[id];
     const std::string& s = names_[id];
     auto end = s.find_last_not_of(" \t");
     std::size_t len = end == std::string::npos ? 0 : end + 1;
-    return len == s.size() ? id : text(s.substr(0, len));
+    std::uint32_t t = len == s.size() ? id : text(s.substr(0, len));
+    trimmed_[id] = t;  // text() may have grown names_, not trimmed_
+    return t;
   }
 
   const std::string& operator[](std::uint32_t id) const { return names_[id]; }
@@ -98,7 +102,8 @@ class Names {
   std::unordered_map<std::string, std::uint32_t> text_;
   std::vector<std::string> names_;  // by id
   static constexpr std::uint32_t kUnseen = UINT32_MAX;
-  std::vector<std::uint32_t> raw_;  // pool id → text id
+  std::vector<std::uint32_t> raw_;      // pool id → text id
+  std::vector<std::uint32_t> trimmed_;  // text id → its right-trimmed text's id
   std::array<std::unordered_map<std::string, std::uint32_t>, 4> roots_;
 };
 
@@ -123,11 +128,31 @@ class Groups {
   std::vector<std::string> names_;
 };
 
-// One run's lines as render_folded prints them, keyed (group, root,
-// frames...): equal lines merged, values as integers.
+// Every distinct line of every run (group, root, frames..., the leaf
+// trimmed as parse_folded reads it), numbered in order of first sight: a
+// record's key is hashed once, and stored once for all runs.
+class LineIndex {
+ public:
+  std::uint32_t of(const Ids& key) {
+    auto [it, added] = index_.try_emplace(key, static_cast<std::uint32_t>(keys_.size()));
+    if (added) keys_.push_back(&it->first);  // node-based map: the key stays put
+    return it->second;
+  }
+  const Ids& key(std::uint32_t line) const { return *keys_[line]; }
+  std::size_t size() const { return keys_.size(); }
+  void reserve(std::size_t n) { index_.reserve(n); }
+
+ private:
+  IdsMap<std::uint32_t> index_;
+  std::vector<const Ids*> keys_;
+};
+
+// One run's lines as render_folded prints them: equal lines (after the
+// trim) merged, totals as integers.
 class RunLines {
  public:
-  RunLines(Names& names, Groups& groups) : names_(names), groups_(groups) {}
+  RunLines(Names& names, Groups& groups, LineIndex& index)
+      : names_(names), groups_(groups), index_(index) {}
 
   // render_folded's `wanted`: a value, and with per_op an operation.
   bool begin(SampleKind kind, const std::string& name, std::uint64_t value) {
@@ -144,15 +169,31 @@ class RunLines {
   void frames_reversed(const Stack& fs) {
     for (auto it = fs.rbegin(); it != fs.rend(); ++it) key_.push_back(names_.frame(*it));
   }
-  void end(std::uint64_t value) { lines_[key_] += value; }
+  void end(std::uint64_t value) {
+    key_.back() = names_.trimmed(key_.back());
+    std::uint32_t line = index_.of(key_);
+    if (line >= total_.size()) total_.resize(index_.size(), 0);
+    if (total_[line] == 0) touched_.push_back(line);
+    total_[line] += value;
+  }
 
-  IdsMap<std::uint64_t>& lines() { return lines_; }
+  // The run's lines and their totals; cleared for the next run after `f`.
+  template <typename F>
+  void drain(F&& f) {
+    for (std::uint32_t line : touched_) {
+      f(line, total_[line]);
+      total_[line] = 0;
+    }
+    touched_.clear();
+  }
 
  private:
   Names& names_;
   Groups& groups_;
+  LineIndex& index_;
   Ids key_;
-  IdsMap<std::uint64_t> lines_;
+  std::vector<std::uint64_t> total_;  // by line; 0 = not in this run
+  std::vector<std::uint32_t> touched_;
 };
 
 void oncpu_lines(const Profile& p, RunLines& out) {
@@ -188,10 +229,10 @@ void lock_lines(const Profile& p, RunLines& out) {
   }
 }
 
-// The sum over runs of each stack's cost per operation, and the roots
-// left out, per group.
+// The sum over runs of each line's cost per operation, and the roots left
+// out, per group.
 struct Sums {
-  IdsMap<double> value;  // keyed (group, root, frames...)
+  std::vector<double> value;  // by line
   std::map<std::uint32_t, std::set<std::string>> skipped;
 };
 
@@ -218,31 +259,35 @@ struct RunSkips {
   }
 };
 
-// One run's lines, trimmed as parse_folded reads them, divided by their
-// op's count and scaled to the view's unit, added to `sums`.
-void add_run(const Profile& p, RunLines& run, double scale, Names& names, Sums& sums) {
+// One run's lines divided by their op's count and scaled to the view's
+// unit, added to `sums`.
+void add_run(const Profile& p, RunLines& run, const LineIndex& index, double scale,
+             const Names& names, Sums& sums) {
   std::unordered_map<std::string, std::uint64_t> counts;
   for (const auto& o : p.ops) counts[o.name] = o.count;
-  std::map<std::uint32_t, RunSkips> skips;
-  auto& lines = run.lines();
-  while (!lines.empty()) {  // the run's lines are not needed after: take their keys
-    auto node = lines.extract(lines.begin());
-    Ids& key = node.key();
-    const std::uint64_t total = node.mapped();
-    key.back() = names.trimmed(key.back());
-    const std::string& root = names[key[1]];
-    auto it = counts.find(root);
-    if (it != counts.end() && it->second > 0)
-      sums.value[std::move(key)] +=
-          static_cast<double>(total) / static_cast<double>(it->second) * scale;
+  // A root's count, looked up by its text once per run.
+  constexpr std::uint64_t kUnknown = UINT64_MAX;
+  std::unordered_map<std::uint32_t, std::uint64_t> count_of;
+  std::set<std::pair<std::uint32_t, std::uint32_t>> skipped;  // (group, root)
+  sums.value.resize(index.size(), 0.0);
+  run.drain([&](std::uint32_t line, std::uint64_t total) {
+    const Ids& key = index.key(line);
+    auto [c, added] = count_of.try_emplace(key[1], kUnknown);
+    if (added)
+      if (auto it = counts.find(names[key[1]]); it != counts.end()) c->second = it->second;
+    if (c->second != kUnknown && c->second > 0)
+      sums.value[line] += static_cast<double>(total) / static_cast<double>(c->second) * scale;
     else
-      skips[key[0]].add(root);
-  }
+      skipped.emplace(key[0], key[1]);
+  });
+  std::map<std::uint32_t, RunSkips> skips;
+  for (auto [group, root] : skipped) skips[group].add(names[root]);
   for (const auto& [group, s] : skips) s.into(sums.skipped[group]);
 }
 
 // The means, each group's stacks in frame-text order.
-std::map<std::string, FlameInput> finish(const Sums& sums, const Names& names, const Groups& groups,
+std::map<std::string, FlameInput> finish(const Sums& sums, const LineIndex& index,
+                                         const Names& names, const Groups& groups,
                                          std::size_t runs) {
   const auto rank = names.ranks();
   // Each distinct text interned once; a stack then copies 8-byte handles.
@@ -250,8 +295,11 @@ std::map<std::string, FlameInput> finish(const Sums& sums, const Names& names, c
   frame_of.reserve(rank.size());
   for (std::uint32_t id = 0; id < rank.size(); ++id) frame_of.emplace_back(names[id]);
   std::vector<std::vector<std::pair<const Ids*, double>>> by_group(groups.names().size());
-  for (const auto& [key, value] : sums.value)
-    if (value > 0) by_group[key[0]].emplace_back(&key, value);
+  for (std::uint32_t line = 0; line < sums.value.size(); ++line)
+    if (double value = sums.value[line]; value > 0) {
+      const Ids& key = index.key(line);
+      by_group[key[0]].emplace_back(&key, value);
+    }
   auto before = [&](const auto& x, const auto& y) {
     return std::lexicographical_compare(
         x.first->begin() + 1, x.first->end(), y.first->begin() + 1, y.first->end(),
@@ -306,12 +354,13 @@ std::map<std::string, FlameInput> build_mean_stacks(const RunSet& runs, const st
   const auto v = static_cast<View>(view_index(view));
   Names names;
   Groups groups(per_op);
+  LineIndex index;
+  index.reserve(v == View::OnCpu    ? runs.runs.front().samples.size()
+                : v == View::OffCpu ? runs.runs.front().offcpu.size()
+                                    : runs.runs.front().locks.size());
+  RunLines lines(names, groups, index);
   Sums sums;
   for (const auto& p : runs.runs) {
-    RunLines lines(names, groups);
-    lines.lines().reserve(v == View::OnCpu    ? p.samples.size()
-                          : v == View::OffCpu ? p.offcpu.size()
-                                              : p.locks.size());
     switch (v) {
       case View::OnCpu:
         oncpu_lines(p, lines);
@@ -325,9 +374,9 @@ std::map<std::string, FlameInput> build_mean_stacks(const RunSet& runs, const st
     }
     // Samples per op become ns per op with this run's own frequency.
     double scale = v == View::OnCpu ? samples_to_ns(1, p.meta.freq_hz) : 1;
-    add_run(p, lines, scale, names, sums);
+    add_run(p, lines, index, scale, names, sums);
   }
-  return finish(sums, names, groups, runs.runs.size());
+  return finish(sums, index, names, groups, runs.runs.size());
 }
 
 const FlameInput& MeanStackMemo::get(const RunSet& runs, const std::string& view,
