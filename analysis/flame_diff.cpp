@@ -173,7 +173,7 @@ void DiffGraph::each_frame(const Drawing& d, Emit&& emit) {
   for (const flame::Frame& f : d.lay.frames) {
     const FlameNode& n = *f.node;
     path.resize(f.depth > 0 ? static_cast<std::size_t>(f.depth - 1) : 0);
-    if (f.depth > 0) path.push_back(n.name);
+    if (f.depth > 0) path.push_back(n.name.str());
     const Memo& m = memo(n, f.index, path);
     bool hatched = borrowed(n, opt_.width);
     flame::CssRgb rgb(fill(delta(n, opt_.color), d.max_abs));

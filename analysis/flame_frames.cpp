@@ -105,7 +105,7 @@ void FrameWriter::emit(Sink& sink, const Frame& f, const FrameMarkup& m) const {
   sink.put(kRectFill);
   sink.put(m.fill);
   sink.put(kRectEnd);
-  std::string_view name = f.node->name;
+  std::string_view name = f.node->name.str();
   std::size_t fit = label_fit(f.w);
   if (fit >= 3) {
     sink.put(kTextX);

@@ -37,7 +37,7 @@ struct FlameInput {
 // for a diff tree `value` is A and `value_b` is B. Children are sorted by
 // name, as FlameGraph sorts them. The root is the synthetic frame "all".
 struct FlameNode {
-  std::string name;
+  Frame name;  // interned: a tree of millions of nodes copies no text
   double value = 0;
   double value_b = 0;
   std::vector<FlameNode> children;

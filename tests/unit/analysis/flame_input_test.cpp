@@ -18,7 +18,7 @@ FlameInput folded(std::string_view text) {
 
 // "name value[/value_b]" per node, indented by depth: the tree in one string.
 void print(const FlameNode& n, int depth, std::string& out, bool diff) {
-  out += std::string(2 * depth, ' ') + n.name + " " + fmt::format("{}", n.value);
+  out += std::string(2 * depth, ' ') + n.name.str() + " " + fmt::format("{}", n.value);
   if (diff) out += fmt::format("/{}", n.value_b);
   out += "\n";
   for (const auto& c : n.children) print(c, depth + 1, out, diff);
