@@ -100,8 +100,8 @@ CallGraph CallGraph::build(const std::vector<FlameStack>& a, const std::vector<F
   return cg;
 }
 
-std::optional<CallVertexId> CallGraph::find(const std::string& name) const {
-  auto it = index_.find(Frame(name));
+std::optional<CallVertexId> CallGraph::find(Frame name) const {
+  auto it = index_.find(name);
   if (it == index_.end()) return std::nullopt;
   return it->second;
 }

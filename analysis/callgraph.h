@@ -53,7 +53,7 @@ class CallGraph {
   CallVertexId root() const { return root_; }
   std::size_t size() const { return boost::num_vertices(g_); }
   const CallVertex& vertex(CallVertexId v) const { return g_[v]; }
-  std::optional<CallVertexId> find(const std::string& name) const;
+  std::optional<CallVertexId> find(Frame name) const;
 
   // Immediate dominator of each vertex from the root (indexed by vertex id);
   // the root's own entry is the root. Computed once, on first use.

@@ -31,10 +31,10 @@ struct Sampled {
 struct Walk {
   const CallGraph& cg;
   Sampled& out;
-  std::vector<std::string> path;  // op root first, as flame_input gives frames
+  Stack path;  // op root first, as flame_input gives frames
 };
 
-Class class_of(const std::vector<std::string>& path, bool new_path) {
+Class class_of(const Stack& path, bool new_path) {
   if (is_spin_stack(path)) return kSpin;
   return new_path ? kNewCode : kMoreWork;
 }

@@ -48,6 +48,8 @@ bool is_spin_stack(const std::vector<std::string>& frames) {
   return classify(frames) != Spin::None;
 }
 
+bool is_spin_stack(const Stack& frames) { return classify(frames) != Spin::None; }
+
 SpinCheck spin_check(const Profile& p, const std::string& op) {
   SpinCheck c;
   for (const auto& s : p.locks)
