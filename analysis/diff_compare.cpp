@@ -86,17 +86,44 @@ bool all_zero(const std::vector<double>& v) {
   return true;
 }
 
+// Each of `names`' per-run values in one map (incl or self), 0 where a run
+// lacks it: a merge walk of each run's sorted map along the sorted names,
+// not a lookup per function and run (thousands of functions × every run).
+std::vector<std::vector<double>> function_values(const std::vector<RunMetrics>& runs,
+                                                 const std::string& op,
+                                                 const std::vector<std::string>& names,
+                                                 std::map<std::string, double> OpMetrics::*map) {
+  std::vector<std::vector<double>> v(names.size(), std::vector<double>(runs.size(), 0.0));
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    auto it = runs[r].ops.find(op);
+    if (it == runs[r].ops.end()) continue;
+    std::size_t i = 0;
+    for (const auto& [name, value] : it->second.*map) {
+      while (i < names.size() && names[i] < name) ++i;
+      if (i < names.size() && names[i] == name) v[i][r] = value;
+    }
+  }
+  return v;
+}
+
 std::vector<FunctionDiff> compare_functions(const Sides& s, const std::string& op) {
-  auto names = keys_of<std::string>(s, op, [](const OpMetrics& m) -> const auto& { return m.incl; });
-  std::vector<FunctionDiff> out;
-  for (const auto& f : names) {
-    FunctionDiff d;
-    d.name = f;
-    d.inclusive = s.op(op, [&](const OpMetrics& m) { return from(m.incl, f); }, "ns/op");
-    d.self = s.op(op, [&](const OpMetrics& m) { return from(m.self, f); }, "ns/op");
+  auto set = keys_of<std::string>(s, op, [](const OpMetrics& m) -> const auto& { return m.incl; });
+  std::vector<std::string> names(std::make_move_iterator(set.begin()),
+                                 std::make_move_iterator(set.end()));
+  auto incl_a = function_values(s.a, op, names, &OpMetrics::incl);
+  auto incl_b = function_values(s.b, op, names, &OpMetrics::incl);
+  auto self_a = function_values(s.a, op, names, &OpMetrics::self);
+  auto self_b = function_values(s.b, op, names, &OpMetrics::self);
+  std::vector<FunctionDiff> out(names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    FunctionDiff& d = out[i];
+    d.name = std::move(names[i]);
+    d.inclusive = compare(std::move(incl_a[i]), std::move(incl_b[i]), "ns/op", s.cfg.level,
+                          s.cfg.alpha);
+    d.self = compare(std::move(self_a[i]), std::move(self_b[i]), "ns/op", s.cfg.level,
+                     s.cfg.alpha);
     d.new_in_b = all_zero(d.inclusive.a);
     d.gone_in_b = all_zero(d.inclusive.b);
-    out.push_back(std::move(d));
   }
   std::stable_sort(out.begin(), out.end(), [](const auto& x, const auto& y) {
     return std::fabs(x.inclusive.delta()) > std::fabs(y.inclusive.delta());
