@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <span>
 
 #include "flamegraph.h"
 
@@ -20,23 +21,38 @@ struct Entry {
   bool is_b;
 };
 
-// Each stack as the name-order ranks of its frames. Frames are interned, so
-// the local numbering indexes by pool id: no string is hashed.
-std::vector<std::vector<std::uint32_t>> ranked_keys(const std::vector<Entry>& entries) {
+// Each stack as the name-order ranks of its frames, back to back in one
+// array. Frames are interned, so the local numbering indexes by pool id: no
+// string is hashed.
+struct RankedKeys {
+  std::vector<std::uint32_t> ranks;
+  std::vector<std::size_t> start;  // entry → its first rank; one past the last
+
+  std::span<const std::uint32_t> operator[](std::size_t i) const {
+    return {ranks.data() + start[i], start[i + 1] - start[i]};
+  }
+  bool less(std::size_t x, std::size_t y) const {
+    return std::ranges::lexicographical_compare((*this)[x], (*this)[y]);
+  }
+};
+
+RankedKeys ranked_keys(const std::vector<Entry>& entries) {
   constexpr std::uint32_t kUnseen = UINT32_MAX;
   std::vector<std::uint32_t> local(Frame::pool_size(), kUnseen);  // pool id → local id
   std::vector<Frame> seen;                                         // local id → frame
-  std::vector<std::vector<std::uint32_t>> keys(entries.size());
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    keys[i].reserve(entries[i].frames->size());
-    for (const Frame& f : *entries[i].frames) {
+  RankedKeys keys;
+  keys.start.reserve(entries.size() + 1);
+  keys.start.push_back(0);
+  for (const Entry& e : entries) {
+    for (const Frame& f : *e.frames) {
       std::uint32_t& id = local[f.id()];
       if (id == kUnseen) {
         id = static_cast<std::uint32_t>(seen.size());
         seen.push_back(f);
       }
-      keys[i].push_back(id);
+      keys.ranks.push_back(id);
     }
+    keys.start.push_back(keys.ranks.size());
   }
   std::vector<std::uint32_t> order(seen.size());
   std::iota(order.begin(), order.end(), 0u);
@@ -44,38 +60,45 @@ std::vector<std::vector<std::uint32_t>> ranked_keys(const std::vector<Entry>& en
             [&](std::uint32_t x, std::uint32_t y) { return seen[x].str() < seen[y].str(); });
   std::vector<std::uint32_t> rank(seen.size());
   for (std::size_t r = 0; r < order.size(); ++r) rank[order[r]] = static_cast<std::uint32_t>(r);
-  for (auto& k : keys)
-    for (auto& id : k) id = rank[id];
+  for (auto& id : keys.ranks) id = rank[id];
   return keys;
 }
 
-FlameNode merge(const std::vector<Entry>& entries) {
-  auto keys = ranked_keys(entries);
-  std::vector<std::size_t> order(entries.size());
+// The entries in stack order. A's and B's entries (`split` is B's first)
+// usually come sorted already (mean stacks and parsed folded text are):
+// then one merge of the two, not a sort of both.
+std::vector<std::size_t> stack_order(const RankedKeys& keys, std::size_t split, std::size_t n) {
+  std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(),
-            [&](std::size_t x, std::size_t y) { return keys[x] < keys[y]; });
+  auto less = [&](std::size_t x, std::size_t y) { return keys.less(x, y); };
+  auto mid = order.begin() + static_cast<std::ptrdiff_t>(split);
+  if (std::is_sorted(order.begin(), mid, less) && std::is_sorted(mid, order.end(), less))
+    std::inplace_merge(order.begin(), mid, order.end(), less);
+  else
+    std::sort(order.begin(), order.end(), less);
+  return order;
+}
+
+FlameNode merge(const std::vector<Entry>& entries, std::size_t split) {
+  const RankedKeys keys = ranked_keys(entries);
   FlameNode root{"all"};
   // path[d] is the node at depth d of the previous stack; valid while the
   // tree below it is not reallocated, i.e. until a sibling is appended at a
   // shallower depth, which also truncates `path` to that depth first.
   std::vector<FlameNode*> path{&root};
-  const std::vector<std::uint32_t>* prev = nullptr;
-  for (std::size_t i : order) {
+  std::span<const std::uint32_t> prev;
+  for (std::size_t i : stack_order(keys, split, entries.size())) {
     const Entry& e = entries[i];
-    const auto& key = keys[i];
-    std::size_t common = 0;
-    if (prev) {
-      auto [it, unused] = std::mismatch(prev->begin(), prev->end(), key.begin(), key.end());
-      common = static_cast<std::size_t>(it - prev->begin());
-    }
+    const auto key = keys[i];
+    auto [it, unused] = std::ranges::mismatch(prev, key);
+    const auto common = static_cast<std::size_t>(it - prev.begin());
     path.resize(std::min(path.size(), common + 1));
     for (std::size_t d = path.size() - 1; d < key.size(); ++d) {
       path.back()->children.push_back(FlameNode{(*e.frames)[d]});
       path.push_back(&path.back()->children.back());
     }
     for (FlameNode* n : path) (e.is_b ? n->value_b : n->value) += e.value;
-    prev = &key;
+    prev = key;
   }
   return root;
 }
@@ -90,14 +113,15 @@ void add(std::vector<Entry>& entries, const FlameInput& in, bool is_b) {
 FlameNode flame_tree(const FlameInput& in) {
   std::vector<Entry> entries;
   add(entries, in, false);
-  return merge(entries);
+  return merge(entries, entries.size());
 }
 
 FlameNode flame_diff_tree(const FlameInput& a, const FlameInput& b) {
   std::vector<Entry> entries;
   add(entries, a, false);
+  const std::size_t split = entries.size();
   add(entries, b, true);
-  return merge(entries);
+  return merge(entries, split);
 }
 
 }  // namespace fscost

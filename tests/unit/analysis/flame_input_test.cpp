@@ -124,6 +124,25 @@ TEST(FlameTree, DiffTreeHoldsBothSides) {
             "    h 0/3\n");
 }
 
+// Sorted sides are merged, not sorted again; an unsorted side still is.
+TEST(FlameTree, DiffTreeOfUnsortedStacksEqualsSorted) {
+  FlameInput sorted_a{{{{"m", "f"}, 4}, {{"m", "g"}, 2}, {{"n"}, 1}}, {}};
+  FlameInput sorted_b{{{{"m", "f"}, 1}, {{"m", "h"}, 3}}, {}};
+  FlameInput shuffled_a{{{{"n"}, 1}, {{"m", "g"}, 2}, {{"m", "f"}, 4}}, {}};
+  FlameInput shuffled_b{{{{"m", "h"}, 3}, {{"m", "f"}, 1}}, {}};
+  const std::string want = printed(flame_diff_tree(sorted_a, sorted_b), true);
+  EXPECT_EQ(want,
+            "all 7/4\n"
+            "  m 6/4\n"
+            "    f 4/1\n"
+            "    g 2/0\n"
+            "    h 0/3\n"
+            "  n 1/0\n");
+  EXPECT_EQ(printed(flame_diff_tree(shuffled_a, sorted_b), true), want);
+  EXPECT_EQ(printed(flame_diff_tree(sorted_a, shuffled_b), true), want);
+  EXPECT_EQ(printed(flame_diff_tree(shuffled_a, shuffled_b), true), want);
+}
+
 TEST(FlameTree, ZeroValuesAddNoFrames) {
   EXPECT_EQ(printed(flame_tree(folded("a;b 0\nc 1\n"))), "all 1\n  c 1\n");
 }
