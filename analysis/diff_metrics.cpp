@@ -97,14 +97,22 @@ void add_samples(const Profile& p, std::map<std::string, OpMetrics>& ops) {
   std::vector<std::uint32_t> seen;  // stack number that last counted the frame
   std::unordered_map<OpMetrics*, FrameSums> sums;
   std::uint32_t stack = 0;
+  // Neighbouring samples mostly share their op: look it up when it changes.
+  const std::string* last_name = nullptr;
+  OpMetrics* last_op = nullptr;
+  FrameSums* last_sums = nullptr;  // sums[last_op]; the map's nodes stay put
   for (const auto& s : p.samples) {
     if (s.kind != SampleKind::Op || s.frames.empty()) continue;
-    auto it = ops.find(s.name);
-    if (it == ops.end()) continue;
-    OpMetrics& m = it->second;
-    double ns = per(samples_to_ns(static_cast<double>(s.count), p.meta.freq_hz), m.count);
+    if (!last_name || *last_name != s.name) {
+      auto it = ops.find(s.name);
+      last_name = &s.name;
+      last_op = it == ops.end() ? nullptr : &it->second;
+      last_sums = last_op ? &sums[last_op] : nullptr;
+    }
+    if (!last_op) continue;
+    double ns = per(samples_to_ns(static_cast<double>(s.count), p.meta.freq_hz), last_op->count);
     if (ns == 0) continue;
-    FrameSums& fs = sums[&m];
+    FrameSums& fs = *last_sums;
     ++stack;
     std::uint32_t id = 0;
     for (const Frame& f : s.frames) {
