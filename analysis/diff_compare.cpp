@@ -6,6 +6,7 @@
 #include <functional>
 #include <limits>
 #include <set>
+#include <utility>
 
 #include "diff_internal.h"
 #include "parallel.h"
@@ -86,19 +87,32 @@ bool all_zero(const std::vector<double>& v) {
   return true;
 }
 
-// Each of `names`' per-run values in one map (incl or self), 0 where a run
-// lacks it: a merge walk of each run's sorted map along the sorted names,
-// not a lookup per function and run (thousands of functions × every run).
+// Every function some run of either side has under `op`, in name order.
+std::vector<Frame> function_names(const Sides& s, const std::string& op) {
+  std::vector<std::uint8_t> seen(Frame::pool_size(), 0);
+  std::vector<Frame> names;
+  for (const auto* runs : {&s.a, &s.b})
+    for (const auto& r : *runs)
+      if (auto it = r.ops.find(op); it != r.ops.end())
+        for (const auto& [f, v] : it->second.incl)  // self's functions are all in incl
+          if (!std::exchange(seen[f.id()], 1)) names.push_back(f);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// Each of `names`' per-run values in incl or self, 0 where a run lacks it:
+// a merge walk of each run's sorted values along the sorted names, not a
+// lookup per function and run (thousands of functions × every run).
 std::vector<std::vector<double>> function_values(const std::vector<RunMetrics>& runs,
                                                  const std::string& op,
-                                                 const std::vector<std::string>& names,
-                                                 std::map<std::string, double> OpMetrics::*map) {
+                                                 const std::vector<Frame>& names,
+                                                 FunctionValues OpMetrics::*values) {
   std::vector<std::vector<double>> v(names.size(), std::vector<double>(runs.size(), 0.0));
   for (std::size_t r = 0; r < runs.size(); ++r) {
     auto it = runs[r].ops.find(op);
     if (it == runs[r].ops.end()) continue;
     std::size_t i = 0;
-    for (const auto& [name, value] : it->second.*map) {
+    for (const auto& [name, value] : it->second.*values) {
       while (i < names.size() && names[i] < name) ++i;
       if (i < names.size() && names[i] == name) v[i][r] = value;
     }
@@ -107,9 +121,7 @@ std::vector<std::vector<double>> function_values(const std::vector<RunMetrics>& 
 }
 
 std::vector<FunctionDiff> compare_functions(const Sides& s, const std::string& op) {
-  auto set = keys_of<std::string>(s, op, [](const OpMetrics& m) -> const auto& { return m.incl; });
-  std::vector<std::string> names(std::make_move_iterator(set.begin()),
-                                 std::make_move_iterator(set.end()));
+  const std::vector<Frame> names = function_names(s, op);
   auto incl_a = function_values(s.a, op, names, &OpMetrics::incl);
   auto incl_b = function_values(s.b, op, names, &OpMetrics::incl);
   auto self_a = function_values(s.a, op, names, &OpMetrics::self);
@@ -117,7 +129,7 @@ std::vector<FunctionDiff> compare_functions(const Sides& s, const std::string& o
   std::vector<FunctionDiff> out(names.size());
   for (std::size_t i = 0; i < names.size(); ++i) {
     FunctionDiff& d = out[i];
-    d.name = std::move(names[i]);
+    d.name = names[i].str();
     d.inclusive = compare(std::move(incl_a[i]), std::move(incl_b[i]), "ns/op", s.cfg.level,
                           s.cfg.alpha);
     d.self = compare(std::move(self_a[i]), std::move(self_b[i]), "ns/op", s.cfg.level,

@@ -78,12 +78,12 @@ struct FrameSums {
   }
 };
 
-// A std::map filled in name order: each entry goes in at the end.
+// The functions with an entry, in name order.
 void flush(const std::vector<std::uint32_t>& by_name, const std::vector<Frame>& names,
            const std::vector<double>& sums, const std::vector<std::uint8_t>& has,
-           std::map<std::string, double>& out) {
+           FunctionValues& out) {
   for (std::uint32_t id : by_name)
-    if (id < has.size() && has[id]) out.emplace_hint(out.end(), names[id].str(), sums[id]);
+    if (id < has.size() && has[id]) out.emplace_back(names[id], sums[id]);
 }
 
 // Frames are numbered once per run (through their pool id: no hashing);

@@ -24,6 +24,9 @@ struct LockMetrics {
   double per_contention = 0;  // ns per contention; meaningful only if count > 0
 };
 
+// Per-function values, sorted by name (Frame orders by text).
+using FunctionValues = std::vector<std::pair<Frame, double>>;
+
 // (lock_name, lock_type), as the report merges them.
 using LockKey = std::pair<std::string, std::string>;
 
@@ -36,9 +39,10 @@ struct OpMetrics {
   double sleep = 0;     // ns/op, every traced lock
   double latency = 0;   // ns/op, entry to exit
   double rate = 0;      // ops/s over the recording; 0 without a duration
-  // cpu-clock samples under the operation, as ns/op. Inclusive counts a
-  // function once per stack even if it recurses; self is the leaf.
-  std::map<std::string, double> incl, self;
+  // cpu-clock samples under the operation, as ns/op, sorted by function
+  // name. Inclusive counts a function once per stack even if it recurses;
+  // self is the leaf.
+  FunctionValues incl, self;
   std::map<LockKey, LockMetrics> locks;
 };
 
