@@ -1,8 +1,8 @@
 // Call graph of one operation's stacks and its dominator tree (callgraph.h).
 //
 // build() accumulates vertices and edges in plain vectors first (an edge is
-// found through a hash of its ends, not boost::edge's scan of the out-edge
-// list), then copies them into the adjacency_list in first-seen order, so a
+// found in its caller's list of (callee, edge), not through boost::edge),
+// then copies them into the adjacency_list in first-seen order, so a
 // graph built from the same stacks always has the same vertex ids.
 #include "callgraph.h"
 
@@ -20,40 +20,43 @@ namespace {
 using Traits = boost::graph_traits<CallGraphBase>;
 using Ends = std::pair<CallVertexId, CallVertexId>;
 
-struct EndsHash {
-  std::size_t operator()(const Ends& e) const {
-    return std::hash<CallVertexId>{}(e.first * 0x9e3779b97f4a7c15ULL ^ e.second);
-  }
-};
-
 struct Builder {
   std::vector<CallVertex> vertices;
   std::unordered_map<Frame, CallVertexId> index;  // interned: hashed by id
+  std::vector<CallVertexId> by_pool_id;           // the same, as an array: no hashing per frame
   std::vector<Ends> ends;
   std::vector<CallEdge> edges;
-  std::unordered_map<Ends, std::size_t, EndsHash> edge_index;
+  // Each vertex's out-edges as (callee, edge number): a function calls few
+  // others, so a scan beats hashing every (caller, callee) pair of every stack.
+  std::vector<std::vector<std::pair<CallVertexId, std::size_t>>> out;
   // The last stack that counted each vertex / edge: a stack adds its value
   // to a function or call once, however often it recurses through it.
   std::vector<std::size_t> vertex_seen, edge_seen;
   std::size_t stack_no = 0;
+  static constexpr CallVertexId kNone = std::numeric_limits<CallVertexId>::max();
 
   CallVertexId vertex(Frame name) {
-    auto [it, added] = index.try_emplace(name, vertices.size());
-    if (added) {
+    if (name.id() >= by_pool_id.size()) by_pool_id.resize(Frame::pool_size(), kNone);
+    CallVertexId& v = by_pool_id[name.id()];
+    if (v == kNone) {
+      v = vertices.size();
+      index.emplace(name, v);
       vertices.push_back(CallVertex{name});
       vertex_seen.push_back(0);
+      out.emplace_back();
     }
-    return it->second;
+    return v;
   }
 
   std::size_t edge(CallVertexId from, CallVertexId to) {
-    auto [it, added] = edge_index.try_emplace(Ends{from, to}, edges.size());
-    if (added) {
-      ends.emplace_back(from, to);
-      edges.emplace_back();
-      edge_seen.push_back(0);
-    }
-    return it->second;
+    for (const auto& [callee, e] : out[from])
+      if (callee == to) return e;
+    std::size_t e = edges.size();
+    out[from].emplace_back(to, e);
+    ends.emplace_back(from, to);
+    edges.emplace_back();
+    edge_seen.push_back(0);
+    return e;
   }
 
   // frames[0] is the root (vertex 0, already present).
