@@ -195,9 +195,15 @@ class RunLines {
   // render_folded's `wanted`: a value, and with per_op an operation.
   bool begin(SampleKind kind, const std::string& name, std::uint64_t value) {
     if (value == 0 || (groups_.per_op() && kind != SampleKind::Op)) return false;
+    if (!last_name_ || kind != last_kind_ || name != *last_name_) {  // neighbours share it
+      last_kind_ = kind;
+      last_name_ = &name;
+      last_group_ = groups_.of(name);
+      last_root_ = names_.root(kind, name);
+    }
     key_.clear();
-    key_.push_back(groups_.of(name));
-    key_.push_back(names_.root(kind, name));
+    key_.push_back(last_group_);
+    key_.push_back(last_root_);
     return true;
   }
   void text(std::string s) { key_.push_back(names_.text(std::move(s))); }
@@ -230,6 +236,10 @@ class RunLines {
   Groups& groups_;
   LineIndex& index_;
   Ids key_;
+  // The last record's (kind, name) and its group and root.
+  SampleKind last_kind_{};
+  const std::string* last_name_ = nullptr;
+  std::uint32_t last_group_ = 0, last_root_ = 0;
   std::vector<std::uint64_t> total_;  // by line; 0 = not in this run
   std::vector<std::uint32_t> touched_;
 };
