@@ -125,7 +125,11 @@ std::string render_diff_svg(const FlameInput& a, const FlameInput& b, const Diff
 }
 
 DiffGraph::DiffGraph(const FlameInput& a, const FlameInput& b, DiffOptions opt)
-    : root_(flame_diff_tree(a, b)), opt_(std::move(opt)) {}
+    : root_(flame_diff_tree(a, b)),
+      opt_(std::move(opt)),
+      spans_(flame::measure(root_, [this](const FlameNode& n) { return width_of(n, opt_.width); })) {}
+
+DiffGraph::~DiffGraph() = default;
 
 // A drawing before its frames: what render and size share.
 struct DiffGraph::Drawing {
@@ -139,9 +143,7 @@ DiffGraph::Drawing DiffGraph::plan(double min_width_px) const {
   Drawing d;
   d.svg = opt_.svg;
   d.svg.min_width_px = min_width_px;
-  d.lay = flame::layout(
-      root_, [this](const FlameNode& n) { return width_of(n, opt_.width); },
-      d.svg.width - 2 * flame::kPadX, d.svg.min_width_px);
+  d.lay = flame::layout(root_, spans_, d.svg.width - 2 * flame::kPadX, d.svg.min_width_px);
   for (const flame::Frame& f : d.lay.frames)
     if (f.depth > 0) d.max_abs = std::max(d.max_abs, std::fabs(delta(*f.node, opt_.color)));
   d.lines = legend(opt_, root_, d.max_abs);

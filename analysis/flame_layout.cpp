@@ -1,5 +1,6 @@
-// Two passes over the tree in pre-order: spans bottom-up, then positions
-// top-down, skipping pruned subtrees by their recorded size.
+// Two passes over the tree in pre-order: spans bottom-up (measure), then
+// positions top-down (layout), skipping pruned subtrees by their recorded
+// size.
 #include "flame_layout.h"
 
 #include <algorithm>
@@ -8,20 +9,26 @@ namespace fscost::flame {
 
 namespace {
 
-struct Span {
-  double span = 0;
-  std::size_t subtree = 1;  // nodes in the subtree, itself included
-};
+void measure_node(const FlameNode& n, const std::function<double(const FlameNode&)>& width,
+                  std::vector<Span>& out) {
+  std::size_t me = out.size();
+  out.emplace_back();
+  double children = 0;
+  for (const auto& c : n.children) {
+    std::size_t at = out.size();
+    measure_node(c, width, out);
+    children += out[at].span;
+  }
+  out[me] = {std::max(width(n), children), out.size() - me};
+}
 
-class Planner {
+class Placer {
  public:
-  Planner(const std::function<double(const FlameNode&)>& width, double min_px)
-      : width_(width), min_px_(min_px) {}
+  Placer(const Spans& spans, double min_px) : spans_(spans), min_px_(min_px) {}
 
   Layout run(const FlameNode& root, double avail_px) {
-    measure(root);
     out_.nodes = spans_.size();
-    out_.total = spans_[0].span;
+    out_.total = spans_.empty() ? 0 : spans_[0].span;
     if (out_.total <= 0) return std::move(out_);
     scale_ = avail_px / out_.total;
     place(root, kNoParent, 0, 0);
@@ -29,18 +36,6 @@ class Planner {
   }
 
  private:
-  void measure(const FlameNode& n) {
-    std::size_t me = spans_.size();
-    spans_.emplace_back();
-    double children = 0;
-    for (const auto& c : n.children) {
-      std::size_t at = spans_.size();
-      measure(c);
-      children += spans_[at].span;
-    }
-    spans_[me] = {std::max(width_(n), children), spans_.size() - me};
-  }
-
   void place(const FlameNode& n, std::size_t parent, int depth, double x) {
     const Span s = spans_[next_];
     double w = s.span * scale_;
@@ -60,19 +55,28 @@ class Planner {
     }
   }
 
-  const std::function<double(const FlameNode&)>& width_;
+  const Spans& spans_;
   double min_px_;
   double scale_ = 0;
-  std::vector<Span> spans_;
   std::size_t next_ = 0;
   Layout out_;
 };
 
 }  // namespace
 
+Spans measure(const FlameNode& root, const std::function<double(const FlameNode&)>& width) {
+  Spans out;
+  measure_node(root, width, out);
+  return out;
+}
+
+Layout layout(const FlameNode& root, const Spans& spans, double avail_px, double min_px) {
+  return Placer(spans, min_px).run(root, avail_px);
+}
+
 Layout layout(const FlameNode& root, const std::function<double(const FlameNode&)>& width,
               double avail_px, double min_px) {
-  return Planner(width, min_px).run(root, avail_px);
+  return layout(root, measure(root, width), avail_px, min_px);
 }
 
 }  // namespace fscost::flame

@@ -32,10 +32,24 @@ struct Layout {
   double pruned_span = 0;         // their share of `total`, in value units
 };
 
-// `width(n)` is the value that sets n's width; a frame spans
-// max(width(n), sum of its children's spans), so children always fit under
-// their parent (a diff can borrow the other side's width for a vanished
-// path). Frames narrower than `min_px` are pruned with their subtrees.
+struct Span {
+  double span = 0;
+  std::size_t subtree = 1;  // nodes in the subtree, itself included
+};
+using Spans = std::vector<Span>;  // by the node's pre-order number
+
+// Each node's span: `width(n)` is the value that sets n's width; a frame
+// spans max(width(n), sum of its children's spans), so children always fit
+// under their parent (a diff can borrow the other side's width for a
+// vanished path). It does not depend on the drawing's size, so a graph
+// shrunk to a size budget measures once.
+Spans measure(const FlameNode& root, const std::function<double(const FlameNode&)>& width);
+
+// The frames `avail_px` wide at `spans` (measure(root, ...)). Frames
+// narrower than `min_px` are pruned with their subtrees.
+Layout layout(const FlameNode& root, const Spans& spans, double avail_px, double min_px);
+
+// layout(root, measure(root, width), avail_px, min_px).
 Layout layout(const FlameNode& root, const std::function<double(const FlameNode&)>& width,
               double avail_px, double min_px);
 

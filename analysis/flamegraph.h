@@ -119,9 +119,14 @@ std::string render_diff_svg(const FlameInput& a, const FlameInput& b, const Diff
 // opt.svg.min_width_px = px; size(px) is render(px).size(), measured from
 // the layout without drawing. `a` and `b` need not outlive the object. One
 // thread at a time.
+namespace flame {
+struct Span;  // flame_layout.h
+}
+
 class DiffGraph {
  public:
   DiffGraph(const FlameInput& a, const FlameInput& b, DiffOptions opt);
+  ~DiffGraph();  // where flame::Span is complete
   std::string render(double min_width_px);
   std::size_t size(double min_width_px);
 
@@ -140,6 +145,7 @@ class DiffGraph {
 
   FlameNode root_;
   DiffOptions opt_;
+  std::vector<flame::Span> spans_;  // by the node's pre-order number; measured once
   std::vector<Memo> memo_;  // by the node's pre-order number
   std::string tooltips_;    // every memoised tooltip, one after another
   std::string scratch_;     // a tooltip before escaping
