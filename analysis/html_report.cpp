@@ -179,8 +179,14 @@ void ops_section(std::string& out, const Profile& p, const ReportView& v,
   const Consistency& c = v.consistency;
   if (c.ratio && c.rusage_sys_ns)
     fmt::format_to(std::back_inserter(out),
-                   "<p class=\"note\">Per-operation on-CPU sum {} = {} of rusage sys {}.</p>\n",
-                   seconds(c.oncpu_ns_sum), percent(*c.ratio), seconds(*c.rusage_sys_ns));
+                   "<p class=\"note\">Per-operation on-CPU sum {} = {} of rusage sys {}{}.</p>\n",
+                   seconds(c.oncpu_ns_sum), percent(*c.ratio), seconds(*c.rusage_sys_ns),
+                   c.ratio_with_syscall_path && c.syscall_path_samples > 0
+                       ? fmt::format("; {} with the syscall entry/exit path outside the "
+                                     "timestamps, where fscost's probes run ({} samples)",
+                                     percent(*c.ratio_with_syscall_path),
+                                     c.syscall_path_samples)
+                       : std::string());
   out += "</section>\n";
 }
 

@@ -83,7 +83,12 @@ json xfs_json(const XfsSummary& x) {
 
 json consistency_json(const Consistency& c) {
   json sys = c.rusage_sys_ns ? json(*c.rusage_sys_ns) : json(nullptr);
-  return {{"oncpu_ns_sum", c.oncpu_ns_sum}, {"rusage_sys_ns", sys}, {"ratio", or_null(c.ratio)}};
+  return {{"oncpu_ns_sum", c.oncpu_ns_sum},
+          {"rusage_sys_ns", sys},
+          {"ratio", or_null(c.ratio)},
+          {"syscall_path_samples", c.syscall_path_samples},
+          {"syscall_path_ns", or_null(c.syscall_path_ns)},
+          {"ratio_with_syscall_path", or_null(c.ratio_with_syscall_path)}};
 }
 
 }  // namespace

@@ -42,6 +42,12 @@ void consistency_line(std::string& out, const Consistency& c) {
   if (!c.ratio) return line(out, "per-op on-CPU sum {} (rusage sys is 0)", sum);
   line(out, "per-op on-CPU sum {} = {} of rusage sys {}", sum, percent(*c.ratio),
        seconds(*c.rusage_sys_ns));
+  if (c.ratio_with_syscall_path && c.syscall_path_samples > 0)
+    line(out,
+         "  + syscall entry/exit path outside the per-op timestamps (fscost's probes run there), "
+         "{} samples ≈ {}: {} of rusage sys",
+         c.syscall_path_samples, seconds(static_cast<std::uint64_t>(*c.syscall_path_ns)),
+         percent(*c.ratio_with_syscall_path));
 }
 
 void stack_block(std::string& out, const StackShare& s, std::uint64_t op_samples) {

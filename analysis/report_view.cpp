@@ -4,8 +4,11 @@
 #include <fmt/ranges.h>  // fmt::join
 
 #include <algorithm>
+#include <array>
 #include <map>
+#include <string_view>
 
+#include "frame_match.h"
 #include "operations.h"
 
 namespace fscost {
@@ -80,13 +83,33 @@ Background background(const Profile& p) {
 Consistency consistency(const Profile& p) {
   Consistency c;
   for (const auto& o : p.ops) c.oncpu_ns_sum += o.oncpu_ns;
+  for (const auto& s : p.samples)
+    if (s.kind == SampleKind::Kernel && is_syscall_path(s.frames))
+      c.syscall_path_samples += s.count;
+  if (p.meta.freq_hz > 0)
+    c.syscall_path_ns = static_cast<double>(c.syscall_path_samples) * 1e9 / p.meta.freq_hz;
   if (p.rusage.valid) c.rusage_sys_ns = p.rusage.sys_ns;
-  if (p.rusage.valid && p.rusage.sys_ns > 0)
-    c.ratio = static_cast<double>(c.oncpu_ns_sum) / static_cast<double>(p.rusage.sys_ns);
+  if (p.rusage.valid && p.rusage.sys_ns > 0) {
+    const auto sys = static_cast<double>(p.rusage.sys_ns);
+    c.ratio = static_cast<double>(c.oncpu_ns_sum) / sys;
+    if (c.syscall_path_ns)
+      c.ratio_with_syscall_path = (static_cast<double>(c.oncpu_ns_sum) + *c.syscall_path_ns) / sys;
+  }
   return c;
 }
 
 }  // namespace
+
+// Entry frames (x86-64, arm64) and the syscall bodies they call: x64_sys_call
+// (6.9+), the sys_call_table's __x64_sys_* wrappers before it, arm64's
+// invoke_syscall.
+constexpr std::array<std::string_view, 2> kSyscallEntry = {"do_syscall_64", "el0_svc"};
+constexpr std::array<std::string_view, 6> kSyscallBody = {
+    "x64_sys_call", "__x64_sys_*", "__ia32_sys_*", "__do_sys_*", "__se_sys_*", "invoke_syscall"};
+
+bool is_syscall_path(const Stack& frames) {
+  return stack_has_any(frames, kSyscallEntry) && !stack_has_any(frames, kSyscallBody);
+}
 
 Result<std::monostate> validate_report_options(const Profile&, const ReportOptions& opt) {
   if (opt.op && !op_from_name(*opt.op)) {

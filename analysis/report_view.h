@@ -40,7 +40,18 @@ struct Consistency {
   std::uint64_t oncpu_ns_sum = 0;  // every op of the profile, "other" included
   std::optional<std::uint64_t> rusage_sys_ns;
   std::optional<double> ratio;  // oncpu_ns_sum / rusage_sys_ns
+  // Kernel time inside syscalls but outside the per-op timestamps: the
+  // tracked tasks' [kernel] samples on the syscall entry/exit path, where
+  // fscost's own sys_enter/sys_exit programs run (is_syscall_path).
+  std::uint64_t syscall_path_samples = 0;
+  std::optional<double> syscall_path_ns;  // samples × 1e9 / freq_hz; nullopt without freq_hz
+  // (oncpu_ns_sum + syscall_path_ns) / rusage_sys_ns.
+  std::optional<double> ratio_with_syscall_path;
 };
+
+// True for a stack (outermost first) on the syscall entry or exit path:
+// under do_syscall_64 (arm64: el0_svc) but not in a syscall's body.
+bool is_syscall_path(const Stack& frames);
 
 // XFS activity outside the per-op counters: background events and what
 // reached the block devices.

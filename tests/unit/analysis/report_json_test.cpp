@@ -83,6 +83,37 @@ TEST(ReportJson, BackgroundAndConsistency) {
   EXPECT_DOUBLE_EQ(j["consistency"]["ratio"].get<double>(), 0.875);
 }
 
+// [kernel] samples between the syscall entry and the body (or after it):
+// time the per-op timestamps cannot cover, counted beside the ratio.
+TEST(ReportJson, ConsistencyCountsTheSyscallPathOutsideTheTimestamps) {
+  json plain = report_json(sample_profile(), {});
+  EXPECT_EQ(plain["consistency"]["syscall_path_samples"], 0);  // a page fault is not the path
+  EXPECT_DOUBLE_EQ(plain["consistency"]["ratio_with_syscall_path"].get<double>(), 0.875);
+
+  Profile p = sample_profile();
+  p.samples.push_back({SampleKind::Kernel, "fsops",
+                       test::stack({"syscall_trace_enter", "__bpf_trace_sys_enter"}), 30});
+  p.samples.push_back({SampleKind::Kernel, "fsops", test::stack({"syscall_exit_work"}), 10});
+  p.samples.push_back({SampleKind::Kernel, "fsops", test::kSyscall, 2});  // the entry itself
+  // A syscall body outside any op (exit never returns to sys_exit): not the path.
+  p.samples.push_back(
+      {SampleKind::Kernel, "fsops", test::stack({"x64_sys_call", "__x64_sys_exit"}), 7});
+  p.samples.push_back({SampleKind::Kernel, "fsops",
+                       {"el0_svc", "el0_svc_common", "invoke_syscall", "__arm64_sys_exit"}, 5});
+  json c = report_json(p, {})["consistency"];
+  EXPECT_EQ(c["syscall_path_samples"], 42);
+  const double ns = 42 * 1e9 / p.meta.freq_hz;
+  EXPECT_DOUBLE_EQ(c["syscall_path_ns"].get<double>(), ns);
+  EXPECT_DOUBLE_EQ(c["ratio_with_syscall_path"].get<double>(), (700e6 + ns) / 800e6);
+  EXPECT_DOUBLE_EQ(c["ratio"].get<double>(), 0.875);
+
+  p.meta.freq_hz = 0;  // no frequency: no time for the samples
+  c = report_json(p, {})["consistency"];
+  EXPECT_EQ(c["syscall_path_samples"], 42);
+  EXPECT_TRUE(c["syscall_path_ns"].is_null());
+  EXPECT_TRUE(c["ratio_with_syscall_path"].is_null());
+}
+
 TEST(ReportJson, OpFilterAndTopStacks) {
   ReportOptions opt;
   opt.op = "create";

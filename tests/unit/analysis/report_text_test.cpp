@@ -1,4 +1,5 @@
 // The text report: golden file, plus the lines a reader relies on.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "fixture.h"
@@ -36,7 +37,19 @@ TEST(ReportText, ConsistencyAndRusage) {
   EXPECT_TRUE(has_line(t, "rusage: user 0.100 s, sys 0.800 s, wall 2.100 s")) << t;
   EXPECT_TRUE(has_line(t, "per-op on-CPU sum 0.700 s = 87.5% of rusage sys 0.800 s")) << t;
 
+  EXPECT_EQ(t.find("syscall entry/exit path"), std::string::npos) << t;  // none sampled
+
   Profile p = sample_profile();
+  p.samples.push_back({SampleKind::Kernel, "fsops", test::stack({"syscall_exit_work"}), 40});
+  t = render_text(p, {});
+  const double ns = 40 * 1e9 / p.meta.freq_hz;
+  EXPECT_TRUE(has_line(t, fmt::format("  + syscall entry/exit path outside the per-op timestamps "
+                                      "(fscost's probes run there), 40 samples ≈ {:.3f} s: "
+                                      "{:.1f}% of rusage sys",
+                                      ns / 1e9, 100 * (700e6 + ns) / 800e6)))
+      << t;
+
+  p = sample_profile();
   p.rusage = {};
   t = render_text(p, {});
   EXPECT_TRUE(has_line(t, "rusage: not available")) << t;
