@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <boost/graph/dominator_tree.hpp>
 #include <cmath>
-#include <functional>
 #include <limits>
 #include <stdexcept>
 
@@ -22,25 +21,23 @@ using Ends = std::pair<CallVertexId, CallVertexId>;
 
 struct Builder {
   std::vector<CallVertex> vertices;
-  std::unordered_map<Frame, CallVertexId> index;  // interned: hashed by id
-  std::vector<CallVertexId> by_pool_id;           // the same, as an array: no hashing per frame
+  std::vector<CallVertexId> by_pool_id;  // a frame's vertex, by its pool id: no hashing
   std::vector<Ends> ends;
   std::vector<CallEdge> edges;
   // Each vertex's out-edges as (callee, edge number): a function calls few
-  // others, so a scan beats hashing every (caller, callee) pair of every stack.
+  // others, so a scan beats hashing every (caller, callee) pair of every
+  // stack (a caller with hundreds of callees would want a hash again).
   std::vector<std::vector<std::pair<CallVertexId, std::size_t>>> out;
   // The last stack that counted each vertex / edge: a stack adds its value
   // to a function or call once, however often it recurses through it.
   std::vector<std::size_t> vertex_seen, edge_seen;
   std::size_t stack_no = 0;
-  static constexpr CallVertexId kNone = std::numeric_limits<CallVertexId>::max();
 
   CallVertexId vertex(Frame name) {
-    if (name.id() >= by_pool_id.size()) by_pool_id.resize(Frame::pool_size(), kNone);
+    if (name.id() >= by_pool_id.size()) by_pool_id.resize(Frame::pool_size(), kNoVertex);
     CallVertexId& v = by_pool_id[name.id()];
-    if (v == kNone) {
+    if (v == kNoVertex) {
       v = vertices.size();
-      index.emplace(name, v);
       vertices.push_back(CallVertex{name});
       vertex_seen.push_back(0);
       out.emplace_back();
@@ -98,15 +95,14 @@ CallGraph CallGraph::build(const std::vector<FlameStack>& a, const std::vector<F
   for (std::size_t v = 0; v < bld.vertices.size(); ++v) cg.g_[v] = std::move(bld.vertices[v]);
   for (std::size_t e = 0; e < bld.edges.size(); ++e)
     boost::add_edge(bld.ends[e].first, bld.ends[e].second, bld.edges[e], cg.g_);
-  cg.index_ = std::move(bld.index);
+  cg.by_pool_id_ = std::move(bld.by_pool_id);
   cg.root_ = 0;
   return cg;
 }
 
 std::optional<CallVertexId> CallGraph::find(Frame name) const {
-  auto it = index_.find(name);
-  if (it == index_.end()) return std::nullopt;
-  return it->second;
+  if (name.id() >= by_pool_id_.size() || by_pool_id_[name.id()] == kNoVertex) return std::nullopt;
+  return by_pool_id_[name.id()];
 }
 
 const std::vector<CallVertexId>& CallGraph::idom() const {

@@ -15,9 +15,9 @@
 
 #include <boost/graph/adjacency_list.hpp>
 #include <cstddef>
+#include <limits>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "flamegraph.h"  // FlameStack
@@ -40,6 +40,7 @@ struct CallEdge {
 using CallGraphBase = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS,
                                             CallVertex, CallEdge>;
 using CallVertexId = boost::graph_traits<CallGraphBase>::vertex_descriptor;
+inline constexpr CallVertexId kNoVertex = std::numeric_limits<CallVertexId>::max();
 
 class CallGraph {
  public:
@@ -53,6 +54,7 @@ class CallGraph {
   CallVertexId root() const { return root_; }
   std::size_t size() const { return boost::num_vertices(g_); }
   const CallVertex& vertex(CallVertexId v) const { return g_[v]; }
+  // The function's vertex (text converts to a Frame, interning it).
   std::optional<CallVertexId> find(Frame name) const;
 
   // Immediate dominator of each vertex from the root (indexed by vertex id);
@@ -66,7 +68,7 @@ class CallGraph {
  private:
   CallGraphBase g_;
   CallVertexId root_ = 0;
-  std::unordered_map<Frame, CallVertexId> index_;  // interned names: hashed by id
+  std::vector<CallVertexId> by_pool_id_;  // a frame's vertex by pool id, or kNoVertex
   mutable std::vector<CallVertexId> idom_;
   mutable std::vector<std::vector<CallVertexId>> dominated_;
 };

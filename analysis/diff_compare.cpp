@@ -2,6 +2,8 @@
 // Benjamini–Hochberg pass over the whole diff. A metric missing from a run
 // is 0 there (an op or function that did not run cost nothing), except the
 // wait per contention, which exists only in runs that had contentions.
+#include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -111,6 +113,7 @@ std::vector<std::vector<double>> function_values(const std::vector<RunMetrics>& 
   for (std::size_t r = 0; r < runs.size(); ++r) {
     auto it = runs[r].ops.find(op);
     if (it == runs[r].ops.end()) continue;
+    assert(std::ranges::is_sorted(it->second.*values, {}, [](const auto& v) { return v.first; }));
     std::size_t i = 0;
     for (const auto& [name, value] : it->second.*values) {
       while (i < names.size() && names[i] < name) ++i;

@@ -130,6 +130,8 @@ DiffGraph::DiffGraph(const FlameInput& a, const FlameInput& b, DiffOptions opt)
       spans_(flame::measure(root_, [this](const FlameNode& n) { return width_of(n, opt_.width); })) {}
 
 DiffGraph::~DiffGraph() = default;
+DiffGraph::DiffGraph(DiffGraph&&) noexcept = default;
+DiffGraph& DiffGraph::operator=(DiffGraph&&) noexcept = default;
 
 // A drawing before its frames: what render and size share.
 struct DiffGraph::Drawing {

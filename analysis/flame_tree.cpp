@@ -64,9 +64,10 @@ RankedKeys ranked_keys(const std::vector<Entry>& entries) {
   return keys;
 }
 
-// The entries in stack order. A's and B's entries (`split` is B's first)
-// usually come sorted already (mean stacks and parsed folded text are):
-// then one merge of the two, not a sort of both.
+// The entries in stack order. When A's and B's entries (`split` is B's
+// first) each come sorted already, as the diff's mean stacks do, one merge
+// of the two replaces a sort of both. (Parsed folded text is sorted by whole
+// line, where ';' sorts after '.', so it usually takes the sort.)
 std::vector<std::size_t> stack_order(const RankedKeys& keys, std::size_t split, std::size_t n) {
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), 0);

@@ -113,20 +113,26 @@ struct DiffOptions {
 // operation, so a run that did more operations is not "slower" for it).
 std::string render_diff_svg(const FlameInput& a, const FlameInput& b, const DiffOptions& opt);
 
-// A differential flame graph drawn more than once, at growing pruning
-// widths (a page's size budget): the merged tree, each frame's tooltip and
-// its significance are made once. render(px) is render_diff_svg with
-// opt.svg.min_width_px = px; size(px) is render(px).size(), measured from
-// the layout without drawing. `a` and `b` need not outlive the object. One
-// thread at a time.
 namespace flame {
 struct Span;  // flame_layout.h
 }
 
+// A differential flame graph drawn more than once, at growing pruning
+// widths (a page's size budget): the merged tree, its layout spans, each
+// frame's tooltip and its significance are made once. render(px) is
+// render_diff_svg with opt.svg.min_width_px = px; size(px) is
+// render(px).size(), measured from the layout without drawing. `a` and `b`
+// need not outlive the object. One thread at a time.
 class DiffGraph {
  public:
   DiffGraph(const FlameInput& a, const FlameInput& b, DiffOptions opt);
-  ~DiffGraph();  // where flame::Span is complete
+  // Defined where flame::Span is complete. Moving is cheap, copying is not
+  // needed: no copies.
+  ~DiffGraph();
+  DiffGraph(DiffGraph&&) noexcept;
+  DiffGraph& operator=(DiffGraph&&) noexcept;
+  DiffGraph(const DiffGraph&) = delete;
+  DiffGraph& operator=(const DiffGraph&) = delete;
   std::string render(double min_width_px);
   std::size_t size(double min_width_px);
 

@@ -166,7 +166,11 @@ class LineIndex {
   static std::uint64_t hash(Key key) {
     std::uint64_t h = 0x9e3779b97f4a7c15ull ^ key.size();
     for (std::uint32_t x : key) h = (h ^ x) * 0x100000001b3ull + (h >> 29);
-    return h * 0x9e3779b97f4a7c15ull;  // the low bits pick the slot: mix them
+    // The low bits pick the slot, the high ones are the tag: fold the high
+    // bits into the low ones (murmur3's finalizer).
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    return h ^ (h >> 33);
   }
   void grow(std::size_t n) {  // n: a power of two
     slots_.assign(n, Slot{});
@@ -313,17 +317,19 @@ void add_run(const Profile& p, RunLines& run, const LineIndex& index, double sca
              const Names& names, Sums& sums) {
   std::unordered_map<std::string, std::uint64_t> counts;
   for (const auto& o : p.ops) counts[o.name] = o.count;
-  // A root's count, looked up by its text once per run.
-  constexpr std::uint64_t kUnknown = UINT64_MAX;
+  // A root's count, looked up by its text once per run; 0 if no op of the
+  // run has that name.
   std::unordered_map<std::uint32_t, std::uint64_t> count_of;
   std::set<std::pair<std::uint32_t, std::uint32_t>> skipped;  // (group, root)
   sums.value.resize(index.lines(), 0.0);
   run.drain([&](std::uint32_t line, std::uint64_t total) {
     Key key = index.key(line);
-    auto [c, added] = count_of.try_emplace(key[1], kUnknown);
-    if (added)
-      if (auto it = counts.find(names[key[1]]); it != counts.end()) c->second = it->second;
-    if (c->second != kUnknown && c->second > 0)
+    auto [c, added] = count_of.try_emplace(key[1], 0);
+    if (added) {
+      auto it = counts.find(names[key[1]]);
+      if (it != counts.end()) c->second = it->second;
+    }
+    if (c->second > 0)
       sums.value[line] += static_cast<double>(total) / static_cast<double>(c->second) * scale;
     else
       skipped.emplace(key[0], key[1]);

@@ -45,7 +45,7 @@ void consistency_line(std::string& out, const Consistency& c) {
   if (c.ratio_with_syscall_path && c.syscall_path_samples > 0)
     line(out,
          "  + syscall entry/exit path outside the per-op timestamps (fscost's probes run there), "
-         "{} samples ≈ {}: {} of rusage sys",
+         "{} samples ≈ {}; with it, {} of rusage sys",
          c.syscall_path_samples, seconds(static_cast<std::uint64_t>(*c.syscall_path_ns)),
          percent(*c.ratio_with_syscall_path));
 }

@@ -32,7 +32,9 @@ struct NamedCount {
 
 struct Background {
   std::uint64_t user_samples = 0;    // tracked tasks in user mode
-  std::uint64_t kernel_samples = 0;  // tracked tasks in the kernel outside syscalls
+  // Tracked tasks in the kernel outside any op's timestamps: faults,
+  // interrupts, exit, and the syscall entry/exit path (Consistency).
+  std::uint64_t kernel_samples = 0;
   std::vector<NamedCount> kthreads;  // most samples first
 };
 

@@ -44,10 +44,6 @@ std::optional<double> as_ns(std::uint64_t samples, std::uint32_t freq_hz) {
 
 }  // namespace
 
-bool is_spin_stack(const std::vector<std::string>& frames) {
-  return classify(frames) != Spin::None;
-}
-
 bool is_spin_stack(const Stack& frames) { return classify(frames) != Spin::None; }
 
 SpinCheck spin_check(const Profile& p, const std::string& op) {

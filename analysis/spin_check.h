@@ -31,7 +31,6 @@ SpinCheck spin_check(const Profile& p, const std::string& op);
 
 // True if the stack's leaf spins on a lock: a slow path the lock
 // tracepoints time, or rwsem optimistic spinning (which they do not).
-bool is_spin_stack(const std::vector<std::string>& frames);
 bool is_spin_stack(const Stack& frames);
 
 }  // namespace fscost

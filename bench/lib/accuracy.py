@@ -9,10 +9,11 @@ Each REPORT is `fscost report --format json` of one recorded run
   (consistency.syscall_path_ns) added to the numerator: kernel time inside
   syscalls but before sys_enter or after sys_exit fired, where fscost's own
   programs run, which the per-op timestamps cannot cover;
-- +kernel: the same with the workload's samples in the kernel outside any
-  syscall (page faults, exec, exit; sampled, so converted at 1/freq_hz
-  each) added to the numerator: the kernel time per-op accounting cannot
-  see by design;
+- +kernel: the same with all the workload's samples in the kernel outside any
+  op's timestamps (the syscall path of +path, page faults, exec, exit;
+  sampled, so converted at 1/freq_hz each) added to the numerator: the
+  kernel time per-op accounting cannot see by design. It includes +path's;
+  do not add the two;
 - closure: exact per-op on-CPU plus the sampled time outside syscalls
   (user mode and [kernel]) over rusage user + sys. With tick-based CPU
   accounting the kernel splits a task's precise runtime into user and sys

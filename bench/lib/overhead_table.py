@@ -8,6 +8,7 @@ process of the tree). Prints, per workload, throughput and kernel CPU per op
 against untraced, the tracers' own cost, fscost against perf, and the
 targets of docs/PERFORMANCE.md.
 """
+import math
 import statistics
 import sys
 from collections import defaultdict
@@ -37,14 +38,51 @@ def best(runs):
     return max(r["rate"] for r in runs)
 
 
-def paired(rs, base, key):
-    """Median over rounds of the run's value over the same round's untraced
-    value: runs seconds apart share the machine's state, so slow drift in
-    the load of a shared machine cancels."""
+def paired_ratios(rs, base, key):
+    """Each round's value over the same round's `base` value: runs seconds
+    apart share the machine's state, so slow drift in the load of a shared
+    machine cancels."""
     by_round = {r["round"]: r[key] for r in base}
     # A tiny run can have 0 kernel µs: rusage splits user/sys at the tick.
-    ratios = [r[key] / by_round[r["round"]] for r in rs if by_round.get(r["round"])]
+    return [r[key] / by_round[r["round"]] for r in rs if by_round.get(r["round"])]
+
+
+def paired(rs, base, key):
+    """Median over rounds of the paired ratios."""
+    ratios = paired_ratios(rs, base, key)
     return statistics.median(ratios) if ratios else float("nan")
+
+
+def median_ci(xs, level=0.95):
+    """Distribution-free confidence interval of the median: the order
+    statistics x(k) and x(n+1-k) with the largest k whose binomial(n, 1/2)
+    coverage is at least `level` (k = 1, the range, when n is too small to
+    reach it; returns the coverage it has)."""
+    xs = sorted(xs)
+    n = len(xs)
+    if n == 0:
+        return float("nan"), float("nan"), 0.0
+    pmf = [math.comb(n, i) / 2 ** n for i in range(n + 1)]
+    best = (xs[0], xs[-1], 1 - 2 * pmf[0])
+    for k in range(1, n // 2 + 1):
+        coverage = 1 - 2 * sum(pmf[:k])
+        if coverage < level:
+            break
+        best = (xs[k - 1], xs[n - k], coverage)
+    return best
+
+
+def verdict(ratios, goal, above="met", below="missed"):
+    """`above` / `below` when the median's 95% interval is wholly on one side
+    of the goal; otherwise the machine's noise does not decide it."""
+    lo, hi, cov = median_ci(ratios)
+    if lo >= goal:
+        word = above
+    elif hi < goal:
+        word = below
+    else:
+        word = "not resolved by %d rounds" % len(ratios)
+    return "%s (paired median's %.0f%% interval %.3f–%.3f)" % (word, 100 * cov, lo, hi)
 
 
 def config_table(by_config):
@@ -90,13 +128,18 @@ def targets(by_config):
             m = med(by_config[c], "rate") / med(base, "rate")
             p = paired(by_config[c], base, "rate")
             b = best(by_config[c]) / best(base)
-            out.append("%s ≥ %.2f× untraced: median %.3f, paired %.3f, best %.3f (%s on the"
-                       " median)" % (c, goal, m, p, b, "met" if m >= goal else "missed"))
+            out.append("%s ≥ %.2f× untraced: median %.3f, paired %.3f, best %.3f: %s" % (
+                c, goal, m, p, b,
+                verdict(paired_ratios(by_config[c], base, "rate"), goal)))
     perfs = [p for p in ("perf", "perflock") if p in by_config]
     if "fscost" in by_config and perfs:
         ahead = all(med(by_config["fscost"], "rate") > med(by_config[p], "rate") for p in perfs)
         out.append("fscost ahead of %s on median throughput: %s" % (
             " and ".join(perfs), "yes" if ahead else "no"))
+        for p in perfs:
+            out.append("fscost / %s, paired: %s" % (
+                p, verdict(paired_ratios(by_config["fscost"], by_config[p], "rate"), 1.0,
+                           "fscost ahead", p + " ahead")))
     for line in out:
         print("- " + line)
 

@@ -1,10 +1,13 @@
 // The JSON report: the stable interface scripts read (docs/REPORT-JSON.md).
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "fixture.h"
 #include "report.h"
+#include "report_view.h"
 
 namespace fscost {
 namespace {
@@ -112,6 +115,30 @@ TEST(ReportJson, ConsistencyCountsTheSyscallPathOutsideTheTimestamps) {
   EXPECT_EQ(c["syscall_path_samples"], 42);
   EXPECT_TRUE(c["syscall_path_ns"].is_null());
   EXPECT_TRUE(c["ratio_with_syscall_path"].is_null());
+}
+
+TEST(ReportView, SyscallPathIsTheEntryAndExitAroundABody) {
+  struct Case {
+    Stack frames;
+    bool path;
+  };
+  const std::vector<Case> cases = {
+      {{"entry_SYSCALL_64_after_hwframe", "do_syscall_64", "syscall_trace_enter"}, true},
+      {{"entry_SYSCALL_64", "do_syscall_64", "syscall_exit_work", "__bpf_trace_sys_exit"}, true},
+      {{"entry_SYSCALL_64_after_hwframe"}, true},  // still in the asm entry
+      {{"entry_SYSCALL_64", "do_syscall_64", "x64_sys_call", "__x64_sys_exit_group"}, false},
+      {{"entry_SYSCALL_64", "do_syscall_64", "__x64_sys_openat", "do_sys_openat2"}, false},
+      {{"entry_INT80_compat", "do_int80_syscall_32", "ia32_sys_call", "__ia32_sys_exit"}, false},
+      {{"entry_SYSENTER_compat", "do_fast_syscall_32", "syscall_exit_work"}, true},
+      {{"el0t_64_sync", "el0_svc", "do_el0_svc", "el0_svc_common"}, true},
+      {{"el0t_64_sync", "el0_svc", "el0_svc_common", "invoke_syscall", "__arm64_sys_exit"}, false},
+      {{"el0t_64_sync", "el0_svc", "el0_svc_common", "__arm64_sys_read"}, false},  // inlined
+      {{"asm_exc_page_fault", "exc_page_fault", "handle_mm_fault"}, false},
+      {{"asm_sysvec_apic_timer_interrupt", "sysvec_apic_timer_interrupt"}, false},
+      {{}, false},
+  };
+  for (const auto& c : cases)
+    EXPECT_EQ(is_syscall_path(c.frames), c.path) << fmt::format("{}", fmt::join(c.frames, ";"));
 }
 
 TEST(ReportJson, OpFilterAndTopStacks) {

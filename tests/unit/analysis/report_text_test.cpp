@@ -44,8 +44,8 @@ TEST(ReportText, ConsistencyAndRusage) {
   t = render_text(p, {});
   const double ns = 40 * 1e9 / p.meta.freq_hz;
   EXPECT_TRUE(has_line(t, fmt::format("  + syscall entry/exit path outside the per-op timestamps "
-                                      "(fscost's probes run there), 40 samples ≈ {:.3f} s: "
-                                      "{:.1f}% of rusage sys",
+                                      "(fscost's probes run there), 40 samples ≈ {:.3f} s; "
+                                      "with it, {:.1f}% of rusage sys",
                                       ns / 1e9, 100 * (700e6 + ns) / 800e6)))
       << t;
 
