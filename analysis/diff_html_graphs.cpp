@@ -5,8 +5,10 @@
 
 #include <fmt/format.h>
 
-#include <map>
+#include <functional>
 #include <memory>
+#include <string_view>
+#include <unordered_map>
 
 #include "flamegraph.h"
 #include "mean_stacks.h"
@@ -18,6 +20,15 @@ namespace {
 
 using Path = std::span<const std::string_view>;
 using Hook = std::function<std::optional<bool>(Path)>;
+
+// A hook is asked once per frame of every graph (~60k in a large one), so
+// its name tables hash, looked up by string_view without a copy.
+struct NameHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+template <typename T>
+using ByName = std::unordered_map<std::string, T, NameHash, std::equal_to<>>;
 
 std::optional<bool> tested(const Comparison& c) {
   if (c.verdict == Verdict::TooFewRuns) return std::nullopt;
@@ -41,7 +52,7 @@ std::string folded_frame(std::string s) {
 }
 
 Hook oncpu_hook(const OpDiff& op) {
-  auto by_name = std::make_shared<std::map<std::string, const Comparison*, std::less<>>>();
+  auto by_name = std::make_shared<ByName<const Comparison*>>();
   for (const auto& f : op.functions) by_name->emplace(folded_frame(f.name), &f.inclusive);
   return [&op, by_name](Path path) -> std::optional<bool> {
     if (path.size() <= 1) return tested(op.oncpu);
@@ -63,7 +74,7 @@ Hook offcpu_hook(const OpDiff& op) {
 // A name may stand for several LockDiffs (one per lock type): significant
 // if any of them is.
 Hook locks_hook(const OpDiff& op) {
-  auto by_name = std::make_shared<std::map<std::string, std::optional<bool>, std::less<>>>();
+  auto by_name = std::make_shared<ByName<std::optional<bool>>>();
   for (const auto& l : op.locks) {
     auto [it, fresh] = by_name->emplace(folded_frame(l.name), tested(l.wait));
     if (!fresh && it->second) {
