@@ -18,7 +18,6 @@ namespace fscost {
 
 namespace {
 
-using flame::Frame;
 using flame::Layout;
 
 double width_of(const FlameNode& n, DiffWidth w) {
@@ -192,17 +191,13 @@ void DiffGraph::each_frame(const Drawing& d, Emit&& emit) {
 std::string DiffGraph::render(double min_width_px) {
   Drawing d = plan(min_width_px);
   if (d.lay.frames.empty()) return flame::empty_svg(d.svg, d.lines);
-  flame::Geometry g = flame::geometry(d.svg, d.lines.size(), d.lay.max_depth);
-  std::string out;
-  out.reserve(d.lay.frames.size() * 220 + 16384);
-  flame::open_document(out, g, d.svg, d.lines);
-  flame::open_frames(out, g);
-  flame::FrameWriter writer(g);
+  flame::Shell s = flame::shell(d.svg, d.lines, d.lay.max_depth);
+  std::string out = std::move(s.head);
+  out.reserve(out.size() + d.lay.frames.size() * 220 + s.tail.size());
+  flame::FrameWriter writer(s.g);
   each_frame(d,
              [&](const flame::Frame& f, const flame::FrameMarkup& m) { writer.append(out, f, m); });
-  flame::close_frames(out);
-  flame::close_document(out, g);
-  return out;
+  return out += s.tail;
 }
 
 // The document around the frames is drawn (it is small); the frames are
@@ -210,14 +205,9 @@ std::string DiffGraph::render(double min_width_px) {
 std::size_t DiffGraph::size(double min_width_px) {
   Drawing d = plan(min_width_px);
   if (d.lay.frames.empty()) return flame::empty_svg(d.svg, d.lines).size();
-  flame::Geometry g = flame::geometry(d.svg, d.lines.size(), d.lay.max_depth);
-  std::string shell;
-  flame::open_document(shell, g, d.svg, d.lines);
-  flame::open_frames(shell, g);
-  flame::close_frames(shell);
-  flame::close_document(shell, g);
-  std::size_t bytes = shell.size();
-  flame::FrameWriter writer(g);
+  flame::Shell s = flame::shell(d.svg, d.lines, d.lay.max_depth);
+  std::size_t bytes = s.head.size() + s.tail.size();
+  flame::FrameWriter writer(s.g);
   each_frame(
       d, [&](const flame::Frame& f, const flame::FrameMarkup& m) { bytes += writer.size(f, m); });
   return bytes;

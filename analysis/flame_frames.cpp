@@ -59,11 +59,12 @@ class Counter {
  public:
   void put(std::string_view s) { n_ += s.size(); }
   void put_escaped(std::string_view s) { n_ += escaped_size(s); }
-  // Rounding to 2 or 3 decimals carries into the integer part only for a
-  // fraction of at least .995; anything unusual is printed to be sure.
+  // Rounding to 2 or more decimals carries into the integer part only for a
+  // fraction of at least .995; anything else (fewer decimals, a sign,
+  // -0.0, huge values) is printed to be sure.
   void fixed(double v, int precision) {
     double ip = std::floor(v);
-    if (v >= 0 && v < 1e15 && v - ip <= 0.99) {
+    if (precision >= 2 && !std::signbit(v) && v < 1e15 && v - ip <= 0.99) {
       n_ += digits(static_cast<unsigned long long>(ip)) + 1 + static_cast<std::size_t>(precision);
       return;
     }
@@ -77,6 +78,15 @@ class Counter {
 };
 
 }  // namespace
+
+Shell shell(const SvgOptions& opt, const std::vector<std::string>& header_lines, int max_depth) {
+  Shell s{geometry(opt, header_lines.size(), max_depth), {}, {}};
+  open_document(s.head, s.g, opt, header_lines);
+  open_frames(s.head, s.g);
+  close_frames(s.tail);
+  close_document(s.tail, s.g);
+  return s;
+}
 
 FrameWriter::FrameWriter(const Geometry& g) {
   for (int d = 0; d <= g.max_depth; ++d) {

@@ -38,6 +38,16 @@ class FrameWriter {
   std::vector<std::string> rect_y_, text_y_;  // by depth
 };
 
+// The document around a graph's frames: `head` is open_document and
+// open_frames, `tail` close_frames and close_document (flame_svg.h). A
+// drawing is head + frames + tail, and its size head.size() + the frames'
+// + tail.size(), from the same strings.
+struct Shell {
+  Geometry g;
+  std::string head, tail;
+};
+Shell shell(const SvgOptions& opt, const std::vector<std::string>& header_lines, int max_depth);
+
 // rgb(r,g,b) in a caller's buffer, without a heap allocation.
 class CssRgb {
  public:

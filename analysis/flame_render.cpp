@@ -105,12 +105,10 @@ std::string render_svg(const FlameInput& in, const SvgOptions& opt) {
       opt.min_width_px);
   if (lay.frames.empty()) return flame::empty_svg(opt, lines);
   if (auto note = flame::pruned_note(lay, opt); !note.empty()) lines.push_back(note);
-  flame::Geometry g = flame::geometry(opt, lines.size(), lay.max_depth);
-  std::string out;
-  out.reserve(lay.frames.size() * 200 + 16384);
-  flame::open_document(out, g, opt, lines);
-  flame::open_frames(out, g);
-  flame::FrameWriter writer(g);
+  flame::Shell s = flame::shell(opt, lines, lay.max_depth);
+  std::string out = std::move(s.head);
+  out.reserve(out.size() + lay.frames.size() * 200 + s.tail.size());
+  flame::FrameWriter writer(s.g);
   std::vector<Palette> palettes(lay.frames.size());
   std::string scratch, tip;
   for (std::size_t i = 0; i < lay.frames.size(); ++i) {
@@ -121,9 +119,7 @@ std::string render_svg(const FlameInput& in, const SvgOptions& opt) {
     flame::CssRgb fill(colour(palettes[i], f.node->name));
     writer.append(out, f, {tip, fill.view(), ""});
   }
-  flame::close_frames(out);
-  flame::close_document(out, g);
-  return out;
+  return out += s.tail;
 }
 
 }  // namespace fscost

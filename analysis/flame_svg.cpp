@@ -179,7 +179,6 @@ std::uint32_t name_hash(std::string_view name) {
   return h;
 }
 
-std::string css_rgb(Rgb c) { return fmt::format("rgb({},{},{})", c.r, c.g, c.b); }
 
 std::size_t label_fit(double w_px) {
   return static_cast<std::size_t>(std::max(0.0, std::floor((w_px - 6) / (kFontSize * kFontWidth))));

@@ -54,9 +54,9 @@ void append_share(std::string& out, double part, double whole);
 struct Rgb {
   int r = 0, g = 0, b = 0;
 };
+
 // FNV-1a: stable across runs, compilers and platforms, unlike std::hash.
 std::uint32_t name_hash(std::string_view name);
-std::string css_rgb(Rgb c);
 
 // The characters a label of a frame `w_px` wide can hold (< 3: no label);
 // longer names are cut to fit - 2 and ".." (flamegraph.js truncates the

@@ -84,6 +84,9 @@ class TempDir {
   // `keep`: use that directory (created) and leave it in place.
   explicit TempDir(const std::string& keep) : keep_(!keep.empty()) {
     if (keep_) {
+      // Profiles left from an earlier run would be loaded with the new ones.
+      if (fs::exists(keep) && !fs::is_empty(keep))
+        throw std::runtime_error("--keep " + keep + ": the directory is not empty");
       fs::create_directories(keep);
       path_ = keep;
       return;

@@ -22,18 +22,21 @@ syscall_run() {
   syscall_tracer "$1"
   # bpftrace -c needs a path: "perf" can match both /usr/bin and /usr/sbin
   cmd=("$(command -v perf)" bench syscall basic --loop "$loops")
+  local rc=0
   if [ "$1" = bpftrace-tp ]; then
     # bpftrace -c takes the command as one string
-    "${T[@]}" "${cmd[*]}" >"$work/sys.out" 2>"$work/sys.log" </dev/null || true
+    "${T[@]}" "${cmd[*]}" >"$work/sys.out" 2>"$work/sys.log" </dev/null || rc=$?
   else
-    "${T[@]}" "${cmd[@]}" >"$work/sys.out" 2>"$work/sys.log" </dev/null || true
+    "${T[@]}" "${cmd[@]}" >"$work/sys.out" 2>"$work/sys.log" </dev/null || rc=$?
   fi
   rm -f "$work/p.profile" "$work/perf.data"
-  awk '/usecs\/op/ {print $1; found=1} END {exit !found}' "$work/sys.out" || {
-    echo "syscall: perf bench under $1 printed no result:" >&2
+  # A tracer that failed (a profile not written, perf record's error at exit)
+  # makes its number meaningless, as in overhead_run.
+  if [ "$rc" -ne 0 ] || ! awk '/usecs\/op/ {print $1; found=1} END {exit !found}' "$work/sys.out"; then
+    echo "syscall: perf bench under $1 failed (exit $rc) or printed no result:" >&2
     cat "$work/sys.log" "$work/sys.out" >&2
     exit 1
-  }
+  fi
 }
 
 bench_syscall() {
@@ -41,15 +44,15 @@ bench_syscall() {
   echo
   need_root syscall || return 0
   need_exe syscall "$FSCOST" perf bpftrace || return 0
-  local configs nc r i c ns
+  local configs nc r i c us
   IFS=, read -r -a configs <<<"untraced,bpftrace-tp,$CONFIGS"
   nc=${#configs[@]}
   : >"$work/syscall.tsv"
   for ((r = 0; r < ROUNDS; r++)); do
     for ((i = 0; i < nc; i++)); do
       c=${configs[$(((i + r) % nc))]}
-      ns=$(syscall_run "$c") || exit 1
-      echo "$c $r $ns" >>"$work/syscall.tsv"
+      us=$(syscall_run "$c") || exit 1
+      echo "$c $r $us" >>"$work/syscall.tsv"
     done
   done
   python3 "$LIB/syscall_table.py" "$work/syscall.tsv"

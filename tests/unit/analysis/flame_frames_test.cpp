@@ -28,7 +28,7 @@ std::string awkward(int k) {
                                  "€€€€€€€€€€€€€€€€€€€€€€€€€€€€",
                                  "ctl\x01x",
                                  "trail\xE2\x82"};
-  return std::string(kNames[k % 9]) + std::to_string(k);
+  return std::string(kNames[k % std::size(kNames)]) + std::to_string(k);
 }
 
 FlameInput input(unsigned seed, int stacks) {
@@ -99,7 +99,7 @@ std::string escaped_bytewise(std::string_view s) {
 TEST(FlameFrames, EscapingMatchesByteByByte) {
   std::mt19937 rng(7);
   const std::string alphabet =
-      std::string("ab&<>\"'\t\x01\x7F \xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80\xFF", 25);
+      "ab&<>\"'\t\x01\x7F \xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80\xFF";
   for (int k = 0; k < 2000; ++k) {
     std::string s;
     for (std::size_t n = rng() % 24; n > 0; --n) s += alphabet[rng() % alphabet.size()];
