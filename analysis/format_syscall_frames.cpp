@@ -1,13 +1,17 @@
-// Which operation a kernel stack from perf is inside (format_perf_script.h).
+// Which operation a kernel stack from perf is inside (format_perf_script.h),
+// and whether a stack is on the syscall entry/exit path (syscall_frames.h):
+// one table of the kernel's syscall frames for both.
 //
 // fscost record reads the syscall number and flags at sys_enter
 // (userspace/syscall_table.cpp); a perf sample has only its stack, so the
 // same table is keyed here by the kernel functions that implement each
 // syscall. Flags are invisible: openat(O_CREAT) stays "open".
 #include <array>
+#include <span>
 #include <string_view>
 
 #include "format_perf_script.h"
+#include "syscall_frames.h"
 
 namespace fscost {
 
@@ -31,20 +35,39 @@ constexpr auto kWrapperPrefixes = std::to_array<std::string_view>({
 constexpr auto kGenericPrefixes =
     std::to_array<std::string_view>({"__se_sys_", "__do_sys_", "sys_"});
 
-// Frames that exist only on the syscall entry path; el0t_64_sync_handler is
-// missing on purpose (it also handles user page faults).
+// Frames that exist only on the syscall entry (and exit) path;
+// el0t_64_sync_handler is missing on purpose (it also handles user page
+// faults).
 constexpr auto kEntryFrames = std::to_array<std::string_view>({
     "entry_SYSCALL_64",
     "entry_SYSCALL_64_after_hwframe",
+    "entry_SYSCALL_64_safe_stack",
     "do_syscall_64",
-    "x64_sys_call",
     "entry_SYSENTER_compat",
+    "entry_SYSENTER_compat_after_hwframe",
+    "entry_INT80_compat",
     "do_fast_syscall_32",
     "do_int80_syscall_32",
     "el0_svc",
+    "el0_svc_compat",
     "do_el0_svc",
+    "do_el0_svc_compat",
+    "el0_svc_common",
+});
+// Where the entry path calls the syscall's body: x64_sys_call and
+// ia32_sys_call (6.9+; the sys_call_table before), arm64's invoke_syscall.
+constexpr auto kDispatchers = std::to_array<std::string_view>({
+    "x64_sys_call",
+    "x32_sys_call",
+    "ia32_sys_call",
     "invoke_syscall",
 });
+
+bool is_any(std::string_view f, std::span<const std::string_view> names) {
+  for (auto n : names)
+    if (f == n) return true;
+  return false;
+}
 
 struct SyscallOp {
   std::string_view syscall;
@@ -158,13 +181,22 @@ std::optional<Op> op_from_kernel_stack(const std::vector<std::string>& frames) {
   for (const auto& f : frames) {
     if (auto name = wrapped_syscall(f, in_syscall); !name.empty())
       return op_of_syscall(name, frames).value_or(Op::Other);
-    for (auto entry : kEntryFrames) in_syscall = in_syscall || f == entry;
+    in_syscall = in_syscall || is_any(f, kEntryFrames) || is_any(f, kDispatchers);
   }
   if (!in_syscall) return std::nullopt;
   for (const auto& f : frames)
     for (const auto& h : kHelpers)
       if (f == h.frame) return h.op;
   return Op::Other;
+}
+
+bool is_syscall_path(const Stack& frames) {
+  bool entry = false;
+  for (const Frame& f : frames) {
+    if (is_any(f.str(), kDispatchers) || !wrapped_syscall(f.str(), true).empty()) return false;
+    entry = entry || is_any(f.str(), kEntryFrames);
+  }
+  return entry;
 }
 
 }  // namespace fscost

@@ -4,12 +4,11 @@
 #include <fmt/ranges.h>  // fmt::join
 
 #include <algorithm>
-#include <array>
 #include <map>
 #include <string_view>
 
-#include "frame_match.h"
 #include "operations.h"
+#include "syscall_frames.h"
 
 namespace fscost {
 
@@ -80,17 +79,6 @@ Background background(const Profile& p) {
   return bg;
 }
 
-// Syscall entry frames (x86-64 and its 32-bit entries, arm64 and compat) and
-// the bodies they call: x64_sys_call / ia32_sys_call (6.9+), the
-// sys_call_table's __x64_sys_* wrappers before them, arm64's invoke_syscall
-// and __arm64_sys_* (in case invoke_syscall is inlined).
-constexpr std::array<std::string_view, 6> kSyscallEntry = {
-    "entry_SYSCALL_64*", "do_syscall_64", "do_fast_syscall_32", "do_int80_syscall_32",
-    "el0_svc",           "el0_svc_compat"};
-constexpr std::array<std::string_view, 9> kSyscallBody = {
-    "x64_sys_call", "ia32_sys_call",  "__x64_sys_*",   "__ia32_sys_*",         "__do_sys_*",
-    "__se_sys_*",   "invoke_syscall", "__arm64_sys_*", "__arm64_compat_sys_*"};
-
 Consistency consistency(const Profile& p) {
   Consistency c;
   for (const auto& o : p.ops) c.oncpu_ns_sum += o.oncpu_ns;
@@ -110,10 +98,6 @@ Consistency consistency(const Profile& p) {
 }
 
 }  // namespace
-
-bool is_syscall_path(const Stack& frames) {
-  return stack_has_any(frames, kSyscallEntry) && !stack_has_any(frames, kSyscallBody);
-}
 
 Result<std::monostate> validate_report_options(const Profile&, const ReportOptions& opt) {
   if (opt.op && !op_from_name(*opt.op)) {

@@ -51,9 +51,6 @@ struct Consistency {
   std::optional<double> ratio_with_syscall_path;
 };
 
-// True for a stack (outermost first) on the syscall entry or exit path:
-// under do_syscall_64 (arm64: el0_svc) but not in a syscall's body.
-bool is_syscall_path(const Stack& frames);
 
 // XFS activity outside the per-op counters: background events and what
 // reached the block devices.

@@ -7,7 +7,7 @@
 
 #include "fixture.h"
 #include "report.h"
-#include "report_view.h"
+#include "syscall_frames.h"
 
 namespace fscost {
 namespace {
@@ -117,7 +117,7 @@ TEST(ReportJson, ConsistencyCountsTheSyscallPathOutsideTheTimestamps) {
   EXPECT_TRUE(c["ratio_with_syscall_path"].is_null());
 }
 
-TEST(ReportView, SyscallPathIsTheEntryAndExitAroundABody) {
+TEST(SyscallFrames, PathIsTheEntryAndExitAroundABody) {
   struct Case {
     Stack frames;
     bool path;
@@ -128,6 +128,7 @@ TEST(ReportView, SyscallPathIsTheEntryAndExitAroundABody) {
       {{"entry_SYSCALL_64_after_hwframe"}, true},  // still in the asm entry
       {{"entry_SYSCALL_64", "do_syscall_64", "x64_sys_call", "__x64_sys_exit_group"}, false},
       {{"entry_SYSCALL_64", "do_syscall_64", "__x64_sys_openat", "do_sys_openat2"}, false},
+      {{"entry_SYSCALL_64", "do_syscall_64", "sys_unlink", "do_unlinkat"}, false},  // before 4.17
       {{"entry_INT80_compat", "do_int80_syscall_32", "ia32_sys_call", "__ia32_sys_exit"}, false},
       {{"entry_SYSENTER_compat", "do_fast_syscall_32", "syscall_exit_work"}, true},
       {{"el0t_64_sync", "el0_svc", "do_el0_svc", "el0_svc_common"}, true},
