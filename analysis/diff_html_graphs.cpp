@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "flamegraph.h"
+#include "format_folded.h"
 #include "mean_stacks.h"
 #include "report.h"
 
@@ -40,15 +41,6 @@ std::optional<bool> either(const Comparison& x, const Comparison& y) {
   auto a = tested(x), b = tested(y);
   if (!a || !b) return std::nullopt;
   return *a || *b;
-}
-
-// A frame as render_folded writes it: ';' separates frames, '\n' lines.
-std::string folded_frame(std::string s) {
-  for (char& c : s) {
-    if (c == ';') c = ':';
-    if (c == '\n' || c == '\r') c = ' ';
-  }
-  return s;
 }
 
 Hook oncpu_hook(const OpDiff& op) {

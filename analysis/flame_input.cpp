@@ -21,35 +21,23 @@ std::string join_frames(const Stack& frames) {
   return s;
 }
 
-bool is_kthread_root(const std::string& root) { return root.rfind("[kthread:", 0) == 0; }
-
 // Divides each op root's stacks by the op's count; leaves out (and lists)
 // the rest.
 FlameInput per_operation(FlameInput in, const Profile& p) {
   std::map<std::string, std::uint64_t> counts;
   for (const auto& o : p.ops) counts[o.name] = o.count;
   FlameInput out;
-  std::map<std::string, std::string> skipped;  // root → reason, sorted, once each
-  std::size_t kthreads = 0;
+  SkippedRoots skipped;
   for (auto& [frames, value] : in.stacks) {
     if (frames.empty()) continue;  // render_folded always prints a root
     const std::string& root = frames.front();
     auto it = counts.find(root);
-    if (it != counts.end() && it->second > 0) {
+    if (it != counts.end() && it->second > 0)
       out.stacks.emplace_back(std::move(frames), value / static_cast<double>(it->second));
-    } else if (is_kthread_root(root)) {
-      kthreads += skipped.emplace(root, "").second;
-    } else if (root.starts_with('[')) {
-      skipped.emplace(root, root + " (not an operation)");
-    } else {
-      skipped.emplace(root, root + " (no completed operations)");
-    }
+    else
+      skipped.add(root);
   }
-  for (const auto& [root, why] : skipped)
-    if (!why.empty()) out.skipped.push_back(why);
-  if (kthreads > 0)
-    out.skipped.push_back(
-        fmt::format("{} kernel thread{} (not operations)", kthreads, kthreads == 1 ? "" : "s"));
+  out.skipped = skipped.reasons();
   return out;
 }
 
@@ -60,6 +48,25 @@ std::string_view view_title(const std::string& view) {
 }
 
 }  // namespace
+
+void SkippedRoots::add(const std::string& root) {
+  if (root.starts_with("[kthread:"))
+    kthreads_ += why_.emplace(root, "").second;
+  else if (root.starts_with('['))
+    why_.emplace(root, root + " (not an operation)");
+  else
+    why_.emplace(root, root + " (no completed operations)");
+}
+
+std::vector<std::string> SkippedRoots::reasons() const {
+  std::vector<std::string> out;
+  for (const auto& [root, why] : why_)
+    if (!why.empty()) out.push_back(why);
+  if (kthreads_ > 0)
+    out.push_back(
+        fmt::format("{} kernel thread{} (not operations)", kthreads_, kthreads_ == 1 ? "" : "s"));
+  return out;
+}
 
 FlameInput flame_input(const Profile& p, const std::string& view,
                        const std::optional<std::string>& op, bool per_op) {

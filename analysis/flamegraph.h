@@ -10,6 +10,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -31,6 +32,20 @@ struct FlameInput {
   // Roots flame_input left out and why, e.g. "[user] (not an operation)"
   // with per_op; shown in the subtitle so nothing vanishes silently.
   std::vector<std::string> skipped;
+};
+
+// The roots a per-operation FlameInput leaves out, as its `skipped` lists
+// them: "[user] (not an operation)", "fsync (no completed operations)",
+// "2 kernel threads (not operations)"; each root once, in root order, the
+// kernel threads counted last.
+class SkippedRoots {
+ public:
+  void add(const std::string& root);
+  std::vector<std::string> reasons() const;
+
+ private:
+  std::map<std::string, std::string> why_;  // root → reason, "" for kernel threads
+  std::size_t kthreads_ = 0;
 };
 
 // Merged tree. `value` is inclusive (the frame and everything above it);

@@ -5,6 +5,7 @@
 
 #include <map>
 
+#include "format_folded.h"
 #include "lock_names.h"
 #include "report.h"
 #include "report_view.h"
@@ -16,29 +17,6 @@ namespace {
 // A map sorts the lines and merges stacks that sanitizing made equal.
 using Lines = std::map<std::string, std::uint64_t>;
 
-// ';' separates frames and '\n' ends a line, so neither may appear inside one.
-std::string sanitize(std::string s) {
-  for (char& c : s) {
-    if (c == ';') c = ':';
-    if (c == '\n' || c == '\r') c = ' ';
-  }
-  return s;
-}
-
-std::string root_of(SampleKind kind, const std::string& name) {
-  switch (kind) {
-    case SampleKind::Op:
-      return sanitize(name);
-    case SampleKind::User:
-      return "[user]";
-    case SampleKind::Kernel:
-      return "[kernel]";
-    case SampleKind::Kthread:
-      return sanitize("[kthread:" + name + "]");
-  }
-  return "[unknown]";
-}
-
 bool wanted(SampleKind kind, const std::string& name, std::uint64_t value,
             const ReportOptions& opt) {
   if (value == 0) return false;
@@ -46,13 +24,13 @@ bool wanted(SampleKind kind, const std::string& name, std::uint64_t value,
 }
 
 void append(std::string& key, const Stack& frames) {
-  for (const auto& f : frames) key += ';' + sanitize(f);
+  for (const auto& f : frames) key += ';' + folded_frame(f);
 }
 
 void oncpu_lines(const Profile& p, const ReportOptions& opt, Lines& lines) {
   for (const auto& s : p.samples) {
     if (!wanted(s.kind, s.name, s.count, opt)) continue;
-    std::string key = root_of(s.kind, s.name);
+    std::string key = folded_root(s.kind, s.name);
     append(key, s.frames);
     lines[key] += s.count;
   }
@@ -64,12 +42,12 @@ void oncpu_lines(const Profile& p, const ReportOptions& opt, Lines& lines) {
 void offcpu_lines(const Profile& p, const ReportOptions& opt, Lines& lines) {
   for (const auto& s : p.offcpu) {
     if (!wanted(s.kind, s.name, s.total_ns, opt)) continue;
-    std::string key = root_of(s.kind, s.name) + ";[" + sanitize(s.wait_class) + "]";
+    std::string key = folded_root(s.kind, s.name) + ";[" + folded_frame(s.wait_class) + "]";
     append(key, s.frames);
     if (!s.waker.empty() || !s.waker_frames.empty()) {
       key += ";--";
       append(key, {s.waker_frames.rbegin(), s.waker_frames.rend()});
-      key += ';' + sanitize(s.waker.empty() ? "[unknown waker]" : s.waker);
+      key += ';' + folded_frame(s.waker.empty() ? "[unknown waker]" : s.waker);
     }
     lines[key] += s.total_ns;
   }
@@ -78,13 +56,36 @@ void offcpu_lines(const Profile& p, const ReportOptions& opt, Lines& lines) {
 void lock_lines(const Profile& p, const ReportOptions& opt, Lines& lines) {
   for (const auto& s : p.locks) {
     if (!wanted(s.kind, s.name, s.total_ns, opt)) continue;
-    std::string key = root_of(s.kind, s.name) + ';' + sanitize(lock_name(s));
+    std::string key = folded_root(s.kind, s.name) + ';' + folded_frame(lock_name(s));
     append(key, s.frames);
     lines[key] += s.total_ns;
   }
 }
 
 }  // namespace
+
+// ';' separates frames and '\n' ends a line, so neither may appear inside one.
+std::string folded_frame(std::string s) {
+  for (char& c : s) {
+    if (c == ';') c = ':';
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  return s;
+}
+
+std::string folded_root(SampleKind kind, const std::string& name) {
+  switch (kind) {
+    case SampleKind::Op:
+      return folded_frame(name);
+    case SampleKind::User:
+      return "[user]";
+    case SampleKind::Kernel:
+      return "[kernel]";
+    case SampleKind::Kthread:
+      return folded_frame("[kthread:" + name + "]");
+  }
+  return "[unknown]";
+}
 
 std::string render_folded(const Profile& p, const ReportOptions& opt) {
   Lines lines;

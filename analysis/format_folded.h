@@ -18,6 +18,13 @@
 
 namespace fscost {
 
+// A frame as render_folded writes it: ';' (the separator) becomes ':', line
+// breaks become spaces.
+std::string folded_frame(std::string s);
+// render_folded's root of a record: the operation, "[user]", "[kernel]" or
+// "[kthread:NAME]".
+std::string folded_root(SampleKind kind, const std::string& name);
+
 struct FoldedStack {
   std::vector<std::string> frames;  // root (outermost) first, leaf last
   double value = 0;                 // samples, ns, ...; >= 0, may be fractional

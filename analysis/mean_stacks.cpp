@@ -7,8 +7,6 @@
 // are made once per distinct mean stack at the end.
 #include "mean_stacks.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <numeric>
 #include <set>
@@ -17,6 +15,8 @@
 #include <unordered_map>
 
 #include "diff_metrics.h"  // samples_to_ns
+#include "flamegraph.h"     // SkippedRoots
+#include "format_folded.h"  // folded_frame, folded_root
 #include "lock_names.h"
 #include "report_view.h"  // view_of
 
@@ -26,16 +26,6 @@ namespace {
 
 using Ids = std::vector<std::uint32_t>;
 using Key = std::span<const std::uint32_t>;
-
-// As render_folded writes a frame: ';' separates frames, '\n' ends a line.
-std::string sanitize(std::string_view in) {
-  std::string s(in);
-  for (char& c : s) {
-    if (c == ';') c = ':';
-    if (c == '\n' || c == '\r') c = ' ';
-  }
-  return s;
-}
 
 // Frame texts, interned: one id per distinct sanitized text.
 class Names {
@@ -50,19 +40,15 @@ class Names {
   std::uint32_t frame(const Frame& f) {
     if (f.id() >= raw_.size()) raw_.resize(Frame::pool_size(), kUnseen);
     std::uint32_t& id = raw_[f.id()];
-    if (id == kUnseen) id = text(sanitize(f.str()));
+    if (id == kUnseen) id = text(folded_frame(f.str()));
     return id;
   }
 
-  // render_folded's root: the op, "[user]", "[kernel]", "[kthread:NAME]".
+  // render_folded's root (folded_root), interned once per (kind, name).
   std::uint32_t root(SampleKind kind, const std::string& name) {
-    auto& memo = roots_[static_cast<std::size_t>(kind) & 3];
+    auto& memo = roots_.at(static_cast<std::size_t>(kind));
     if (auto it = memo.find(name); it != memo.end()) return it->second;
-    std::string r = kind == SampleKind::Op       ? sanitize(name)
-                    : kind == SampleKind::User   ? "[user]"
-                    : kind == SampleKind::Kernel ? "[kernel]"
-                                                 : sanitize("[kthread:" + name + "]");
-    return memo[name] = text(std::move(r));
+    return memo[name] = text(folded_root(kind, name));
   }
 
   // parse_folded right-trims a line, and so the leaf frame.
@@ -261,12 +247,12 @@ void oncpu_lines(const Profile& p, RunLines& out) {
 void offcpu_lines(const Profile& p, RunLines& out) {
   for (const auto& s : p.offcpu) {
     if (!out.begin(s.kind, s.name, s.total_ns)) continue;
-    out.text(sanitize("[" + s.wait_class + "]"));
+    out.text("[" + folded_frame(s.wait_class) + "]");
     out.frames(s.frames);
     if (!s.waker.empty() || !s.waker_frames.empty()) {
       out.text("--");
       out.frames_reversed(s.waker_frames);
-      out.text(sanitize(s.waker.empty() ? "[unknown waker]" : s.waker));
+      out.text(folded_frame(s.waker.empty() ? "[unknown waker]" : s.waker));
     }
     out.end(s.total_ns);
   }
@@ -275,7 +261,7 @@ void offcpu_lines(const Profile& p, RunLines& out) {
 void lock_lines(const Profile& p, RunLines& out) {
   for (const auto& s : p.locks) {
     if (!out.begin(s.kind, s.name, s.total_ns)) continue;
-    out.text(sanitize(lock_name(s)));
+    out.text(folded_frame(lock_name(s)));
     out.frames(s.frames);
     out.end(s.total_ns);
   }
@@ -286,29 +272,6 @@ void lock_lines(const Profile& p, RunLines& out) {
 struct Sums {
   std::vector<double> value;  // by line
   std::map<std::uint32_t, std::set<std::string>> skipped;
-};
-
-// per_operation() in flame_input.cpp, for one group of one run: roots that
-// are not operations, or have no completed ones, listed once each.
-struct RunSkips {
-  std::map<std::string, std::string> why;  // root → reason, "" for kthreads
-  std::size_t kthreads = 0;
-
-  void add(const std::string& root) {
-    if (root.starts_with("[kthread:"))
-      kthreads += why.emplace(root, "").second;
-    else if (root.starts_with('['))
-      why.emplace(root, root + " (not an operation)");
-    else
-      why.emplace(root, root + " (no completed operations)");
-  }
-  void into(std::set<std::string>& out) const {
-    for (const auto& [root, w] : why)
-      if (!w.empty()) out.insert(w);
-    if (kthreads > 0)
-      out.insert(
-          fmt::format("{} kernel thread{} (not operations)", kthreads, kthreads == 1 ? "" : "s"));
-  }
 };
 
 // One run's lines divided by their op's count and scaled to the view's
@@ -334,9 +297,10 @@ void add_run(const Profile& p, RunLines& run, const LineIndex& index, double sca
     else
       skipped.emplace(key[0], key[1]);
   });
-  std::map<std::uint32_t, RunSkips> skips;
+  std::map<std::uint32_t, SkippedRoots> skips;  // per_operation's, for each group of the run
   for (auto [group, root] : skipped) skips[group].add(names[root]);
-  for (const auto& [group, s] : skips) s.into(sums.skipped[group]);
+  for (const auto& [group, s] : skips)
+    for (auto& why : s.reasons()) sums.skipped[group].insert(std::move(why));
 }
 
 // The means, each group's stacks in frame-text order.

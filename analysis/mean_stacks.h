@@ -53,8 +53,9 @@ std::shared_ptr<MeanStackMemo> mean_stack_memo(const RunSet& runs);
 // Thread-safe once the memo is made (diff_runs makes it first).
 const FlameInput& mean_stacks(const RunSet& runs, const std::string& view, const std::string& op);
 
-// Each operation's mean stacks (op set: root = that operation) of `view`,
-// or, with op = nullopt, one FlameInput of every root; not memoised.
+// With per_op, each operation's mean stacks of `view` (root = that
+// operation, by operation name); without, one FlameInput of every root
+// under the name "". Not memoised.
 std::map<std::string, FlameInput> build_mean_stacks(const RunSet& runs, const std::string& view,
                                                     bool per_op);
 

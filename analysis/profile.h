@@ -67,7 +67,8 @@ struct OpStats {
 enum class SampleKind {
   Op,       // a tracked task inside operation `name`
   User,     // a tracked task in user mode
-  Kernel,   // a tracked task in the kernel outside any syscall (faults, irqs)
+  Kernel,   // a tracked task in the kernel outside any op's timestamps (faults, irqs,
+            // the syscall entry/exit path)
   Kthread,  // a kernel thread; `name` is its comm, or workqueue for kworkers
 };
 
