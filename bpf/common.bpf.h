@@ -35,7 +35,8 @@ struct {
 /* Per-thread state, in one of two maps by attach flavour. tp_btf programs
  * get typed task pointers, so they use task storage: reached from the
  * task_struct without hashing, and freed with the task. The raw_tp fallback
- * (kernels without task storage for tracing, < 5.11) keys a hash by tid.
+ * (kernels where tracing programs cannot use task storage, before 5.12)
+ * keys a hash by tid.
  * userspace shrinks the map it does not use to one entry. */
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);

@@ -16,6 +16,8 @@ struct task_struct___pre514 {
 	long state;
 } __attribute__((preserve_access_index));
 
+#define TASK_DEAD 0x00000080	/* include/linux/sched.h */
+
 static __always_inline __u32 task_state(struct task_struct *t)
 {
 	if (bpf_core_field_exists(t->__state))
@@ -112,6 +114,20 @@ static __always_inline void switch_in(struct fscost_task *t, __u64 now)
 		end_offcpu(t, now);
 }
 
+/* Task storage is freed with the task anyway; deleting at exit keeps the
+ * two flavours alike and returns the memory before the task is reaped. */
+static __always_inline void handle_exit(struct task_struct *task, bool btf)
+{
+	__u32 tid;
+
+	if (btf) {
+		bpf_task_storage_delete(&task_store, task);
+		return;
+	}
+	tid = BPF_CORE_READ(task, pid);
+	bpf_map_delete_elem(&tasks, &tid);
+}
+
 /* Every context switch on the machine comes here: untracked tasks cost a
  * lookup each and nothing else. */
 static __always_inline void handle_switch(void *ctx, bool preempt, struct task_struct *prev,
@@ -123,6 +139,12 @@ static __always_inline void handle_switch(void *ctx, bool preempt, struct task_s
 	if (t) {
 		now = bpf_ktime_get_ns();
 		switch_out(ctx, t, prev, preempt, now);
+		/* raw_tp keeps state in a hash: a thread that contends on a lock
+		 * or touches XFS after sched_process_exit (exit_files,
+		 * exit_notify) gets a fresh entry, which its final switch-out
+		 * frees. Task storage goes with the task. */
+		if (!btf && task_state(prev) == TASK_DEAD)
+			handle_exit(prev, false);
 	}
 	t = state_of(next, btf);
 	if (t) {
@@ -200,20 +222,6 @@ int BPF_PROG(fork_raw, struct task_struct *parent, struct task_struct *child)
 {
 	handle_fork(parent, child);
 	return 0;
-}
-
-/* Task storage is freed with the task anyway; deleting at exit keeps the
- * two flavours alike and returns the memory before the task is reaped. */
-static __always_inline void handle_exit(struct task_struct *task, bool btf)
-{
-	__u32 tid;
-
-	if (btf) {
-		bpf_task_storage_delete(&task_store, task);
-		return;
-	}
-	tid = BPF_CORE_READ(task, pid);
-	bpf_map_delete_elem(&tasks, &tid);
 }
 
 SEC("tp_btf/sched_process_exit")

@@ -23,6 +23,9 @@ TEST(Features, ProbeFindsWhatFscostNeeds) {
   EXPECT_TRUE(f.tracepoint_prog) << f.reason("tracepoint");
   EXPECT_TRUE(f.raw_tp) << f.reason("raw_tp");
   EXPECT_TRUE(f.tp_btf) << f.reason("tp_btf");
+  // Without it every default recording below would quietly take the raw_tp
+  // fallback, and the task-storage path would go untested.
+  EXPECT_TRUE(f.task_storage) << f.reason("task_storage");
   EXPECT_TRUE(f.perf_event_cpu_clock) << f.reason("cpu-clock");
   EXPECT_TRUE(f.perf_event_prog) << f.reason("perf_event");
   EXPECT_TRUE(f.stack_trace_map) << f.reason("stack_trace map");

@@ -70,6 +70,11 @@ TEST_F(RecordTest, CountsEveryOperationExactly) {
   }
   EXPECT_EQ(find_op(report, "create")->at("count").get<int>(), kN);
   EXPECT_EQ(find_op(report, "unlink")->at("count").get<int>(), 3 * kN);
+  // The default flavour: per-thread state in task storage.
+  EXPECT_NE(report.dump().find("raw_syscalls:sys_enter (tp_btf)"), std::string::npos);
+  // fsync waits for the log: off-CPU time is accounted only at sched_switch,
+  // so this shows the switch handlers found the thread's state.
+  EXPECT_GT(find_op(report, "fsync")->at("offcpu_ns_total").get<std::uint64_t>(), 0u);
 }
 
 TEST_F(RecordTest, CreateStacksHaveXfsFrames) {
@@ -136,7 +141,8 @@ TEST_F(RecordTest, ThreadsAndChildProcessesAreFollowed) {
   EXPECT_EQ((*create)["count"].get<int>(), 600);
 }
 
-// Kernels without task storage (< 5.11) get the raw_tp flavour, whose
+// Kernels where tracing programs cannot use task storage (before 5.12) get
+// the raw_tp flavour, whose
 // per-thread state is a hash keyed by tid, and the task-storage map becomes a
 // one-entry hash. Forced here; it must count as exactly as tp_btf does.
 TEST_F(RecordTest, RawTpFallbackCountsExactly) {
@@ -157,6 +163,9 @@ TEST_F(RecordTest, RawTpFallbackCountsExactly) {
     EXPECT_GT((*op)["oncpu_ns_per_op"].get<double>(), 0.0) << name;
   }
   EXPECT_EQ(find_op(report, "create")->at("count").get<int>(), 600);
+  // Off-CPU time is accounted only where sched_switch finds the state in the hash.
+  ASSERT_NE(find_op(report, "fsync"), nullptr);
+  EXPECT_GT(find_op(report, "fsync")->at("offcpu_ns_total").get<std::uint64_t>(), 0u);
   EXPECT_EQ(report["drops"]["task_map_full"].get<std::uint64_t>(), 0u);
 }
 
