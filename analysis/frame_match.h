@@ -34,13 +34,6 @@ constexpr bool frame_matches_any(std::string_view frame,
 }
 
 // True if any frame of the stack matches one of `patterns`.
-inline bool stack_has_any(const std::vector<std::string>& frames,
-                          std::span<const std::string_view> patterns) {
-  for (const auto& f : frames)
-    if (frame_matches_any(f, patterns)) return true;
-  return false;
-}
-
 inline bool stack_has_any(const Stack& frames, std::span<const std::string_view> patterns) {
   for (const auto& f : frames)
     if (frame_matches_any(f.str(), patterns)) return true;

@@ -15,7 +15,6 @@ namespace {
 
 using profile_json::Checker;
 using profile_json::element;
-using profile_json::Frames;
 using profile_json::FrameTable;
 using profile_json::Node;
 using profile_json::ojson;
@@ -83,7 +82,7 @@ std::vector<OpStats> parse_ops(Checker& c, const Node& n) {
   return ops;
 }
 
-StackSample parse_sample(Checker& c, const Node& n, const Frames& frames) {
+StackSample parse_sample(Checker& c, const Node& n, const Stack& frames) {
   StackSample s;
   Node kind = c.field(n, "kind");
   std::string k = c.str(kind);
@@ -100,7 +99,7 @@ Profile parse_body(Checker& c, const Node& root) {
   p.meta = parse_meta(c, c.field(root, "meta"));
   p.rusage = parse_rusage(c, c.field(root, "rusage"));
   p.ops = parse_ops(c, c.field(root, "ops"));
-  Frames frames = profile_json::parse_frames(c, c.field(root, "frames"));
+  Stack frames = profile_json::parse_frames(c, c.field(root, "frames"));
   Node samples = c.field(root, "samples");
   p.samples.reserve(Checker::size_hint(samples));
   c.each(samples, [&](const Node& s) { p.samples.push_back(parse_sample(c, s, frames)); });

@@ -38,7 +38,7 @@ std::string parse_wait_class(Checker& c, const Node& n) {
   return s;
 }
 
-OffCpuStack parse_offcpu(Checker& c, const Node& n, const Frames& frames) {
+OffCpuStack parse_offcpu(Checker& c, const Node& n, const Stack& frames) {
   OffCpuStack s;
   s.kind = parse_owner(c, n);
   s.name = c.str(c.field(n, "name"));
@@ -51,7 +51,7 @@ OffCpuStack parse_offcpu(Checker& c, const Node& n, const Frames& frames) {
   return s;
 }
 
-LockStat parse_lock(Checker& c, const Node& n, const Frames& frames) {
+LockStat parse_lock(Checker& c, const Node& n, const Stack& frames) {
   LockStat s;
   s.kind = parse_owner(c, n);
   s.name = c.str(c.field(n, "name"));
@@ -91,7 +91,7 @@ void parse_op_extra(Checker& c, const Node& n, OpStats& o) {
   if (auto f = c.find(n, "trans_max")) o.trans_max = c.u64(*f);
 }
 
-void parse_profile_extra(Checker& c, const Node& root, const Frames& frames, Profile& p) {
+void parse_profile_extra(Checker& c, const Node& root, const Stack& frames, Profile& p) {
   if (auto f = c.find(root, "offcpu"))
     c.each(*f, [&](const Node& e) { p.offcpu.push_back(parse_offcpu(c, e, frames)); });
   if (auto f = c.find(root, "locks"))

@@ -25,11 +25,6 @@ using ojson = nlohmann::ordered_json;
 using simdjson::dom::element;
 using simdjson::dom::element_type;
 
-// A list of frames: the file's "frames" table, or one stack built from it.
-// The frame type is spelled only here; parse_frames and parse_stack are the
-// only code that makes frames.
-using Frames = std::vector<Frame>;
-
 // A value inside the document and how we got there. The JSON path is only
 // spelled out when something is wrong, so large profiles parse cheaply.
 struct Node {
@@ -226,16 +221,16 @@ class FrameTable {
 };
 
 // The frame table as written, before any stack refers to it.
-inline Frames parse_frames(Checker& c, const Node& n) {
-  Frames out;
+inline Stack parse_frames(Checker& c, const Node& n) {
+  Stack out;
   out.reserve(Checker::size_hint(n));
   c.each(n, [&](const Node& f) { out.emplace_back(c.view(f)); });
   return out;
 }
 
 // A stack stored as indexes into the frame table.
-inline Frames parse_stack(Checker& c, const Node& n, const Frames& frames) {
-  Frames out;
+inline Stack parse_stack(Checker& c, const Node& n, const Stack& frames) {
+  Stack out;
   out.reserve(Checker::size_hint(n));
   c.each(n, [&](const Node& f) {
     std::uint64_t i = c.u64(f);
@@ -257,7 +252,7 @@ inline ojson stack_json(const Stack& stack, FrameTable& table) {
 // The optional v1 fields (profile_io_extra.cpp): read when present, written
 // when not zero or empty.
 void parse_op_extra(Checker& c, const Node& n, OpStats& o);
-void parse_profile_extra(Checker& c, const Node& root, const Frames& frames, Profile& p);
+void parse_profile_extra(Checker& c, const Node& root, const Stack& frames, Profile& p);
 void add_op_extra(const OpStats& o, ojson& out);
 void add_profile_extra(const Profile& p, FrameTable& table, ojson& doc);
 
