@@ -76,7 +76,9 @@ def verdict(ratios, goal, above="met", below="missed"):
     """`above` / `below` when the median's 95% interval is wholly on one side
     of the goal; otherwise the machine's noise does not decide it."""
     lo, hi, cov = median_ci(ratios)
-    if lo >= goal:
+    if cov < 0.9:  # fewer than 5 rounds: even the range is no interval
+        word = "not resolved by %d rounds" % len(ratios)
+    elif lo >= goal:
         word = above
     elif hi < goal:
         word = below
