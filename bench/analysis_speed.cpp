@@ -23,9 +23,9 @@
 #include <map>
 #include <optional>
 
-#include "diff.h"
-#include "flamegraph.h"
-#include "profile_io.h"
+#include "report/diff_report.h"
+#include "flame/flamegraph.h"
+#include "io/profile_io.h"
 #include "stages.h"
 #include "synth_profile.h"
 
@@ -165,9 +165,9 @@ void diff_pipeline(StageRecorder& rec, const fs::path& dir, bool keep) {
 
 void svg_pipeline(StageRecorder& rec, const fs::path& dir, bool keep) {
   auto p = take(read_profile(run_path(dir, "A", 0)));
-  auto in = rec.time("flame_input", [&] { return flame_input(p, "oncpu", std::nullopt, false); });
+  auto in = rec.time("flame_input", [&] { return flame_input(p, View::OnCpu, std::nullopt, false); });
   rec.note(fmt::format("{} stacks", in.stacks.size()));
-  auto opt = flame_svg_options(p, "oncpu", std::nullopt, false);
+  auto opt = flame_svg_options(p, View::OnCpu, std::nullopt, false);
   auto svg = rec.time("render_svg", [&] { return render_svg(in, opt); });
   rec.note(fmt::format("{:.1f} MB SVG", svg.size() / 1e6));
   if (keep) write_file(dir / "flame.svg", svg);

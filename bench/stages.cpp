@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "result.h"
+#include "model/result.h"
 
 namespace fscost::bench {
 namespace {

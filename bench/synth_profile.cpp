@@ -7,7 +7,7 @@
 #include <string_view>
 #include <unordered_set>
 
-#include "drops.h"
+#include "model/drops.h"
 
 namespace fscost::bench {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "profile.h"
+#include "model/profile.h"
 
 namespace fscost::bench {
 

@@ -1,13 +1,13 @@
 # Writes OUT, a C++ file defining fscost::flame::kFlamegraphJs and
 # kFlamegraphCss with the contents of JS and CSS as raw string literals.
 # Run by analysis/CMakeLists.txt at build time: cmake -DJS=.. -DCSS=.. -DOUT=.. -P embed.cmake
-# Other assets pass -DNS=fscost::html -DNAME=Report -DHEADER=html_assets.h
+# Other assets pass -DNS=fscost::html -DNAME=Report -DHEADER=report/html/assets.h
 # for fscost::html::kReportJs and kReportCss.
 set(delim "fscost_asset")
 if(NOT DEFINED NS)
   set(NS "fscost::flame")
   set(NAME "Flamegraph")
-  set(HEADER "flame_assets.h")
+  set(HEADER "flame/assets.h")
 endif()
 foreach(kind JS CSS)
   file(READ "${${kind}}" content)

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "ramdisk.h"
-#include "subprocess.h"
+#include "system/ramdisk.h"
+#include "system/subprocess.h"
 
 namespace fscost::test {
 

@@ -14,8 +14,8 @@
 #include <sstream>
 #include <thread>
 
-#include "profile_io.h"
-#include "ramdisk.h"
+#include "io/profile_io.h"
+#include "system/ramdisk.h"
 #include "support.h"
 
 namespace fscost {

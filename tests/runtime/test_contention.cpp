@@ -6,11 +6,11 @@
 #include <filesystem>
 #include <iostream>
 
-#include "lock_names.h"
-#include "profile_io.h"
-#include "ramdisk.h"
-#include "spin_check.h"
-#include "subprocess.h"
+#include "views/lock_names.h"
+#include "io/profile_io.h"
+#include "system/ramdisk.h"
+#include "views/spin_check.h"
+#include "system/subprocess.h"
 #include "support.h"
 
 namespace fscost {

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "file_io.h"
-#include "ramdisk.h"
-#include "subprocess.h"
+#include "model/file_io.h"
+#include "system/ramdisk.h"
+#include "system/subprocess.h"
 #include "support.h"
 
 namespace fscost {

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "kallsyms.h"
-#include "kernel_features.h"
+#include "symbols/kallsyms.h"
+#include "collector/kernel_features.h"
 #include "support.h"
 
 namespace fscost {

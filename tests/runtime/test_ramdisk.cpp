@@ -16,8 +16,8 @@
 #include <sstream>
 #include <thread>
 
-#include "ramdisk.h"
-#include "subprocess.h"
+#include "system/ramdisk.h"
+#include "system/subprocess.h"
 #include "support.h"
 
 namespace fscost {

@@ -9,8 +9,8 @@
 #include <set>
 #include <sstream>
 
-#include "ramdisk.h"
-#include "subprocess.h"
+#include "system/ramdisk.h"
+#include "system/subprocess.h"
 #include "support.h"
 
 namespace fscost {

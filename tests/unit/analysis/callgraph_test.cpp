@@ -2,7 +2,7 @@
 // self cost with recursion, dominators of a diamond, and where a delta
 // flows (narrowest_flow) for new code, spread deltas, either sign, zero, a
 // caller-given self delta; plus a 2 × 100k-stack build timed.
-#include "callgraph.h"
+#include "diff/callgraph.h"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <random>
 #include <stdexcept>
 
-#include "flamegraph.h"
+#include "flame/flamegraph.h"
 
 namespace fscost {
 namespace {

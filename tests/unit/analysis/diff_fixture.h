@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "diff.h"
-#include "lock_names.h"
-#include "profile.h"
+#include "diff/diff.h"
+#include "views/lock_names.h"
+#include "model/profile.h"
 
 namespace fscost::test {
 

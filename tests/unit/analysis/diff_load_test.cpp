@@ -3,10 +3,10 @@
 
 #include <fstream>
 
-#include "diff.h"
+#include "diff/diff.h"
 #include "diff_fixture.h"
 #include "fixture.h"
-#include "profile_io.h"
+#include "io/profile_io.h"
 
 namespace fscost::test {
 namespace {

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "diff.h"
-#include "file_io.h"
+#include "report/diff_report.h"
+#include "model/file_io.h"
 #include "fixture.h"
 
 namespace fscost {

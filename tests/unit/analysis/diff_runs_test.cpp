@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "diff.h"
+#include "diff/diff.h"
 #include "diff_fixture.h"
 
 namespace fscost::test {
@@ -313,7 +313,7 @@ TEST(DiffFlame, MeanStacksInNsPerOp) {
   };
   RunSet s;
   s.runs = {run(1000, 10, true), run(2000, 20, false)};
-  FlameInput in = mean_flame_input(s, "oncpu", std::nullopt);
+  FlameInput in = mean_flame_input(s, View::OnCpu, std::nullopt);
   ASSERT_EQ(in.stacks.size(), 2u);
   EXPECT_EQ(in.stacks[0].first, (std::vector<std::string>{"create", "a", "b"}));
   EXPECT_DOUBLE_EQ(in.stacks[0].second, 1e6);  // 10 ms over 10 ops in both runs

@@ -2,7 +2,7 @@
 // and none but noise between two sets of the same configuration.
 #include <gtest/gtest.h>
 
-#include "diff.h"
+#include "diff/diff.h"
 #include "diff_fixture.h"
 
 namespace fscost::test {

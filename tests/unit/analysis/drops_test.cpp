@@ -1,4 +1,4 @@
-#include "drops.h"
+#include "model/drops.h"
 
 #include <gtest/gtest.h>
 

@@ -14,9 +14,9 @@
 #include <tuple>
 #include <vector>
 
-#include "file_io.h"
-#include "profile.h"
-#include "report.h"
+#include "model/file_io.h"
+#include "model/profile.h"
+#include "report/report.h"
 
 namespace fscost::test {
 
@@ -29,7 +29,7 @@ inline bool has_line(const std::string& text, const std::string& line) {
 inline ReportOptions view_options(const std::string& view,
                                   std::optional<std::string> op = std::nullopt) {
   ReportOptions opt;
-  opt.view = view;
+  opt.view = take(parse_view(view));
   opt.op = std::move(op);
   return opt;
 }

@@ -9,7 +9,7 @@
 
 #include "fixture.h"
 #include "flame_test_util.h"
-#include "flamegraph.h"
+#include "flame/flamegraph.h"
 
 namespace fscost {
 namespace {
@@ -130,9 +130,9 @@ TEST(FlameDiff, PerOpNormalisation) {
     else if (s.kind == SampleKind::Op && s.name == "unlink")
       s.count = s.count * 3 / 2;
   auto o = options();
-  o.svg.unit = flame_unit("oncpu", true);
-  auto svg = render_diff_svg(flame_input(a, "oncpu", std::nullopt, true),
-                             flame_input(b, "oncpu", std::nullopt, true), o);
+  o.svg.unit = flame_unit(View::OnCpu, true);
+  auto svg = render_diff_svg(flame_input(a, View::OnCpu, std::nullopt, true),
+                             flame_input(b, View::OnCpu, std::nullopt, true), o);
   for (const char* same : {"create", "xfs_create", "xfs_trans_alloc", "lookup_open"})
     EXPECT_TRUE(neutral(svg_frame(svg, same).fill)) << same;
   for (const char* dearer : {"unlink", "do_unlinkat", "xfs_remove"})
@@ -175,10 +175,10 @@ TEST(FlameDiff, GoldenDiff) {
   b.samples.push_back({SampleKind::Op, "unlink",
                        test::stack({"__x64_sys_unlink", "do_unlinkat", "xfs_inactive"}), 25});
   DiffOptions o;
-  o.svg = flame_svg_options(b, "oncpu", std::nullopt, true);
+  o.svg = flame_svg_options(b, View::OnCpu, std::nullopt, true);
   o.svg.title = "Differential on-CPU flame graph, cost per operation";
-  auto svg = render_diff_svg(flame_input(a, "oncpu", std::nullopt, true),
-                             flame_input(b, "oncpu", std::nullopt, true), o);
+  auto svg = render_diff_svg(flame_input(a, View::OnCpu, std::nullopt, true),
+                             flame_input(b, View::OnCpu, std::nullopt, true), o);
   EXPECT_EQ(xml_problem(svg), "");
   test::expect_golden("flame/diff-oncpu-per-op.svg", test::without_script(svg));
 }

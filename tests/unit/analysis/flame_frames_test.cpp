@@ -6,11 +6,11 @@
 #include <random>
 #include <string>
 
-#include "flame_svg.h"
-#include "flamegraph.h"
-#include "format_folded.h"
-#include "html_graphs.h"
-#include "result.h"
+#include "flame/svg.h"
+#include "flame/flamegraph.h"
+#include "io/folded.h"
+#include "report/html/graphs.h"
+#include "model/result.h"
 
 namespace fscost {
 namespace {
@@ -64,7 +64,7 @@ TEST(FlameFrames, DiffGraphSizeIsTheDrawingsSize) {
 }
 
 // The escaper before runs were copied whole (flame_svg.cpp at 91f2707),
-// kept as the reference; UTF-8 validation is shared (flame::valid_utf8).
+// kept as the reference; UTF-8 validation is shared (valid_utf8).
 std::string escaped_bytewise(std::string_view s) {
   std::string out;
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -80,7 +80,7 @@ std::string escaped_bytewise(std::string_view s) {
     else if (c == '\'')
       out += "&apos;";
     else if (c >= 0x80) {
-      std::size_t len = flame::valid_utf8(s, i);
+      std::size_t len = valid_utf8(s, i);
       if (len == 0) {
         out += "\xEF\xBF\xBD";
       } else {
@@ -104,9 +104,9 @@ TEST(FlameFrames, EscapingMatchesByteByByte) {
     std::string s;
     for (std::size_t n = rng() % 24; n > 0; --n) s += alphabet[rng() % alphabet.size()];
     std::string out;
-    flame::append_escaped(out, s);
+    append_escaped(out, s);
     EXPECT_EQ(out, escaped_bytewise(s));
-    EXPECT_EQ(flame::escaped_size(s), out.size());
+    EXPECT_EQ(escaped_size(s), out.size());
   }
 }
 

@@ -4,10 +4,10 @@
 
 #include <regex>
 
-#include "file_io.h"
+#include "model/file_io.h"
 #include "fixture.h"
 #include "flame_test_util.h"
-#include "flamegraph.h"
+#include "flame/flamegraph.h"
 #include "full_fixture.h"
 
 namespace fscost {
@@ -18,7 +18,7 @@ using test::svg_frames;
 using test::xml_problem;
 
 SvgOptions fixed_options(bool icicle = false) {
-  SvgOptions o = flame_svg_options(test::sample_profile(), "oncpu", std::nullopt, false);
+  SvgOptions o = flame_svg_options(test::sample_profile(), View::OnCpu, std::nullopt, false);
   o.icicle = icicle;
   return o;
 }
@@ -32,14 +32,14 @@ std::string asset(const std::string& name) {
 }
 
 TEST(FlameSvg, GoldenFlame) {
-  auto svg = render_svg(flame_input(test::sample_profile(), "oncpu", std::nullopt, false),
+  auto svg = render_svg(flame_input(test::sample_profile(), View::OnCpu, std::nullopt, false),
                         fixed_options());
   EXPECT_EQ(xml_problem(svg), "");
   test::expect_golden("flame/oncpu.svg", test::without_script(svg));
 }
 
 TEST(FlameSvg, GoldenIcicle) {
-  auto svg = render_svg(flame_input(test::sample_profile(), "oncpu", std::nullopt, false),
+  auto svg = render_svg(flame_input(test::sample_profile(), View::OnCpu, std::nullopt, false),
                         fixed_options(true));
   EXPECT_EQ(xml_problem(svg), "");
   test::expect_golden("flame/oncpu-icicle.svg", test::without_script(svg));
@@ -47,8 +47,8 @@ TEST(FlameSvg, GoldenIcicle) {
 
 TEST(FlameSvg, GoldenOffCpuOneOpPerOp) {
   Profile p = test::full_profile();
-  auto opt = flame_svg_options(p, "offcpu", std::string("create"), true);
-  auto svg = render_svg(flame_input(p, "offcpu", std::string("create"), true), opt);
+  auto opt = flame_svg_options(p, View::OffCpu, std::string("create"), true);
+  auto svg = render_svg(flame_input(p, View::OffCpu, std::string("create"), true), opt);
   EXPECT_EQ(xml_problem(svg), "");
   test::expect_golden("flame/offcpu-create-per-op.svg", test::without_script(svg));
 }
@@ -60,13 +60,13 @@ TEST(FlameSvg, TitleSubtitleAndMetadata) {
             "fsops create 1000 | testhost | kernel 6.8.0-test | 4 CPUs | 999 Hz | 2.00 s | "
             "fscost 0.1.0");
   EXPECT_EQ(o.unit, "samples");
-  auto per_op = flame_svg_options(test::sample_profile(), "locks", std::string("create"), true);
+  auto per_op = flame_svg_options(test::sample_profile(), View::Locks, std::string("create"), true);
   EXPECT_EQ(per_op.title, "Lock wait flame graph: create, cost per operation");
   EXPECT_EQ(per_op.unit, "ns/op");
 }
 
 TEST(FlameSvg, FramesNestAndShowValueAndShares) {
-  auto svg = render_svg(flame_input(test::sample_profile(), "oncpu", std::nullopt, false),
+  auto svg = render_svg(flame_input(test::sample_profile(), View::OnCpu, std::nullopt, false),
                         fixed_options());
   auto all = svg_frame(svg, "all");
   auto create = svg_frame(svg, "create");
@@ -77,7 +77,7 @@ TEST(FlameSvg, FramesNestAndShowValueAndShares) {
   EXPECT_GE(trans.x, create.x);
   EXPECT_LE(trans.x + trans.w, create.x + create.w + 1e-3);
   EXPECT_LT(trans.y, create.y);  // flame: leaves above roots
-  auto icicle = render_svg(flame_input(test::sample_profile(), "oncpu", std::nullopt, false),
+  auto icicle = render_svg(flame_input(test::sample_profile(), View::OnCpu, std::nullopt, false),
                            fixed_options(true));
   EXPECT_GT(svg_frame(icicle, "xfs_trans_alloc").y, svg_frame(icicle, "create").y);
 }

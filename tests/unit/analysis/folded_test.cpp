@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "fixture.h"
-#include "report.h"
+#include "report/report.h"
 
 namespace fscost {
 namespace {

@@ -1,6 +1,6 @@
 // Folded stacks in and out: parse/write round trips, exact error messages,
 // and the mapping of roots onto a Profile.
-#include "format_folded.h"
+#include "io/folded.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 
 #include "fixture.h"
 #include "full_fixture.h"
-#include "report.h"
+#include "report/report.h"
 
 namespace fscost {
 namespace {

@@ -1,7 +1,7 @@
 // perf script import: a trimmed real `perf record -a -g` of a create/unlink/
 // mkdir/rmdir loop (tests/data/formats/perf-script-x86_64.txt, perf 6.1 on
 // Linux 6.18), hand-written variants of the format, and malformed input.
-#include "format_perf_script.h"
+#include "io/perf_script.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <tuple>
 
 #include "fixture.h"
-#include "report.h"
+#include "report/report.h"
 
 namespace fscost {
 namespace {

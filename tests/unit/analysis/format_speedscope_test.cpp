@@ -1,13 +1,13 @@
 // speedscope output: exact JSON for literal profiles, and the schema's
 // structural rules on a real import.
-#include "format_speedscope.h"
+#include "report/speedscope.h"
 
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "fixture.h"
-#include "format_perf_script.h"
+#include "io/perf_script.h"
 
 namespace fscost {
 namespace {
@@ -84,7 +84,7 @@ TEST(FormatSpeedscope, OffCpuInNanosecondsWithWaker) {
                2,
                3'000'000}};
   ReportOptions opt;
-  opt.view = "offcpu";
+  opt.view = View::OffCpu;
   expect_json(to_speedscope(p, opt), R"({
     "$schema": "https://www.speedscope.app/file-format-schema.json",
     "exporter": ")" + kExporter + R"(",
@@ -103,7 +103,7 @@ TEST(FormatSpeedscope, OffCpuInNanosecondsWithWaker) {
 
 TEST(FormatSpeedscope, NoStacksNoProfiles) {
   ReportOptions opt;
-  opt.view = "locks";
+  opt.view = View::Locks;
   json doc = to_speedscope(small_profile(), opt);
   EXPECT_EQ(doc["profiles"], json::array());
   EXPECT_EQ(doc["shared"]["frames"], json::array());

@@ -1,5 +1,5 @@
 // Frame: interning identity, text ordering, hashing, thread safety.
-#include "frame.h"
+#include "model/frame.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "fixture.h"
-#include "lock_names.h"
+#include "views/lock_names.h"
 
 namespace fscost::test {
 

@@ -1,7 +1,7 @@
 // The HTML report's structure for a literal profile: sections, anchors that
 // resolve, one inline SVG per (graph set, view with data), escaping, and no
 // reference to anything outside the file. tests/browser/ renders it for real.
-#include "html_report.h"
+#include "report/html_report.h"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "full_fixture.h"
-#include "lock_names.h"
+#include "views/lock_names.h"
 
 namespace fscost {
 namespace {

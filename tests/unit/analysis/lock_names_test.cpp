@@ -1,5 +1,5 @@
 // Lock types from flags, lock names from call sites, rows merged by name.
-#include "lock_names.h"
+#include "views/lock_names.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // parallel_for: every item once, results by index, the first error rethrown.
-#include "parallel.h"
+#include "model/parallel.h"
 
 #include <gtest/gtest.h>
 

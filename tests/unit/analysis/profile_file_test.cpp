@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "fixture.h"
-#include "profile_io.h"
+#include "io/profile_io.h"
 
 namespace fscost {
 namespace {

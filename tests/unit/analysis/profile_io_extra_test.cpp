@@ -7,7 +7,7 @@
 #include <set>
 
 #include "full_fixture.h"
-#include "profile_io.h"
+#include "io/profile_io.h"
 
 namespace fscost {
 namespace {

@@ -12,7 +12,7 @@
 
 #include "fixture.h"
 #include "full_fixture.h"
-#include "profile_io.h"
+#include "io/profile_io.h"
 
 namespace fscost {
 namespace {

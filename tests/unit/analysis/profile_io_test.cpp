@@ -1,6 +1,6 @@
 // The profile file format: round trip, golden file, and every way a file
 // can be bad. A bad file must give an Error, never a crash or exception.
-#include "profile_io.h"
+#include "io/profile_io.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>

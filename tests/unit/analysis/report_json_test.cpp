@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "fixture.h"
-#include "report.h"
-#include "syscall_frames.h"
+#include "report/report.h"
+#include "io/syscall_frames.h"
 
 namespace fscost {
 namespace {

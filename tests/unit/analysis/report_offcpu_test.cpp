@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include "full_fixture.h"
-#include "offcpu_view.h"
-#include "report.h"
+#include "views/offcpu_view.h"
+#include "report/report.h"
 
 namespace fscost {
 namespace {

@@ -1,5 +1,5 @@
 // The spin cross-check: traced spin time against samples in spin paths.
-#include "spin_check.h"
+#include "views/spin_check.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // enumeration, R's printed output, and stats_reference.py (mpmath, 40
 // digits; written from the textbook formulas, not from stats.cpp). Neither R
 // nor scipy is installed here, so R numbers are its documented outputs.
-#include "stats.h"
+#include "diff/stats.h"
 
 #include <gtest/gtest.h>
 

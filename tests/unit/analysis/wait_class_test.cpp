@@ -1,5 +1,5 @@
 // Wait classes: the reason from sched_switch, refined by the blocked stack.
-#include "wait_class.h"
+#include "model/wait_class.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "compare_options.h"
+#include "compare/options.h"
 
 namespace fscost {
 namespace {

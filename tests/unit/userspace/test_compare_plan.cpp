@@ -3,7 +3,7 @@
 
 #include <map>
 
-#include "compare_plan.h"
+#include "compare/plan.h"
 
 namespace fscost {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <cstdio>
 
-#include "compare_progress.h"
+#include "compare/progress.h"
 
 namespace fscost {
 namespace {

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "compare_report.h"
+#include "compare/report.h"
 
 namespace fscost {
 namespace {

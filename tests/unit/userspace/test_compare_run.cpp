@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "compare_run.h"
+#include "compare/run.h"
 
 namespace fscost {
 namespace {

@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "compare_chart.h"
-#include "compare_scaling.h"
+#include "compare/chart.h"
+#include "compare/scaling.h"
 
 namespace fscost {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <sstream>
 
-#include "kernel_features.h"
-#include "tracefs.h"
+#include "collector/kernel_features.h"
+#include "collector/tracefs.h"
 
 namespace fscost {
 namespace {

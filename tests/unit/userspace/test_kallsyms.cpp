@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "kallsyms.h"
+#include "symbols/kallsyms.h"
 
 namespace fscost {
 namespace {

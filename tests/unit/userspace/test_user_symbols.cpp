@@ -3,8 +3,8 @@
 
 #include <sstream>
 
-#include "proc_maps.h"
-#include "user_symbols.h"
+#include "symbols/proc_maps.h"
+#include "symbols/user_symbols.h"
 
 extern "C" __attribute__((noinline, used)) int fscost_test_marker_function(int x) {
   return x * 3 + 1;

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "subprocess.h"
+#include "system/subprocess.h"
 
 namespace fscost {
 namespace {

@@ -1,0 +1,320 @@
+// Comparisons: every per-run metric of A against B, then one
+// Benjamini–Hochberg pass over the whole diff. A metric missing from a run
+// is 0 there (an op or function that did not run cost nothing), except the
+// wait per contention, which exists only in runs that had contentions.
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <set>
+#include <utility>
+
+#include "diff/internal.h"
+#include "model/parallel.h"
+#include "model/wait_class.h"
+
+namespace fscost {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// q < alpha decides; a side with < 2 runs has no test at all.
+void set_verdict(Comparison& c, double q, double alpha) {
+  c.q = c.welch.valid ? q : kNaN;
+  if (!c.welch.valid)
+    c.verdict = Verdict::TooFewRuns;
+  else if (q < alpha)
+    c.verdict = c.welch.diff > 0 ? Verdict::More : Verdict::Less;
+  else
+    c.verdict = Verdict::NoChange;
+}
+
+using OpGetter = std::function<double(const OpMetrics&)>;
+
+// The per-run values of one op metric, 0 where the run lacks the op.
+std::vector<double> op_values(const std::vector<RunMetrics>& runs, const std::string& op,
+                              const OpGetter& get) {
+  std::vector<double> v;
+  v.reserve(runs.size());
+  for (const auto& r : runs) {
+    auto it = r.ops.find(op);
+    v.push_back(it == r.ops.end() ? 0.0 : get(it->second));
+  }
+  return v;
+}
+
+// Wait per contention of one lock, from the runs that contended on it.
+std::vector<double> per_contention(const std::vector<RunMetrics>& runs, const std::string& op,
+                                   const LockKey& key) {
+  std::vector<double> v;
+  for (const auto& r : runs) {
+    auto it = r.ops.find(op);
+    if (it == r.ops.end()) continue;
+    auto l = it->second.locks.find(key);
+    if (l != it->second.locks.end() && l->second.count > 0) v.push_back(l->second.per_contention);
+  }
+  return v;
+}
+
+struct Sides {
+  const std::vector<RunMetrics>& a;
+  const std::vector<RunMetrics>& b;
+  const DiffConfig& cfg;
+
+  Comparison op(const std::string& name, const OpGetter& get, const char* unit) const {
+    return compare(op_values(a, name, get), op_values(b, name, get), unit, cfg.level, cfg.alpha);
+  }
+};
+
+double from(const std::map<std::string, double>& m, const std::string& key) {
+  auto it = m.find(key);
+  return it == m.end() ? 0.0 : it->second;
+}
+
+template <typename Key, typename Pick>
+std::set<Key> keys_of(const Sides& s, const std::string& op, Pick pick) {
+  std::set<Key> keys;
+  for (const auto* runs : {&s.a, &s.b})
+    for (const auto& r : *runs)
+      if (auto it = r.ops.find(op); it != r.ops.end())
+        for (const auto& [k, v] : pick(it->second)) keys.insert(k);
+  return keys;
+}
+
+bool all_zero(const std::vector<double>& v) {
+  for (double x : v)
+    if (x != 0) return false;
+  return true;
+}
+
+// Every function some run of either side has under `op`, in name order.
+std::vector<Frame> function_names(const Sides& s, const std::string& op) {
+  std::vector<std::uint8_t> seen(Frame::pool_size(), 0);
+  std::vector<Frame> names;
+  for (const auto* runs : {&s.a, &s.b})
+    for (const auto& r : *runs)
+      if (auto it = r.ops.find(op); it != r.ops.end())
+        for (const auto& [f, v] : it->second.incl)  // self's functions are all in incl
+          if (!std::exchange(seen[f.id()], 1)) names.push_back(f);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// Each of `names`' per-run values in incl or self, 0 where a run lacks it:
+// a merge walk of each run's sorted values along the sorted names, not a
+// lookup per function and run (thousands of functions × every run).
+std::vector<std::vector<double>> function_values(const std::vector<RunMetrics>& runs,
+                                                 const std::string& op,
+                                                 const std::vector<Frame>& names,
+                                                 FunctionValues OpMetrics::*values) {
+  std::vector<std::vector<double>> v(names.size(), std::vector<double>(runs.size(), 0.0));
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    auto it = runs[r].ops.find(op);
+    if (it == runs[r].ops.end()) continue;
+    assert(std::ranges::is_sorted(it->second.*values, {}, [](const auto& v) { return v.first; }));
+    std::size_t i = 0;
+    for (const auto& [name, value] : it->second.*values) {
+      while (i < names.size() && names[i] < name) ++i;
+      if (i < names.size() && names[i] == name) v[i][r] = value;
+    }
+  }
+  return v;
+}
+
+std::vector<FunctionDiff> compare_functions(const Sides& s, const std::string& op) {
+  const std::vector<Frame> names = function_names(s, op);
+  auto incl_a = function_values(s.a, op, names, &OpMetrics::incl);
+  auto incl_b = function_values(s.b, op, names, &OpMetrics::incl);
+  auto self_a = function_values(s.a, op, names, &OpMetrics::self);
+  auto self_b = function_values(s.b, op, names, &OpMetrics::self);
+  std::vector<FunctionDiff> out(names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    FunctionDiff& d = out[i];
+    d.name = names[i].str();
+    d.inclusive = compare(std::move(incl_a[i]), std::move(incl_b[i]), "ns/op", s.cfg.level,
+                          s.cfg.alpha);
+    d.self = compare(std::move(self_a[i]), std::move(self_b[i]), "ns/op", s.cfg.level,
+                     s.cfg.alpha);
+    d.new_in_b = all_zero(d.inclusive.a);
+    d.gone_in_b = all_zero(d.inclusive.b);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto& x, const auto& y) {
+    return std::fabs(x.inclusive.delta()) > std::fabs(y.inclusive.delta());
+  });
+  return out;
+}
+
+LockDiff compare_lock(const Sides& s, const std::string& op, const LockKey& key) {
+  auto field = [&](double LockMetrics::*f) {
+    return [&key, f](const OpMetrics& m) {
+      auto it = m.locks.find(key);
+      return it == m.locks.end() ? 0.0 : it->second.*f;
+    };
+  };
+  LockDiff d;
+  d.name = key.first;
+  d.type = key.second;
+  d.contentions = s.op(op, field(&LockMetrics::contentions), "/op");
+  d.wait = s.op(op, field(&LockMetrics::wait), "ns/op");
+  d.spin = s.op(op, field(&LockMetrics::spin), "ns/op");
+  d.sleep = s.op(op, field(&LockMetrics::sleep), "ns/op");
+  d.per_contention = compare(per_contention(s.a, op, key), per_contention(s.b, op, key), "ns",
+                             s.cfg.level, s.cfg.alpha);
+  return d;
+}
+
+std::vector<LockDiff> compare_locks(const Sides& s, const std::string& op) {
+  auto keys = keys_of<LockKey>(s, op, [](const OpMetrics& m) -> const auto& { return m.locks; });
+  std::vector<LockDiff> out;
+  for (const auto& key : keys) out.push_back(compare_lock(s, op, key));
+  std::stable_sort(out.begin(), out.end(), [](const auto& x, const auto& y) {
+    return std::fabs(x.wait.delta()) > std::fabs(y.wait.delta());
+  });
+  return out;
+}
+
+OpDiff compare_op(const Sides& s, const std::string& op) {
+  OpDiff d;
+  d.op = op;
+  d.count = s.op(op, [](const OpMetrics& m) { return m.count; }, "ops");
+  d.oncpu = s.op(op, [](const OpMetrics& m) { return m.oncpu; }, "ns/op");
+  d.offcpu = s.op(op, [](const OpMetrics& m) { return m.offcpu; }, "ns/op");
+  d.spin = s.op(op, [](const OpMetrics& m) { return m.spin; }, "ns/op");
+  d.sleep = s.op(op, [](const OpMetrics& m) { return m.sleep; }, "ns/op");
+  d.latency = s.op(op, [](const OpMetrics& m) { return m.latency; }, "ns/op");
+  d.rate = s.op(op, [](const OpMetrics& m) { return m.rate; }, "ops/s");
+  for (auto wc : kWaitClasses) {
+    std::string cls(wc);
+    d.offcpu_by_class[cls] =
+        s.op(op, [&](const OpMetrics& m) { return from(m.offcpu_class, cls); }, "ns/op");
+  }
+  d.functions = compare_functions(s, op);
+  d.locks = compare_locks(s, op);
+  return d;
+}
+
+Comparison compare_runs(const std::vector<RunMetrics>& a, const std::vector<RunMetrics>& b,
+                        double RunMetrics::*f, const char* unit, const DiffConfig& cfg) {
+  std::vector<double> va, vb;
+  for (const auto& r : a)
+    if (r.rusage_valid || f == &RunMetrics::kthread_ns) va.push_back(r.*f);
+  for (const auto& r : b)
+    if (r.rusage_valid || f == &RunMetrics::kthread_ns) vb.push_back(r.*f);
+  return compare(std::move(va), std::move(vb), unit, cfg.level, cfg.alpha);
+}
+
+// The diff's comparisons in three Benjamini–Hochberg families. One family
+// of thousands of per-function tests would drown the handful of per-op
+// figures the explanation rests on (a real create diff has ~2000 function
+// comparisons and ~40 metrics), so each level controls its own FDR.
+struct Families {
+  std::vector<Comparison*> metrics, functions, locks;
+};
+
+Families every_comparison(Diff& d) {
+  Families f;
+  f.metrics = {&d.sys_ns, &d.user_ns, &d.wall_ns, &d.user_share, &d.kthread_ns};
+  for (auto& op : d.ops) {
+    for (Comparison* c :
+         {&op.count, &op.oncpu, &op.offcpu, &op.spin, &op.sleep, &op.latency, &op.rate})
+      f.metrics.push_back(c);
+    for (auto& [cls, c] : op.offcpu_by_class) f.metrics.push_back(&c);
+    for (auto& fn : op.functions) {
+      f.functions.push_back(&fn.inclusive);
+      f.functions.push_back(&fn.self);
+    }
+    for (auto& l : op.locks)
+      for (Comparison* c : {&l.contentions, &l.wait, &l.spin, &l.sleep, &l.per_contention})
+        f.locks.push_back(c);
+  }
+  return f;
+}
+
+// BH over one family; returns how many comparisons had a valid test.
+std::size_t control_family(const std::vector<Comparison*>& all, double alpha) {
+  std::vector<Comparison*> family;
+  std::vector<double> p;
+  for (Comparison* c : all) {
+    if (!c->welch.valid || !std::isfinite(c->welch.p)) {
+      set_verdict(*c, kNaN, alpha);
+      continue;
+    }
+    family.push_back(c);
+    p.push_back(c->welch.p);
+  }
+  std::vector<double> q = stats::benjamini_hochberg(p);
+  for (std::size_t i = 0; i < family.size(); ++i) set_verdict(*family[i], q[i], alpha);
+  return family.size();
+}
+
+}  // namespace
+
+const char* to_string(Verdict v) {
+  switch (v) {
+    case Verdict::More: return "more";
+    case Verdict::Less: return "less";
+    case Verdict::NoChange: return "no change";
+    case Verdict::TooFewRuns: return "too few runs";
+  }
+  return "?";
+}
+
+const char* to_string(LockChange c) {
+  switch (c) {
+    case LockChange::New: return "new";
+    case LockChange::Worse: return "worse";
+    case LockChange::Better: return "better";
+    case LockChange::Gone: return "gone";
+    case LockChange::NoChange: return "no change";
+  }
+  return "?";
+}
+
+Comparison compare(std::vector<double> a, std::vector<double> b, std::string unit, double level,
+                   double alpha) {
+  Comparison c;
+  c.unit = std::move(unit);
+  c.sa = stats::summarize(a, level);
+  c.sb = stats::summarize(b, level);
+  c.welch = stats::welch_test(a, b, level);
+  c.mwu = stats::mann_whitney(a, b);
+  c.effect = stats::hedges_g(a, b);
+  c.rel = c.sa.mean != 0 && std::isfinite(c.sa.mean) ? c.delta() / c.sa.mean : kNaN;
+  c.a = std::move(a);
+  c.b = std::move(b);
+  set_verdict(c, c.welch.p, alpha);
+  return c;
+}
+
+std::vector<OpDiff> compare_ops(const std::vector<RunMetrics>& a, const std::vector<RunMetrics>& b,
+                                const DiffConfig& cfg) {
+  std::set<std::string> names;
+  for (const auto* runs : {&a, &b})
+    for (const auto& r : *runs)
+      for (const auto& [name, m] : r.ops) names.insert(name);
+  Sides s{a, b, cfg};
+  std::vector<std::string> order(names.begin(), names.end());
+  std::vector<OpDiff> out(order.size());
+  parallel_for(order.size(), [&](std::size_t i) { out[i] = compare_op(s, order[i]); });
+  return out;
+}
+
+void compare_totals(Diff& d, const std::vector<RunMetrics>& a, const std::vector<RunMetrics>& b) {
+  d.sys_ns = compare_runs(a, b, &RunMetrics::sys_ns, "ns", d.config);
+  d.user_ns = compare_runs(a, b, &RunMetrics::user_ns, "ns", d.config);
+  d.wall_ns = compare_runs(a, b, &RunMetrics::wall_ns, "ns", d.config);
+  d.user_share = compare_runs(a, b, &RunMetrics::user_share, "%", d.config);
+  d.kthread_ns = compare_runs(a, b, &RunMetrics::kthread_ns, "ns", d.config);
+}
+
+void control_fdr(Diff& d) {
+  Families f = every_comparison(d);
+  d.families.metrics = control_family(f.metrics, d.config.alpha);
+  d.families.functions = control_family(f.functions, d.config.alpha);
+  d.families.locks = control_family(f.locks, d.config.alpha);
+  d.family = d.families.metrics + d.families.functions + d.families.locks;
+}
+
+}  // namespace fscost

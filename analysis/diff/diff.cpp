@@ -1,0 +1,86 @@
+// diff_runs: the stages of diff_internal.h, in order.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "diff/internal.h"
+#include "diff/mean_stacks.h"
+#include "model/parallel.h"
+#include "views/view.h"  // kViews
+
+namespace fscost {
+
+namespace {
+
+// Every run's metrics, and every view's mean stacks of both sides (made
+// into the memos here, so the explanations and the HTML report only read
+// them): independent items, computed in parallel.
+void prepare(const RunSet& a, const RunSet& b, std::vector<RunMetrics>& ma,
+             std::vector<RunMetrics>& mb) {
+  const RunSet* side[2] = {&a, &b};
+  std::shared_ptr<MeanStackMemo> memo[2] = {mean_stack_memo(a), mean_stack_memo(b)};
+  ma.resize(a.runs.size());
+  mb.resize(b.runs.size());
+  const std::size_t stacks = 2 * kViews.size(), runs = ma.size() + mb.size();
+  // The stacks first: they are the largest items.
+  parallel_for(stacks + runs, [&](std::size_t i) {
+    if (i < stacks) {
+      memo[i / kViews.size()]->get(*side[i / kViews.size()], kViews[i % kViews.size()], {});
+    } else if (i -= stacks; i < ma.size()) {
+      ma[i] = run_metrics(a.runs[i]);
+    } else {
+      mb[i - ma.size()] = run_metrics(b.runs[i - ma.size()]);
+    }
+  });
+}
+
+void require_runs(const RunSet& s, const char* side) {
+  if (!s.runs.empty()) return;
+  throw UserError(fmt::format("configuration {} ({}) has no runs", side, s.label),
+                  "give a profile file, or a directory of *.profile files, for each side");
+}
+
+// What the op costs the workload in B's terms: its per-op delta times the
+// operations one run did.
+double weight(const OpDiff& op) {
+  double delta = op.oncpu.delta() + op.offcpu.delta();
+  double count = std::max(op.count.sa.mean, op.count.sb.mean);
+  double w = std::fabs(delta) * count;
+  return std::isfinite(w) ? w : 0;
+}
+
+}  // namespace
+
+Diff diff_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
+  require_runs(a, "A");
+  require_runs(b, "B");
+  std::vector<RunMetrics> ma, mb;
+  prepare(a, b, ma, mb);
+  Diff d;
+  d.label_a = a.label;
+  d.label_b = b.label;
+  d.runs_a = a.runs.size();
+  d.runs_b = b.runs.size();
+  d.config = cfg;
+  d.ops = compare_ops(ma, mb, cfg);
+  compare_totals(d, ma, mb);
+  control_fdr(d);
+  parallel_for(d.ops.size(), [&](std::size_t i) {
+    classify_locks(d.ops[i]);
+    explain_oncpu(d.ops[i], a, b, cfg);
+    explain_offcpu(d.ops[i], a, b, cfg);
+  });
+  // "other" (syscalls outside the operation table: exec, futex, the
+  // workload's own joins) goes last whatever it weighs: a reviewer reads the
+  // filesystem operations first.
+  std::stable_sort(d.ops.begin(), d.ops.end(), [](const OpDiff& x, const OpDiff& y) {
+    bool ox = x.op == "other", oy = y.op == "other";
+    if (ox != oy) return oy;
+    return weight(x) > weight(y);
+  });
+  d.warnings = diff_warnings(d, a, b, ma, mb);
+  return d;
+}
+
+}  // namespace fscost

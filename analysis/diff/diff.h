@@ -1,0 +1,184 @@
+// fscost diff: where configuration B's extra (or saved) kernel cost comes
+// from, over repeated runs of A and of B (docs/DIFF.md).
+//
+// Stages, each a pure function:
+//   runs (profiles) → per-run metrics, normalised per operation
+//   → comparisons (stats.h: mean, CI, Welch, Mann–Whitney, Hedges' g),
+//     Benjamini–Hochberg across every comparison of the diff
+//   → per-op explanation: on-CPU delta split into new code / spin
+//     contention / same path, more work (call graph + dominator tree,
+//     callgraph.h); off-CPU delta per wait class and per lock (a new
+//     contention point, or the same lock worse)
+//   → validity warnings. The renderers (text ≤ 72 columns, JSON, HTML) are
+//   report/diff_report.h.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "views/stacks.h"  // FlameInput
+#include "model/profile.h"
+#include "model/result.h"
+#include "diff/stats.h"
+
+namespace fscost {
+
+inline constexpr int kDiffSchemaVersion = 1;
+
+class MeanStackMemo;  // mean_stacks.h
+
+// All runs of one configuration.
+struct RunSet {
+  std::string label;                 // "A", "rmapbt=0", or the path given
+  std::vector<Profile> runs;
+  std::vector<std::string> sources;  // file of each run, same order
+  // The runs' mean stacks per view and operation, made by the first diff
+  // or report that needs them and shared by the rest (diff_runs, then
+  // render_diff_html); remade if `runs` changes.
+  mutable std::shared_ptr<MeanStackMemo> memo;
+};
+
+// A profile file, or a directory whose *.profile files (sorted by name,
+// not recursive) are the runs. Errors name the file; an empty directory is
+// an error. `label` "" = the path as given.
+Result<RunSet> load_runs(const std::string& path, const std::string& label = {});
+
+struct DiffConfig {
+  double alpha = 0.05;           // false-discovery rate across the diff's comparisons
+  double level = 0.95;           // confidence intervals
+  double flow_share = 0.5;       // "under <function>": narrowest function carrying this share
+  double user_share_warn = 0.10; // warn when user CPU exceeds this share of the workload's CPU
+  std::size_t top = 3;           // items named per class in the text
+};
+
+enum class Verdict {
+  More,        // B significantly higher
+  Less,        // B significantly lower
+  NoChange,    // not significant after FDR control
+  TooFewRuns,  // a side has < 2 runs: no test possible
+};
+const char* to_string(Verdict v);
+
+// One metric, A against B. Values are per run, in `unit`.
+struct Comparison {
+  std::string unit;                // "ns/op", "/op", "ops/s", "ns", "%", ...
+  std::vector<double> a, b;        // per-run values
+  stats::Summary sa, sb;
+  stats::Welch welch;
+  stats::MannWhitney mwu;
+  double effect = 0;               // Hedges' g (NaN if undefined)
+  double rel = 0;                  // (mean b − mean a) / mean a; NaN if mean a == 0
+  double q = 1;                    // BH-adjusted Welch p within its family (Diff::families)
+  Verdict verdict = Verdict::NoChange;
+
+  double delta() const { return sb.mean - sa.mean; }
+  bool significant() const { return verdict == Verdict::More || verdict == Verdict::Less; }
+};
+
+// A comparison of `a` and `b` at `level`, verdict from the raw Welch p (the
+// diff then replaces q and verdict after BH across the family).
+Comparison compare(std::vector<double> a, std::vector<double> b, std::string unit,
+                   double level = 0.95, double alpha = 0.05);
+
+// One function under one operation, from cpu-clock samples converted to
+// ns/op (samples × 1e9 / freq_hz / operations).
+struct FunctionDiff {
+  std::string name;
+  Comparison inclusive, self;
+  bool new_in_b = false;   // no cost in any A run
+  bool gone_in_b = false;  // no cost in any B run
+};
+
+enum class LockChange {
+  New,       // a new contention point: absent or insignificant in A, significant in B
+  Worse,     // the same lock, worse: contentions/op or wait per contention up
+  Better,
+  Gone,      // significant in A, absent or insignificant in B
+  NoChange,
+};
+const char* to_string(LockChange c);
+
+// One named lock (lock_names.h, merged across addresses) under one operation.
+struct LockDiff {
+  std::string name;             // lock_name(), e.g. "i_rwsem (parent dir, open)"
+  std::string type;             // lock_type(), e.g. "rwsem:W"
+  Comparison contentions;       // per op
+  Comparison wait;              // ns/op, begin → end
+  Comparison spin;              // ns/op on CPU
+  Comparison sleep;             // ns/op off CPU
+  Comparison per_contention;    // ns per contention (runs with contentions only)
+  LockChange change = LockChange::NoChange;
+  std::string detail;           // "2.1× contentions/op", "1.4× wait per contention", ...
+};
+
+// One class of an operation's on- or off-CPU delta.
+struct DeltaPart {
+  // on-CPU: "new-code", "spin", "more-work".
+  // off-CPU: "lock" (sleeping contention, one part per lock), "io",
+  // "log-reserve", "log-force", "runqueue", "sleep".
+  std::string kind;
+  double delta_ns = 0;       // per op (mean B − mean A)
+  double share = 0;          // of the op's on- (or off-) CPU delta; signed
+  std::string where;         // narrowest function (callgraph.h), or the lock's name
+  std::string detail;        // "a new contention point", "same lock, 2.1× contentions/op", ...
+  bool significant = false;  // the underlying comparison survived FDR control
+};
+
+struct OpDiff {
+  std::string op;
+  Comparison count;    // operations per run (a workload that did different work is suspect)
+  Comparison oncpu;    // ns/op, exact (sched_switch accounting)
+  Comparison offcpu;   // ns/op
+  Comparison spin;     // ns/op, traced lock spin (all locks)
+  Comparison sleep;    // ns/op, traced lock sleep (all locks)
+  Comparison latency;  // mean ns/op, entry to exit
+  Comparison rate;     // ops/s over the recording
+  std::map<std::string, Comparison> offcpu_by_class;  // kWaitClasses → ns/op
+  std::vector<FunctionDiff> functions;  // by |Δ inclusive| descending
+  std::vector<LockDiff> locks;          // by |Δ wait| descending
+  std::vector<DeltaPart> oncpu_parts;   // by |delta_ns| descending
+  std::vector<DeltaPart> offcpu_parts;
+};
+
+struct Warning {
+  // "few-runs", "user-share", "wall-vs-sys", "noise", "drops",
+  // "config-mismatch", "background", "op-count"
+  std::string kind;
+  std::string message;  // one sentence, numbers included
+};
+
+struct Diff {
+  std::string label_a, label_b;
+  std::size_t runs_a = 0, runs_b = 0;
+  DiffConfig config;
+  // Comparisons under Benjamini–Hochberg control, by family: whole-run and
+  // per-op metrics (incl. wait classes); per-function costs; per-lock figures.
+  // Each family controls its FDR at alpha on its own.
+  struct {
+    std::size_t metrics = 0, functions = 0, locks = 0;
+  } families;
+  std::size_t family = 0;  // the three summed
+  // Whole-workload figures per run (rusage of the target; kernel threads
+  // from their cpu-clock samples).
+  Comparison sys_ns, user_ns, wall_ns;
+  Comparison user_share;   // user / (user + sys), in %
+  Comparison kthread_ns;   // background kernel-thread CPU per run
+  std::vector<OpDiff> ops; // by |Δ on-CPU + Δ off-CPU| × count, descending; "other" last
+  std::vector<Warning> warnings;
+};
+
+// Throws UserError if a side has no runs.
+Diff diff_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg = {});
+
+// The per-operation stacks of `view` averaged
+// over the runs: flame_input(per_op = true) of each run, values summed per
+// stack and divided by the number of runs. oncpu values are converted from
+// samples/op to ns/op with each run's sampling frequency.
+FlameInput mean_flame_input(const RunSet& runs, View view,
+                            const std::optional<std::string>& op);
+
+}  // namespace fscost

@@ -1,0 +1,154 @@
+// The on-CPU delta of one operation, split into what it is made of:
+//   spin       stacks whose leaf spins on a lock (spin_check.h's slow paths),
+//   new-code   stacks under a path that cost nothing in any run of A,
+//   more-work  everything else: the same paths, doing more (or less).
+// Each stack of the merged A/B tree goes to exactly one class. The classes'
+// sampled deltas are then fitted to the exact (sched_switch) on-CPU delta,
+// keeping their proportions, and each is placed with the call graph's
+// dominator tree: the narrowest function carrying flow_share of it.
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "diff/callgraph.h"
+#include "diff/internal.h"
+#include "diff/mean_stacks.h"
+#include "flame/flamegraph.h"  // flame_diff_tree
+#include "views/spin_check.h"
+
+namespace fscost {
+
+namespace {
+
+enum Class { kNewCode, kSpin, kMoreWork, kClassCount };
+constexpr std::array<const char*, kClassCount> kKinds = {"new-code", "spin", "more-work"};
+
+struct Sampled {
+  std::array<double, kClassCount> total{};
+  // Per call-graph vertex: the class's delta at stacks ending there.
+  std::array<std::vector<double>, kClassCount> self;
+};
+
+struct Walk {
+  const CallGraph& cg;
+  Sampled& out;
+  Stack path;  // op root first, as flame_input gives frames
+};
+
+Class class_of(const Stack& path, bool new_path) {
+  if (is_spin_stack(path)) return kSpin;
+  return new_path ? kNewCode : kMoreWork;
+}
+
+// `new_path`: some frame on the way here, below the op, cost nothing in A
+// (a mean of 0 over A's runs is 0 in every run: values are not negative).
+void walk(const FlameNode& n, bool new_path, Walk& w) {
+  w.path.push_back(n.name);
+  double self_a = n.value, self_b = n.value_b;
+  for (const auto& c : n.children) {
+    self_a -= c.value;
+    self_b -= c.value_b;
+  }
+  if (double d = self_b - self_a; d != 0) {
+    Class k = class_of(w.path, new_path);
+    w.out.total[k] += d;
+    if (auto v = w.cg.find(n.name)) w.out.self[k][*v] += d;
+  }
+  for (const auto& c : n.children) walk(c, new_path || c.value == 0, w);
+  w.path.pop_back();
+}
+
+const FlameNode* op_node(const FlameNode& root, const std::string& op) {
+  for (const auto& c : root.children)
+    if (c.name == op) return &c;
+  return nullptr;
+}
+
+bool function_significant(const OpDiff& op, const std::string& name) {
+  if (name == op.op) return true;  // the op itself: its on-CPU comparison decides
+  for (const auto& f : op.functions)
+    if (f.name == name) return f.inclusive.significant();
+  return false;
+}
+
+// Names the locks whose spin moved most in the part's direction.
+void describe_spin(DeltaPart& p, const OpDiff& op, const DiffConfig& cfg) {
+  std::vector<const LockDiff*> locks;
+  for (const auto& l : op.locks)
+    if (l.spin.delta() * p.delta_ns > 0) locks.push_back(&l);
+  std::stable_sort(locks.begin(), locks.end(), [](const LockDiff* x, const LockDiff* y) {
+    return std::fabs(x->spin.delta()) > std::fabs(y->spin.delta());
+  });
+  if (locks.empty()) {
+    p.detail = "spinning the lock tracepoints did not time (rwsem optimistic spin?)";
+    p.significant = op.oncpu.significant() && function_significant(op, p.where);
+    return;
+  }
+  p.where = locks[0]->name;
+  p.detail = lock_phrase(*locks[0]);
+  for (std::size_t i = 1; i < locks.size() && i < cfg.top; ++i)
+    p.detail += fmt::format("; also {} {}/op", locks[i]->name,
+                            ns_text(locks[i]->spin.delta(), true));
+  p.significant = locks[0]->spin.significant();
+}
+
+// Sampled deltas become parts of the exact delta: the difference between
+// the two (sampling error) is spread over the classes in proportion to
+// their size |S_k|. When every class moved the same way this is plain
+// scaling, S_k × exact / sampled; when they moved apart (new code up, more
+// work down) the parts stay bounded, where scaling by their near-zero sum
+// would blow them up or flip them all.
+std::array<double, kClassCount> to_exact(const Sampled& s, double exact) {
+  double sampled = 0, size = 0;
+  for (double t : s.total) {
+    sampled += t;
+    size += std::fabs(t);
+  }
+  std::array<double, kClassCount> out = s.total;
+  if (size == 0) return out;
+  for (int k = 0; k < kClassCount; ++k)
+    out[k] += (exact - sampled) * std::fabs(s.total[k]) / size;
+  return out;
+}
+
+std::vector<DeltaPart> parts_of(const Sampled& s, const CallGraph& cg, const OpDiff& op,
+                                const DiffConfig& cfg) {
+  double exact = op.oncpu.delta();
+  std::array<double, kClassCount> delta = to_exact(s, exact);
+  std::vector<DeltaPart> parts;
+  for (int k = 0; k < kClassCount; ++k) {
+    if (s.total[k] == 0) continue;
+    DeltaPart p;
+    p.kind = kKinds[k];
+    p.delta_ns = delta[k];
+    p.share = exact != 0 ? p.delta_ns / exact : 0;
+    p.where = cg.vertex(narrowest_flow(cg, s.self[k], cfg.flow_share).through).name;
+    if (k == kSpin)
+      describe_spin(p, op, cfg);
+    else
+      p.significant = op.oncpu.significant() && function_significant(op, p.where);
+    parts.push_back(std::move(p));
+  }
+  std::stable_sort(parts.begin(), parts.end(), [](const DeltaPart& x, const DeltaPart& y) {
+    return std::fabs(x.delta_ns) > std::fabs(y.delta_ns);
+  });
+  return parts;
+}
+
+}  // namespace
+
+void explain_oncpu(OpDiff& op, const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
+  const FlameInput& fa = mean_stacks(a, View::OnCpu, op.op);
+  const FlameInput& fb = mean_stacks(b, View::OnCpu, op.op);
+  FlameNode tree = flame_diff_tree(fa, fb);
+  const FlameNode* root = op_node(tree, op.op);
+  if (!root) return;  // no samples of the op on either side
+  CallGraph cg = CallGraph::build(fa.stacks, fb.stacks, op.op);
+  Sampled s;
+  for (auto& v : s.self) v.assign(cg.size(), 0.0);
+  Walk w{cg, s, {}};
+  walk(*root, false, w);
+  op.oncpu_parts = parts_of(s, cg, op, cfg);
+}
+
+}  // namespace fscost

@@ -1,0 +1,66 @@
+// Private to the diff: the stages diff_runs() (diff.cpp) chains, one file
+// each. See diff.h for the data they fill.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "diff/diff.h"
+#include "diff/metrics.h"
+
+namespace fscost {
+
+// Every operation seen in either side, with its count, cost, off-CPU class,
+// function and lock comparisons; verdicts from raw p until control_fdr.
+std::vector<OpDiff> compare_ops(const std::vector<RunMetrics>& a, const std::vector<RunMetrics>& b,
+                                const DiffConfig& cfg);
+
+// sys, user, wall, user share and kernel-thread CPU per run.
+void compare_totals(Diff& d, const std::vector<RunMetrics>& a, const std::vector<RunMetrics>& b);
+
+// One Benjamini–Hochberg pass over every Comparison of `d` whose Welch test
+// is valid: sets q and the verdict, and d.family.
+void control_fdr(Diff& d);
+
+// After control_fdr: each lock's LockChange and detail.
+void classify_locks(OpDiff& op);
+
+// How a lock's cost changed, for a DeltaPart: "a new contention point",
+// "same lock, worse: 2.1× contentions/op, 1.3× wait per contention", ...
+std::string lock_phrase(const LockDiff& l);
+
+// After classify_locks: the op's on-CPU delta split into new code, spin and
+// more work (call graph of the mean stacks of a and b).
+void explain_oncpu(OpDiff& op, const RunSet& a, const RunSet& b, const DiffConfig& cfg);
+
+// After classify_locks: the op's off-CPU delta per wait class, each placed
+// at the narrowest function of its blocked stacks; "lock" split per lock.
+void explain_offcpu(OpDiff& op, const RunSet& a, const RunSet& b, const DiffConfig& cfg);
+
+std::vector<Warning> diff_warnings(const Diff& d, const RunSet& a, const RunSet& b,
+                                   const std::vector<RunMetrics>& ma,
+                                   const std::vector<RunMetrics>& mb);
+
+// "850 ns", "1.9 µs", "3.40 ms", "1.20 s"; signed with `sign`.
+inline std::string ns_text(double ns, bool sign = false) {
+  double a = std::fabs(ns);
+  std::string s = !std::isfinite(ns) ? "-"
+                  : a < 1e3          ? fmt::format("{:.0f} ns", a)
+                  : a < 1e6          ? fmt::format("{:.1f} µs", a / 1e3)
+                  : a < 1e9          ? fmt::format("{:.2f} ms", a / 1e6)
+                                     : fmt::format("{:.2f} s", a / 1e9);
+  if (!std::isfinite(ns)) return s;
+  if (ns < 0) return "-" + s;
+  return sign ? "+" + s : s;
+}
+
+// "2.1×", or "" if the ratio is undefined (a mean of 0 or NaN).
+inline std::string ratio_text(double b, double a) {
+  if (!(a > 0) || !std::isfinite(b)) return "";
+  return fmt::format("{:.1f}×", b / a);
+}
+
+}  // namespace fscost

@@ -1,0 +1,63 @@
+// The runs of one configuration: a profile file, or a directory of them.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+#include "diff/diff.h"
+#include "io/profile_io.h"
+
+namespace fs = std::filesystem;
+
+namespace fscost {
+
+namespace {
+
+// *.profile regular files directly in `dir`, sorted by name.
+Result<std::vector<std::string>> profiles_in(const std::string& dir) {
+  std::error_code ec;
+  std::vector<std::string> files;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code type_ec;
+    if (it->path().extension() == ".profile" && it->is_regular_file(type_ec))
+      files.push_back(it->path().string());
+  }
+  if (ec)
+    return Error{fmt::format("{}: cannot list the directory: {}", dir, ec.message()),
+                 "check the path and its permissions"};
+  if (files.empty())
+    return Error{fmt::format("{}: no *.profile files in the directory", dir),
+                 "record each run with `fscost record -o DIR/runN.profile ...`, or name a "
+                 "profile file"};
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+Result<std::vector<std::string>> run_files(const std::string& path) {
+  std::error_code ec;
+  fs::file_status st = fs::status(path, ec);
+  if (ec || !fs::exists(st))
+    return Error{fmt::format("{}: no such file or directory", path),
+                 "give a profile file, or a directory of *.profile files (one per run)"};
+  if (fs::is_directory(st)) return profiles_in(path);
+  return std::vector<std::string>{path};
+}
+
+}  // namespace
+
+Result<RunSet> load_runs(const std::string& path, const std::string& label) {
+  auto files = run_files(path);
+  if (!files) return files.error();
+  RunSet set;
+  set.label = label.empty() ? path : label;
+  for (const auto& f : files.value()) {
+    auto p = read_profile(f);
+    if (!p) return p.error();  // read_profile's message names the file
+    set.runs.push_back(std::move(p).value());
+    set.sources.push_back(f);
+  }
+  return set;
+}
+
+}  // namespace fscost

@@ -1,0 +1,208 @@
+// Per-run metrics for the diff: each op's exact counters, off-CPU stacks,
+// lock rows and cpu-clock samples, divided by the op's count.
+#include "diff/metrics.h"
+
+#include <algorithm>
+#include <numeric>
+#include <unordered_map>
+
+#include "views/lock_names.h"
+#include "views/offcpu_view.h"  // wait_class_index
+#include "model/wait_class.h"
+
+namespace fscost {
+
+namespace {
+
+double per(double total, double count) { return count > 0 ? total / count : 0; }
+
+OpMetrics op_counters(const OpStats& o, std::uint64_t duration_ns) {
+  OpMetrics m;
+  m.count = static_cast<double>(o.count);
+  m.oncpu = per(static_cast<double>(o.oncpu_ns), m.count);
+  m.offcpu = per(static_cast<double>(o.offcpu_ns), m.count);
+  m.latency = per(static_cast<double>(o.wall_ns), m.count);
+  m.rate = duration_ns > 0 ? m.count / (static_cast<double>(duration_ns) / 1e9) : 0;
+  for (auto wc : kWaitClasses) m.offcpu_class[std::string(wc)] = 0;
+  return m;
+}
+
+// Off-CPU stacks by wait class; an unknown class counts as "sleep", as the
+// report counts it.
+void add_offcpu(const Profile& p, std::map<std::string, OpMetrics>& ops) {
+  std::map<std::string, double> stacks_ns;
+  for (const auto& s : p.offcpu) {
+    if (s.kind != SampleKind::Op) continue;
+    auto it = ops.find(s.name);
+    if (it == ops.end()) continue;
+    std::string wc(kWaitClasses[wait_class_index(s.wait_class)]);
+    it->second.offcpu_class[wc] += per(static_cast<double>(s.total_ns), it->second.count);
+    stacks_ns[s.name] += per(static_cast<double>(s.total_ns), it->second.count);
+  }
+  // offcpu_ns is optional in format v1: fall back on the stacks' sum.
+  for (auto& [name, m] : ops)
+    if (m.offcpu == 0) m.offcpu = stacks_ns[name];
+}
+
+void add_locks(const Profile& p, std::map<std::string, OpMetrics>& ops) {
+  for (const auto& row : lock_rows(p, std::nullopt)) {
+    if (row.kind != SampleKind::Op) continue;
+    auto it = ops.find(row.bucket);
+    if (it == ops.end()) continue;
+    OpMetrics& m = it->second;
+    LockMetrics& l = m.locks[{row.name, row.type}];
+    l.count += row.count;
+    l.contentions += per(static_cast<double>(row.count), m.count);
+    l.wait += per(static_cast<double>(row.total_ns), m.count);
+    l.spin += per(static_cast<double>(row.spin_ns), m.count);
+    l.sleep += per(static_cast<double>(row.sleep_ns), m.count);
+    m.spin += per(static_cast<double>(row.spin_ns), m.count);
+    m.sleep += per(static_cast<double>(row.sleep_ns), m.count);
+  }
+  for (auto& [name, m] : ops)
+    for (auto& [key, l] : m.locks)
+      l.per_contention = l.count > 0 ? l.wait * m.count / static_cast<double>(l.count) : 0;
+}
+
+// One op's cpu-clock sums, indexed by the run's frame ids (add_samples).
+struct FrameSums {
+  std::vector<double> incl, self;
+  std::vector<std::uint8_t> has_incl, has_self;  // a map entry, even if it sums to 0
+
+  void fit(std::size_t n) {
+    if (incl.size() >= n) return;
+    incl.resize(n);
+    self.resize(n);
+    has_incl.resize(n);
+    has_self.resize(n);
+  }
+};
+
+// The functions with an entry, in name order.
+void flush(const std::vector<std::uint32_t>& by_name, const std::vector<Frame>& names,
+           const std::vector<double>& sums, const std::vector<std::uint8_t>& has,
+           FunctionValues& out) {
+  for (std::uint32_t id : by_name)
+    if (id < has.size() && has[id]) out.emplace_back(names[id], sums[id]);
+}
+
+// Frames are numbered once per run (through their pool id: no hashing);
+// each op sums into vectors by number, and a stamp per frame (the last
+// stack that counted it) replaces a per-stack set. Sums are added in sample
+// order, as a map would add them.
+void add_samples(const Profile& p, std::map<std::string, OpMetrics>& ops) {
+  constexpr std::uint32_t kUnseen = UINT32_MAX;
+  std::vector<std::uint32_t> local(Frame::pool_size(), kUnseen);  // pool id → run's number
+  std::vector<Frame> names;                                        // run's number → frame
+  std::vector<std::uint32_t> seen;  // stack number that last counted the frame
+  std::unordered_map<OpMetrics*, FrameSums> sums;
+  std::uint32_t stack = 0;
+  // Neighbouring samples mostly share their op: look it up when it changes.
+  const std::string* last_name = nullptr;
+  OpMetrics* last_op = nullptr;
+  FrameSums* last_sums = nullptr;  // sums[last_op]; the map's nodes stay put
+  for (const auto& s : p.samples) {
+    if (s.kind != SampleKind::Op || s.frames.empty()) continue;
+    if (!last_name || *last_name != s.name) {
+      auto it = ops.find(s.name);
+      last_name = &s.name;
+      last_op = it == ops.end() ? nullptr : &it->second;
+      last_sums = last_op ? &sums[last_op] : nullptr;
+    }
+    if (!last_op) continue;
+    double ns = per(samples_to_ns(static_cast<double>(s.count), p.meta.freq_hz), last_op->count);
+    if (ns == 0) continue;
+    FrameSums& fs = *last_sums;
+    ++stack;
+    std::uint32_t id = 0;
+    for (const Frame& f : s.frames) {
+      id = local[f.id()];
+      if (id == kUnseen) {
+        id = local[f.id()] = static_cast<std::uint32_t>(names.size());
+        names.push_back(f);
+        seen.push_back(0);
+      }
+      fs.fit(names.size());
+      if (seen[id] == stack) continue;  // a recursive function counts once per stack
+      seen[id] = stack;
+      fs.incl[id] += ns;
+      fs.has_incl[id] = 1;
+    }
+    fs.self[id] += ns;
+    fs.has_self[id] = 1;
+  }
+  std::vector<std::uint32_t> by_name(names.size());
+  std::iota(by_name.begin(), by_name.end(), 0u);
+  std::sort(by_name.begin(), by_name.end(), [&](std::uint32_t x, std::uint32_t y) {
+    return names[x].str() < names[y].str();
+  });
+  for (auto& [m, fs] : sums) {
+    flush(by_name, names, fs.incl, fs.has_incl, m->incl);
+    flush(by_name, names, fs.self, fs.has_self, m->self);
+  }
+}
+
+void add_run_totals(const Profile& p, RunMetrics& r) {
+  r.rusage_valid = p.rusage.valid;
+  r.sys_ns = static_cast<double>(p.rusage.sys_ns);
+  r.user_ns = static_cast<double>(p.rusage.user_ns);
+  r.wall_ns = static_cast<double>(p.rusage.wall_ns);
+  double cpu = r.sys_ns + r.user_ns;
+  r.user_share = cpu > 0 ? 100 * r.user_ns / cpu : 0;
+  double kthread_samples = 0;
+  for (const auto& s : p.samples)
+    if (s.kind == SampleKind::Kthread) kthread_samples += static_cast<double>(s.count);
+  r.kthread_ns = samples_to_ns(kthread_samples, p.meta.freq_hz);
+  for (const auto& [name, n] : p.drops)
+    if (n > 0) r.drops[name] = n;
+}
+
+// The command line with its path arguments masked: a fresh filesystem per
+// run (fscost compare, any mkfs-per-run script) mounts at a new directory
+// each time, and that is not a difference in what the runs did.
+std::string masked_command(const std::string& cmd) {
+  std::string out;
+  std::size_t i = 0;
+  bool first = true;
+  while (i < cmd.size()) {
+    std::size_t end = cmd.find(' ', i);
+    if (end == std::string::npos) end = cmd.size();
+    std::string tok = cmd.substr(i, end - i);
+    std::size_t at = std::string::npos;
+    if (tok.starts_with('/'))
+      at = 0;
+    else if (std::size_t eq = tok.find("=/"); eq != std::string::npos)
+      at = eq + 1;  // --dir=/mnt/x
+    if (!first && at != std::string::npos) tok = tok.substr(0, at) + "<path>";
+    out += (first ? "" : " ") + tok;
+    first = false;
+    i = end + 1;
+  }
+  return out;
+}
+
+RunIdentity identity(const Metadata& m) {
+  RunIdentity id{m.kernel_release, m.cpus, m.freq_hz, m.probes, masked_command(m.command)};
+  std::sort(id.probes.begin(), id.probes.end());
+  return id;
+}
+
+}  // namespace
+
+double samples_to_ns(double samples, std::uint32_t freq_hz) {
+  return freq_hz > 0 ? samples * 1e9 / freq_hz : 0;
+}
+
+RunMetrics run_metrics(const Profile& p) {
+  RunMetrics r;
+  for (const auto& o : p.ops)
+    if (o.count > 0) r.ops.emplace(o.name, op_counters(o, p.meta.duration_ns));
+  add_offcpu(p, r.ops);
+  add_locks(p, r.ops);
+  add_samples(p, r.ops);
+  add_run_totals(p, r);
+  r.identity = identity(p.meta);
+  return r;
+}
+
+}  // namespace fscost

@@ -1,0 +1,73 @@
+// Private to the diff (diff.h): one run's figures, normalised per operation,
+// the first stage of a diff. Every metric a Comparison is built from is
+// read here and nowhere else, so "ns/op" means the same thing in every
+// table.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/profile.h"
+
+namespace fscost {
+
+// One named lock (lock_rows) under one operation, per operation.
+struct LockMetrics {
+  double contentions = 0;  // per op
+  double wait = 0;         // ns/op, begin → end
+  double spin = 0;         // ns/op
+  double sleep = 0;        // ns/op
+  std::uint64_t count = 0; // contentions in the run (per_contention needs > 0)
+  double per_contention = 0;  // ns per contention; meaningful only if count > 0
+};
+
+// Per-function values, sorted by name (Frame orders by text).
+using FunctionValues = std::vector<std::pair<Frame, double>>;
+
+// (lock_name, lock_type), as the report merges them.
+using LockKey = std::pair<std::string, std::string>;
+
+struct OpMetrics {
+  double count = 0;     // completed operations
+  double oncpu = 0;     // ns/op (sched_switch accounting)
+  double offcpu = 0;    // ns/op
+  std::map<std::string, double> offcpu_class;  // kWaitClasses → ns/op
+  double spin = 0;      // ns/op, every traced lock
+  double sleep = 0;     // ns/op, every traced lock
+  double latency = 0;   // ns/op, entry to exit
+  double rate = 0;      // ops/s over the recording; 0 without a duration
+  // cpu-clock samples under the operation, as ns/op, sorted by function
+  // name. Inclusive counts a function once per stack even if it recurses;
+  // self is the leaf.
+  FunctionValues incl, self;
+  std::map<LockKey, LockMetrics> locks;
+};
+
+// The fields two configurations must share for a diff to mean what it says.
+struct RunIdentity {
+  std::string kernel_release;
+  std::uint32_t cpus = 0;
+  std::uint32_t freq_hz = 0;
+  std::vector<std::string> probes;  // sorted
+  std::string command;  // path arguments (after argv[0]) masked as <path>
+};
+
+struct RunMetrics {
+  std::map<std::string, OpMetrics> ops;  // ops with count > 0
+  bool rusage_valid = false;
+  double sys_ns = 0, user_ns = 0, wall_ns = 0;
+  double user_share = 0;  // user / (user + sys), in %; 0 if no CPU time
+  double kthread_ns = 0;  // kernel-thread cpu-clock samples as ns; 0 without freq_hz
+  std::map<std::string, std::uint64_t> drops;  // non-zero counters only
+  RunIdentity identity;
+};
+
+RunMetrics run_metrics(const Profile& p);
+
+// samples × 1e9 / freq_hz; 0 if the frequency is unknown.
+double samples_to_ns(double samples, std::uint32_t freq_hz);
+
+}  // namespace fscost

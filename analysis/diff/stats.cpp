@@ -1,0 +1,211 @@
+// Welch's t, Mann–Whitney U, Hedges' g and Benjamini–Hochberg (stats.h).
+// Distributions are Boost.Math's; the exact U distribution is counted here
+// because Boost.Math has none.
+#include "diff/stats.h"
+
+#include <algorithm>
+#include <boost/math/distributions/normal.hpp>
+#include <boost/math/distributions/students_t.hpp>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <utility>
+
+namespace fscost::stats {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Return NaN/inf instead of throwing: callers treat NaN as "undefined".
+using Policy = boost::math::policies::policy<
+    boost::math::policies::domain_error<boost::math::policies::ignore_error>,
+    boost::math::policies::overflow_error<boost::math::policies::ignore_error>,
+    boost::math::policies::evaluation_error<boost::math::policies::ignore_error>>;
+using StudentT = boost::math::students_t_distribution<double, Policy>;
+using Normal = boost::math::normal_distribution<double, Policy>;
+
+struct Moments {
+  std::size_t n = 0;
+  double mean = kNaN;
+  double var = kNaN;  // sample variance (n − 1)
+};
+
+Moments moments(std::span<const double> x) {
+  Moments m{.n = x.size()};
+  if (m.n == 0) return m;
+  m.mean = std::accumulate(x.begin(), x.end(), 0.0) / static_cast<double>(m.n);
+  if (m.n < 2) return m;
+  double ss = 0;  // two-pass: no cancellation for large, close values (ns counts)
+  for (double v : x) ss += (v - m.mean) * (v - m.mean);
+  m.var = ss / static_cast<double>(m.n - 1);
+  return m;
+}
+
+// P(|T| ≥ |t|) for Student's t with df degrees of freedom.
+double t_two_sided_p(double t, double df) {
+  if (std::isnan(t) || !(df > 0)) return kNaN;
+  return std::min(1.0, 2 * cdf(complement(StudentT(df), std::abs(t))));
+}
+
+// Counts of U = 0..m·n over all C(m+n, m) orderings without ties: the
+// coefficients of the Gaussian binomial [m+n choose m]_q, built as
+// ∏_{k=1..m} (1 − q^(n+k)) / (1 − q^k). After step k the polynomial is
+// [n+k choose k]_q, so every division is exact. C(40, 20) < 2^63.
+std::vector<std::int64_t> u_counts(std::size_t m, std::size_t n) {
+  std::vector<std::int64_t> c(m * n + 1, 0);
+  c[0] = 1;
+  for (std::size_t k = 1; k <= m; ++k) {
+    // [n+k choose k]_q has degree k·n. The product's terms above that are
+    // never stored: the division runs upward, so they cannot feed lower ones.
+    std::size_t deg = k * n;
+    for (std::size_t u = deg; u >= n + k; --u) c[u] -= c[u - n - k];  // × (1 − q^(n+k))
+    for (std::size_t u = k; u <= deg; ++u) c[u] += c[u - k];          // ÷ (1 − q^k)
+  }
+  return c;
+}
+
+// A diff asks for the same few (m, n) tens of thousands of times.
+const std::vector<std::int64_t>& u_counts_cached(std::size_t m, std::size_t n) {
+  thread_local std::map<std::pair<std::size_t, std::size_t>, std::vector<std::int64_t>> cache;
+  auto it = cache.find({m, n});
+  if (it == cache.end()) it = cache.emplace(std::pair{m, n}, u_counts(m, n)).first;
+  return it->second;
+}
+
+double exact_u_p(double u, std::size_t m, std::size_t n) {
+  const std::vector<std::int64_t>& c = u_counts_cached(m, n);
+  auto k = static_cast<std::size_t>(u);  // no ties: u is an integer
+  double total = 0, le = 0, ge = 0;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    auto ci = static_cast<double>(c[i]);
+    total += ci;
+    if (i <= k) le += ci;
+    if (i >= k) ge += ci;
+  }
+  return std::min(1.0, 2 * std::min(le, ge) / total);
+}
+
+// Normal approximation with tie and continuity corrections, as
+// scipy.stats.mannwhitneyu(method='asymptotic', use_continuity=True) and
+// R's wilcox.test(exact = FALSE, correct = TRUE).
+double normal_u_p(double u, std::size_t m, std::size_t n, double tie_sum) {
+  double nm = static_cast<double>(m), nn = static_cast<double>(n), N = nm + nn;
+  double mu = nm * nn / 2;
+  double var = nm * nn / 12 * ((N + 1) - tie_sum / (N * (N - 1)));
+  if (!(var > 0)) return 1.0;  // every value equal: no evidence of a shift
+  double z = (std::abs(u - mu) - 0.5) / std::sqrt(var);
+  return std::min(1.0, 2 * cdf(complement(Normal(), z)));
+}
+
+}  // namespace
+
+Summary summarize(std::span<const double> x, double level) {
+  Moments m = moments(x);
+  Summary s{.n = m.n, .mean = m.mean, .sd = std::sqrt(m.var), .ci_lo = kNaN, .ci_hi = kNaN};
+  if (m.n < 2) return s;
+  double half = 0;  // sd == 0: the interval is the mean, whatever t is
+  if (s.sd > 0) {
+    // Integer df and one level per diff: a handful of quantiles, asked
+    // tens of thousands of times.
+    thread_local std::map<std::pair<double, std::size_t>, double> quantiles;
+    auto key = std::pair{level, m.n - 1};
+    auto it = quantiles.find(key);
+    if (it == quantiles.end())
+      it = quantiles.emplace(key, t_quantile((1 + level) / 2, static_cast<double>(m.n - 1))).first;
+    half = it->second * s.sd / std::sqrt(static_cast<double>(m.n));
+  }
+  s.ci_lo = s.mean - half;
+  s.ci_hi = s.mean + half;
+  return s;
+}
+
+double t_quantile(double p, double df) {
+  if (!(p > 0 && p < 1) || !(df > 0)) return kNaN;
+  return quantile(StudentT(df), p);
+}
+
+Welch welch_test(std::span<const double> a, std::span<const double> b, double level) {
+  Moments ma = moments(a), mb = moments(b);
+  if (ma.n < 2 || mb.n < 2) return {false, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN};
+  Welch w{.valid = true, .diff = mb.mean - ma.mean};
+  double va = ma.var / static_cast<double>(ma.n), vb = mb.var / static_cast<double>(mb.n);
+  w.se = std::sqrt(va + vb);
+  if (w.se == 0) {  // deterministic counts: any difference is certain
+    w.df = kNaN;
+    w.t = w.diff == 0 ? 0 : std::copysign(kInf, w.diff);
+    w.p = w.diff == 0 ? 1 : 0;
+    w.ci_lo = w.ci_hi = w.diff;
+    return w;
+  }
+  w.df = (va + vb) * (va + vb) /
+         (va * va / static_cast<double>(ma.n - 1) + vb * vb / static_cast<double>(mb.n - 1));
+  w.t = w.diff / w.se;
+  w.p = t_two_sided_p(w.t, w.df);
+  double half = t_quantile((1 + level) / 2, w.df) * w.se;
+  w.ci_lo = w.diff - half;
+  w.ci_hi = w.diff + half;
+  return w;
+}
+
+MannWhitney mann_whitney(std::span<const double> a, std::span<const double> b) {
+  MannWhitney r;
+  auto has_nan = [](std::span<const double> x) {
+    return std::any_of(x.begin(), x.end(), [](double v) { return std::isnan(v); });
+  };
+  // A NaN has no rank (and would break the sort's ordering): undefined.
+  if (a.empty() || b.empty() || has_nan(a) || has_nan(b)) {
+    r.u = r.p = kNaN;
+    return r;
+  }
+  // Midranks of the pooled sample; flag 1 marks b.
+  std::vector<std::pair<double, int>> all;
+  for (double v : a) all.emplace_back(v, 0);
+  for (double v : b) all.emplace_back(v, 1);
+  std::sort(all.begin(), all.end());
+  double rank_sum_b = 0, tie_sum = 0;
+  for (std::size_t i = 0; i < all.size();) {
+    std::size_t j = i;
+    while (j < all.size() && all[j].first == all[i].first) ++j;
+    double t = static_cast<double>(j - i), midrank = static_cast<double>(i + j + 1) / 2;
+    for (std::size_t k = i; k < j; ++k) rank_sum_b += all[k].second * midrank;
+    tie_sum += t * t * t - t;
+    i = j;
+  }
+  double nb = static_cast<double>(b.size());
+  r.valid = true;
+  r.u = rank_sum_b - nb * (nb + 1) / 2;
+  r.exact = tie_sum == 0 && a.size() <= 20 && b.size() <= 20;
+  r.p = r.exact ? exact_u_p(r.u, a.size(), b.size()) : normal_u_p(r.u, a.size(), b.size(), tie_sum);
+  return r;
+}
+
+double hedges_g(std::span<const double> a, std::span<const double> b) {
+  Moments ma = moments(a), mb = moments(b);
+  if (ma.n < 2 || mb.n < 2) return kNaN;
+  double na = static_cast<double>(ma.n), nb = static_cast<double>(mb.n);
+  double diff = mb.mean - ma.mean;
+  double pooled = std::sqrt(((na - 1) * ma.var + (nb - 1) * mb.var) / (na + nb - 2));
+  if (pooled == 0) return diff == 0 ? 0 : std::copysign(kInf, diff);
+  double j = 1 - 3 / (4 * (na + nb) - 9);
+  return diff / pooled * j;
+}
+
+std::vector<double> benjamini_hochberg(std::span<const double> p) {
+  std::vector<double> q(p.size(), kNaN);
+  std::vector<std::size_t> order;  // indices of non-NaN p, ascending by p
+  for (std::size_t i = 0; i < p.size(); ++i)
+    if (!std::isnan(p[i])) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t x, std::size_t y) { return p[x] < p[y]; });
+  double m = static_cast<double>(order.size()), running = 1.0;
+  for (std::size_t r = order.size(); r-- > 0;) {  // from the largest rank down
+    running = std::min(running, p[order[r]] * m / static_cast<double>(r + 1));
+    q[order[r]] = running;
+  }
+  return q;
+}
+
+}  // namespace fscost::stats

@@ -1,0 +1,179 @@
+// Why a diff may not mean what it seems to: too few runs, user time that
+// dilutes kernel deltas, wall and sys time moving apart, noise larger than
+// the effect, lost data, configurations that differ in more than was asked,
+// background kernel work, workloads that did different amounts of work.
+// Each warning is one sentence with the numbers behind it.
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <set>
+
+#include "diff/internal.h"
+#include "model/drops.h"
+
+namespace fscost {
+
+namespace {
+
+struct Ctx {
+  const Diff& d;
+  const RunSet& a;
+  const RunSet& b;
+  const std::vector<RunMetrics>& ma;
+  const std::vector<RunMetrics>& mb;
+  std::vector<Warning>& out;
+
+  void add(const char* kind, std::string message) { out.push_back({kind, std::move(message)}); }
+};
+
+std::string signed_percent(double rel) { return fmt::format("{:+.0f}%", 100 * rel); }
+
+void few_runs(Ctx& c) {
+  for (const auto& [label, n] : {std::pair{c.d.label_a, c.d.runs_a}, {c.d.label_b, c.d.runs_b}}) {
+    if (n < 2)
+      c.add("few-runs", fmt::format("{} has {} run: no statistics possible (at least 2 runs per "
+                                    "side are needed, 5 or more to see small effects)",
+                                    label, n));
+    else if (n < 3)
+      c.add("few-runs", fmt::format("{} has only {} runs: intervals are wide and the rank test "
+                                    "cannot reach significance (3 or more runs, better 5)",
+                                    label, n));
+  }
+}
+
+void user_share(Ctx& c) {
+  double limit = 100 * c.d.config.user_share_warn;
+  for (const auto& [label, s] :
+       {std::pair{c.d.label_a, c.d.user_share.sa}, {c.d.label_b, c.d.user_share.sb}}) {
+    if (s.n == 0 || !(s.mean > limit)) continue;
+    c.add("user-share", fmt::format("user CPU is {:.0f}% of the workload's CPU in {} (threshold "
+                                    "{:.0f}%): kernel deltas are diluted in wall time",
+                                    s.mean, label, limit));
+  }
+}
+
+void wall_vs_sys(Ctx& c) {
+  double sys = c.d.sys_ns.rel, wall = c.d.wall_ns.rel;
+  if (!std::isfinite(sys) || !std::isfinite(wall) || std::fabs(sys - wall) * 100 <= 5) return;
+  c.add("wall-vs-sys",
+        fmt::format("sys time {} but wall time {}: kernel CPU and elapsed time moved "
+                    "differently (waits, parallelism or user time)",
+                    signed_percent(sys), signed_percent(wall)));
+}
+
+double pooled_sd(const Comparison& x) {
+  double na = static_cast<double>(x.sa.n), nb = static_cast<double>(x.sb.n);
+  if (na < 2 || nb < 2) return std::nan("");
+  return std::sqrt(((na - 1) * x.sa.sd * x.sa.sd + (nb - 1) * x.sb.sd * x.sb.sd) / (na + nb - 2));
+}
+
+void noise(Ctx& c) {
+  for (const auto& op : c.d.ops) {
+    double sd = pooled_sd(op.oncpu), delta = op.oncpu.delta();
+    if (!(sd > std::fabs(delta))) continue;
+    c.add("noise", fmt::format("{}: run-to-run noise in on-CPU time (pooled sd {}/op) exceeds "
+                               "the difference ({}/op)",
+                               op.op, ns_text(sd), ns_text(delta, true)));
+  }
+}
+
+std::string run_name(const RunSet& s, std::size_t i) {
+  if (i < s.sources.size()) return std::filesystem::path(s.sources[i]).filename().string();
+  return fmt::format("#{}", i + 1);
+}
+
+void drops_of(Ctx& c, const RunSet& s, const std::vector<RunMetrics>& m) {
+  std::map<std::string, std::pair<std::uint64_t, std::vector<std::string>>> by_counter;
+  for (std::size_t i = 0; i < m.size(); ++i)
+    for (const auto& [name, n] : m[i].drops) {
+      by_counter[name].first += n;
+      by_counter[name].second.push_back(run_name(s, i));
+    }
+  if (by_counter.empty()) return;
+  std::string list, hints;
+  for (const auto& [name, v] : by_counter) {
+    list += fmt::format("{}{} {} in {} of {} runs ({})", list.empty() ? "" : "; ", name, v.first,
+                        v.second.size(), m.size(), fmt::join(v.second, ", "));
+    hints += fmt::format("{}{}", hints.empty() ? "" : "; ", describe_drop(name).hint);
+  }
+  c.add("drops", fmt::format("data was lost in {}: {} ({})", s.label, list, hints));
+}
+
+// One identity field's values on each side, as text.
+template <typename Get>
+void mismatch(Ctx& c, const char* field, Get get) {
+  std::set<std::string> va, vb;
+  for (const auto& r : c.ma) va.insert(get(r.identity));
+  for (const auto& r : c.mb) vb.insert(get(r.identity));
+  if (va == vb) return;
+  c.add("config-mismatch", fmt::format("{} differs: {} in {}, {} in {}", field,
+                                       fmt::join(va, " / "), c.d.label_a, fmt::join(vb, " / "),
+                                       c.d.label_b));
+}
+
+void probe_mismatch(Ctx& c) {
+  std::set<std::string> pa, pb;
+  for (const auto& r : c.ma) pa.insert(r.identity.probes.begin(), r.identity.probes.end());
+  for (const auto& r : c.mb) pb.insert(r.identity.probes.begin(), r.identity.probes.end());
+  std::vector<std::string> only_a, only_b;
+  std::set_difference(pa.begin(), pa.end(), pb.begin(), pb.end(), std::back_inserter(only_a));
+  std::set_difference(pb.begin(), pb.end(), pa.begin(), pa.end(), std::back_inserter(only_b));
+  if (only_a.empty() && only_b.empty()) return;
+  c.add("config-mismatch",
+        fmt::format("probes differ: only in {}: {}; only in {}: {}", c.d.label_a,
+                    only_a.empty() ? "none" : fmt::format("{}", fmt::join(only_a, ", ")),
+                    c.d.label_b,
+                    only_b.empty() ? "none" : fmt::format("{}", fmt::join(only_b, ", "))));
+}
+
+void config_mismatch(Ctx& c) {
+  mismatch(c, "kernel release", [](const RunIdentity& i) { return i.kernel_release; });
+  mismatch(c, "CPU count", [](const RunIdentity& i) { return std::to_string(i.cpus); });
+  mismatch(c, "sampling frequency",
+           [](const RunIdentity& i) { return std::to_string(i.freq_hz) + " Hz"; });
+  probe_mismatch(c);
+  mismatch(c, "command", [](const RunIdentity& i) { return "'" + i.command + "'"; });
+}
+
+void background(Ctx& c) {
+  const Comparison& k = c.d.kthread_ns;
+  if (!k.significant()) return;
+  c.add("background",
+        fmt::format("background kernel-thread CPU changed {} per run ({} in {}, {} in {}, "
+                    "q = {:.2g}): kernel work outside the operations is not in their figures",
+                    std::isfinite(k.rel) ? signed_percent(k.rel) : ns_text(k.delta(), true),
+                    ns_text(k.sa.mean), c.d.label_a, ns_text(k.sb.mean), c.d.label_b, k.q));
+}
+
+void op_count(Ctx& c) {
+  for (const auto& op : c.d.ops) {
+    if (!op.count.significant()) continue;
+    c.add("op-count", fmt::format("{}: {} did {:.0f} operations per run and {} {:.0f} (q = "
+                                  "{:.2g}): the workloads did different work",
+                                  op.op, c.d.label_a, op.count.sa.mean, c.d.label_b,
+                                  op.count.sb.mean, op.count.q));
+  }
+}
+
+}  // namespace
+
+std::vector<Warning> diff_warnings(const Diff& d, const RunSet& a, const RunSet& b,
+                                   const std::vector<RunMetrics>& ma,
+                                   const std::vector<RunMetrics>& mb) {
+  std::vector<Warning> out;
+  Ctx c{d, a, b, ma, mb, out};
+  few_runs(c);
+  config_mismatch(c);
+  drops_of(c, a, ma);
+  drops_of(c, b, mb);
+  user_share(c);
+  wall_vs_sys(c);
+  background(c);
+  op_count(c);
+  noise(c);
+  return out;
+}
+
+}  // namespace fscost

@@ -1,0 +1,157 @@
+// Flame graphs and differential flame graphs as self-contained SVG
+// (docs/FLAMEGRAPH.md).
+//
+// Stages: stacks (FlameInput, from a profile or parsed folded text) →
+// merged tree (FlameNode) → laid-out frames → SVG with the inline script and
+// style of analysis/assets/flamegraph.{js,css}, embedded at build time. Every
+// stage is a pure function; the SVG needs no network and no other file, and
+// can be inlined into HTML (ids and CSS are prefixed "fg-"; script state is
+// per <svg>).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "io/folded.h"
+#include "model/profile.h"
+#include "views/stacks.h"  // FlameInput
+#include "views/view.h"
+
+namespace fscost {
+
+// Merged tree. `value` is inclusive (the frame and everything above it);
+// for a diff tree `value` is A and `value_b` is B. Children are sorted by
+// name, as FlameGraph sorts them. The root is the synthetic frame "all".
+struct FlameNode {
+  Frame name;  // interned: a tree of millions of nodes copies no text
+  double value = 0;
+  double value_b = 0;
+  std::vector<FlameNode> children;
+};
+
+// The stacks of `view` (views/stacks.h; `render_folded` prints the same):
+// op name, "[user]", "[kernel]", "[kthread:NAME]" roots.
+// `op` keeps only that operation's stacks. `per_op` divides each op root's
+// stacks by the op's count (cost per operation, the normalisation a diff
+// needs) and leaves out roots that are not operations or have no completed
+// operations (listed in `skipped`).
+FlameInput flame_input(const Profile& p, View view, const std::optional<std::string>& op,
+                       bool per_op);
+
+// The unit of flame_input's values: "samples" or "ns", plus "/op" with
+// per_op.
+std::string flame_unit(View view, bool per_op);
+
+struct SvgOptions {
+  std::string title = "Flame Graph";
+  std::string subtitle;          // configuration and run metadata; may be empty
+  std::string unit = "samples";  // "samples", "ns", "ns/op", "samples/op", ...
+  bool icicle = false;           // root at the top, stacks grow down
+  double min_width_px = 0.1;     // narrower frames are pruned (and counted in the SVG)
+  int width = 1200;              // px
+};
+
+// Title (view, --op, per op), subtitle (command, host, kernel, CPUs, sample
+// rate, duration, fscost version) and unit for a graph of `p`; callers may
+// still change any field.
+SvgOptions flame_svg_options(const Profile& p, View view,
+                             const std::optional<std::string>& op, bool per_op);
+
+// Folded stacks as parse_folded (format_folded.h) read them, frames kept as
+// they are; `column` 1 takes the second count of the two-column (diff) form.
+FlameInput flame_input(const FoldedStacks& folded, int column = 0);
+
+// Merged trees; see FlameNode.
+FlameNode flame_tree(const FlameInput& in);
+FlameNode flame_diff_tree(const FlameInput& a, const FlameInput& b);
+
+// The flame graph: click to zoom, regex search with the matched share,
+// tooltips with the value in opt.unit, its share of the total and of its
+// root (the op). Colours hash the name within a palette per kind of frame.
+// Under the title: the subtitle, roots `in.skipped` lists, and how many
+// frames pruning hid. No stacks (or none > 0): a valid SVG saying "no
+// samples".
+std::string render_svg(const FlameInput& in, const SvgOptions& opt);
+
+// Which profile's value sets a frame's width in a diff. Frames with no value
+// on the chosen side (gone in B with B, new in B with A) keep the other
+// side's width and are drawn hatched, so no path is silently absent.
+enum class DiffWidth { B, A, Max };
+// What colours a diff frame: its inclusive delta (the frame and everything
+// above it) or its self delta (the frame as a leaf).
+enum class DiffColor { Inclusive, Self };
+
+struct DiffOptions {
+  SvgOptions svg;
+  DiffWidth width = DiffWidth::B;
+  DiffColor color = DiffColor::Inclusive;
+  // Significance hook: given a frame's path (root first, "all" excluded;
+  // empty for "all" itself), false draws it grey ("not significant"), true
+  // or nullopt colours it by its delta. Unset = every frame coloured. Asked
+  // once per drawn frame; the views are valid during the call only.
+  std::function<std::optional<bool>(std::span<const std::string_view> path)> significant;
+};
+
+// Red = more in B, blue = less, intensity |Δ| / max |Δ| over the drawn
+// frames; a legend under the title says so. A frame spans its width plus
+// any hatched paths above it. Tooltips give A, B, Δ and Δ% in svg.unit.
+// Normalise before calling (flame_input with per_op = true: cost per
+// operation, so a run that did more operations is not "slower" for it).
+std::string render_diff_svg(const FlameInput& a, const FlameInput& b, const DiffOptions& opt);
+
+namespace flame {
+struct Span;  // flame_layout.h
+}
+
+// A differential flame graph drawn more than once, at growing pruning
+// widths (a page's size budget): the merged tree, its layout spans, each
+// frame's tooltip and its significance are made once. render(px) is
+// render_diff_svg with opt.svg.min_width_px = px; size(px) is
+// render(px).size(), measured from the layout without drawing. `a` and `b`
+// need not outlive the object. One thread at a time.
+class DiffGraph {
+ public:
+  DiffGraph(const FlameInput& a, const FlameInput& b, DiffOptions opt);
+  // Defined where flame::Span is complete. Moving is cheap, copying is not
+  // needed: no copies.
+  ~DiffGraph();
+  DiffGraph(DiffGraph&&) noexcept;
+  DiffGraph& operator=(DiffGraph&&) noexcept;
+  DiffGraph(const DiffGraph&) = delete;
+  DiffGraph& operator=(const DiffGraph&) = delete;
+  std::string render(double min_width_px);
+  std::size_t size(double min_width_px);
+
+ private:
+  struct Memo {
+    std::size_t tooltip_at = 0, tooltip_size = 0;  // escaped, in tooltips_
+    bool insignificant = false;
+    bool done = false;
+  };
+  struct Drawing;
+  Drawing plan(double min_width_px) const;
+  const Memo& memo(const FlameNode& n, std::size_t index, std::span<const std::string_view> path);
+  // Calls emit(frame, markup) for each frame of `d`, in order.
+  template <typename Emit>
+  void each_frame(const Drawing& d, Emit&& emit);
+
+  FlameNode root_;
+  DiffOptions opt_;
+  std::vector<flame::Span> spans_;  // by the node's pre-order number; measured once
+  std::vector<Memo> memo_;  // by the node's pre-order number
+  std::string tooltips_;    // every memoised tooltip, one after another
+  std::string scratch_;     // a tooltip before escaping
+};
+
+// What FlameGraph's difffolded.pl prints for the two folded files: one
+// "stack valueA valueB" line per stack present in either (0 where missing;
+// repeated stacks summed), sorted by stack.
+std::string diff_folded(const FlameInput& a, const FlameInput& b);
+
+}  // namespace fscost

@@ -1,0 +1,89 @@
+// Stacks for flame graphs: from a profile (views/stacks.h, which `report
+// --format folded` prints too, so the two always agree) or from parsed folded
+// text; and difffolded.pl's per-stack delta.
+#include <fmt/format.h>
+
+#include <map>
+
+#include "flame/flamegraph.h"
+#include "views/stacks.h"
+
+namespace fscost {
+
+namespace {
+
+std::string join_frames(const Stack& frames) {
+  std::string s;
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    if (i > 0) s += ';';
+    s += frames[i];
+  }
+  return s;
+}
+
+// Divides each op root's stacks by the op's count; leaves out (and lists)
+// the rest.
+FlameInput per_operation(FlameInput in, const Profile& p) {
+  std::map<std::string, std::uint64_t> counts;
+  for (const auto& o : p.ops) counts[o.name] = o.count;
+  FlameInput out;
+  SkippedRoots skipped;
+  for (auto& [frames, value] : in.stacks) {
+    if (frames.empty()) continue;  // render_folded always prints a root
+    const std::string& root = frames.front();
+    auto it = counts.find(root);
+    if (it != counts.end() && it->second > 0)
+      out.stacks.emplace_back(std::move(frames), value / static_cast<double>(it->second));
+    else
+      skipped.add(root);
+  }
+  out.skipped = skipped.reasons();
+  return out;
+}
+
+}  // namespace
+
+FlameInput flame_input(const Profile& p, View view, const std::optional<std::string>& op,
+                       bool per_op) {
+  FlameInput in;
+  for (auto& s : profile_stacks(p, view, op))
+    in.stacks.emplace_back(std::move(s.frames), static_cast<double>(s.value));
+  return per_op ? per_operation(std::move(in), p) : in;
+}
+
+std::string flame_unit(View view, bool per_op) {
+  std::string unit = view == View::OnCpu ? "samples" : "ns";
+  return per_op ? unit + "/op" : unit;
+}
+
+SvgOptions flame_svg_options(const Profile& p, View view,
+                             const std::optional<std::string>& op, bool per_op) {
+  SvgOptions o;
+  o.title = fmt::format("{} flame graph{}{}", view_title(view), op ? ": " + *op : "",
+                        per_op ? ", cost per operation" : "");
+  const Metadata& m = p.meta;
+  o.subtitle = fmt::format("{} | {} | kernel {} | {} CPUs | {} Hz | {:.2f} s | fscost {}",
+                           m.command, m.hostname, m.kernel_release, m.cpus, m.freq_hz,
+                           static_cast<double>(m.duration_ns) / 1e9, m.fscost_version);
+  o.unit = flame_unit(view, per_op);
+  return o;
+}
+
+FlameInput flame_input(const FoldedStacks& folded, int column) {
+  FlameInput in;
+  in.stacks.reserve(folded.stacks.size());
+  for (const auto& s : folded.stacks)
+    in.stacks.emplace_back(to_frames(s.frames), column == 1 ? s.value2.value_or(0) : s.value);
+  return in;
+}
+
+std::string diff_folded(const FlameInput& a, const FlameInput& b) {
+  std::map<std::string, std::pair<double, double>> rows;
+  for (const auto& [frames, value] : a.stacks) rows[join_frames(frames)].first += value;
+  for (const auto& [frames, value] : b.stacks) rows[join_frames(frames)].second += value;
+  std::string out;
+  for (const auto& [stack, ab] : rows) out += fmt::format("{} {} {}\n", stack, ab.first, ab.second);
+  return out;
+}
+
+}  // namespace fscost

@@ -1,0 +1,221 @@
+// Folded stacks in and out (format_folded.h, docs/FORMATS.md).
+#include "io/folded.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <tuple>
+
+#include "model/operations.h"
+
+namespace fscost {
+
+namespace {
+
+constexpr std::string_view kBlanks = " \t";
+
+std::string_view trim_right(std::string_view s) {
+  auto end = s.find_last_not_of(kBlanks);
+  return end == std::string_view::npos ? std::string_view{} : s.substr(0, end + 1);
+}
+
+// The last blank-separated token of `s` (already right-trimmed) and what
+// precedes it, right-trimmed; `rest` is empty when `s` is one token.
+struct Split {
+  std::string_view rest;
+  std::string_view last;
+};
+
+Split split_last(std::string_view s) {
+  auto blank = s.find_last_of(kBlanks);
+  if (blank == std::string_view::npos) return {{}, s};
+  return {trim_right(s.substr(0, blank)), s.substr(blank + 1)};
+}
+
+enum class Number { Ok, Negative, Invalid };
+
+// A non-negative finite decimal ("12", "0.5", "1e3"); from_chars rejects a
+// leading '+', and a partial parse ("12abc", "0x10") is invalid.
+Number parse_number(std::string_view tok, double& out) {
+  const char* end = tok.data() + tok.size();
+  auto [ptr, ec] = std::from_chars(tok.data(), end, out);
+  if (ec != std::errc{} || ptr != end || !std::isfinite(out)) return Number::Invalid;
+  if (out < 0) return Number::Negative;
+  out += 0.0;  // -0 -> 0
+  return Number::Ok;
+}
+
+bool looks_numeric(std::string_view tok) {
+  double v;
+  return parse_number(tok, v) != Number::Invalid;
+}
+
+std::vector<std::string> split_frames(std::string_view stack) {
+  std::vector<std::string> frames;
+  for (;;) {
+    auto semi = stack.find(';');
+    frames.emplace_back(stack.substr(0, semi));
+    if (semi == std::string_view::npos) return frames;
+    stack.remove_prefix(semi + 1);
+  }
+}
+
+class LineParser {
+ public:
+  LineParser(const std::string& origin, std::size_t line) : origin_(origin), line_(line) {}
+
+  // One count off the end of `s`: the value, and `s` shortened to what is left.
+  std::optional<Error> take_count(std::string_view& s, double& value) const {
+    auto [rest, last] = split_last(s);
+    switch (parse_number(last, value)) {
+      case Number::Ok:
+        break;
+      case Number::Negative:
+        return error(fmt::format("negative count {}", last), "counts are samples or time, >= 0");
+      case Number::Invalid:
+        if (rest.empty()) return error("no count after the stack", kLineHint);
+        return error(fmt::format("\"{}\" is not a count", last), kLineHint);
+    }
+    if (rest.empty()) return error("no stack before the count", kLineHint);
+    s = rest;
+    return std::nullopt;
+  }
+
+  Error error(const std::string& what, std::string hint) const {
+    return {fmt::format("{}:{}: {}", origin_, line_, what), std::move(hint)};
+  }
+
+  static constexpr const char* kLineHint =
+      "a folded line is \"frame;frame;...;leaf COUNT\" (or \"... COUNT COUNT\" for a diff), "
+      "e.g. \"main;read;vfs_read 12\"";
+
+ private:
+  const std::string& origin_;
+  std::size_t line_;
+};
+
+// Two columns when the first line ends in two numbers.
+bool first_line_has_two(std::string_view text) {
+  while (!text.empty()) {
+    auto nl = text.find('\n');
+    std::string_view line = trim_right(text.substr(0, nl));
+    if (!line.empty() && line.back() == '\r') line = trim_right(line.substr(0, line.size() - 1));
+    if (!line.empty()) {
+      auto [rest, last] = split_last(line);
+      auto [stack, before_last] = split_last(rest);
+      return !stack.empty() && looks_numeric(last) && looks_numeric(before_last);
+    }
+    if (nl == std::string_view::npos) break;
+    text.remove_prefix(nl + 1);
+  }
+  return false;
+}
+
+std::string format_value(double v) {
+  if (v == std::floor(v) && v < 0x1p63) return fmt::format("{}", static_cast<std::uint64_t>(v));
+  return fmt::format("{}", v);
+}
+
+}  // namespace
+
+Result<FoldedStacks> parse_folded(std::string_view text, const std::string& origin,
+                                  FoldedColumns columns) {
+  FoldedStacks out;
+  out.two_column = columns == FoldedColumns::Two ||
+                   (columns == FoldedColumns::Detect && first_line_has_two(text));
+  std::size_t line_no = 0;
+  while (!text.empty()) {
+    ++line_no;
+    auto nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    line = trim_right(line);
+    if (line.empty()) continue;
+
+    LineParser lp(origin, line_no);
+    FoldedStack st;
+    if (out.two_column) {
+      double second = 0;
+      if (auto e = lp.take_count(line, second)) return *e;
+      if (!looks_numeric(split_last(line).last))
+        return lp.error(
+            "one count, but the first line has two (a two-column diff needs both on "
+            "every line)",
+            LineParser::kLineHint);
+      st.value2 = second;
+    }
+    if (auto e = lp.take_count(line, st.value)) return *e;
+    st.frames = split_frames(line);
+    out.stacks.push_back(std::move(st));
+  }
+  return out;
+}
+
+std::string write_folded(const FoldedStacks& stacks) {
+  std::string out;
+  for (const auto& s : stacks.stacks) {
+    for (std::size_t i = 0; i < s.frames.size(); ++i) {
+      if (i) out += ';';
+      out += s.frames[i];
+    }
+    out += ' ';
+    out += format_value(s.value);
+    if (stacks.two_column) {
+      out += ' ';
+      out += format_value(s.value2.value_or(0));
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+std::optional<std::pair<SampleKind, std::string>> owner_from_root(std::string_view root) {
+  if (op_from_name(root)) return std::pair{SampleKind::Op, std::string(root)};
+  if (root == "[user]") return std::pair{SampleKind::User, std::string()};
+  if (root == "[kernel]") return std::pair{SampleKind::Kernel, std::string()};
+  constexpr std::string_view kKthread = "[kthread:";
+  if (root.starts_with(kKthread) && root.ends_with(']') && root.size() > kKthread.size() + 1)
+    return std::pair{SampleKind::Kthread,
+                     std::string(root.substr(kKthread.size(), root.size() - kKthread.size() - 1))};
+  return std::nullopt;
+}
+
+Profile profile_from_folded(const FoldedStacks& stacks, const FoldedImportOptions& opt) {
+  using Key = std::tuple<SampleKind, std::string, std::vector<std::string>>;
+  std::map<Key, std::uint64_t> merged;
+  std::uint64_t rounded_to_zero = 0;
+  for (const auto& s : stacks.stacks) {
+    double v = (opt.column == 1 && s.value2) ? *s.value2 : s.value;
+    // Clamp: a double above 2^64 does not convert.
+    double r = std::min(std::round(v), 0x1p64 - 2048);
+    auto count = static_cast<std::uint64_t>(r);
+    if (count == 0) {
+      ++rounded_to_zero;
+      continue;
+    }
+    Key key{SampleKind::Op, std::string(op_name(Op::Other)), s.frames};
+    if (auto owner = s.frames.empty() ? std::nullopt : owner_from_root(s.frames.front())) {
+      std::get<0>(key) = owner->first;
+      std::get<1>(key) = std::move(owner->second);
+      std::get<2>(key).erase(std::get<2>(key).begin());
+    }
+    merged[std::move(key)] += count;
+  }
+  Profile p;
+  p.meta.fscost_version = FSCOST_VERSION;
+  p.meta.target = "folded";
+  p.meta.command = opt.origin;
+  for (auto& [key, count] : merged) {
+    auto& [kind, name, frames] = key;
+    p.samples.push_back({kind, name, to_frames(frames), count});
+    p.samples_total += count;
+  }
+  p.drops["folded_rounded_to_zero"] = rounded_to_zero;
+  return p;
+}
+
+}  // namespace fscost

@@ -1,0 +1,257 @@
+// Profile file reading and writing. The format is specified in docs/PROFILE.md.
+#include "io/profile_io.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+
+#include "io/profile_json.h"
+
+namespace fscost {
+
+namespace {
+
+using profile_json::Checker;
+using profile_json::element;
+using profile_json::FrameTable;
+using profile_json::Node;
+using profile_json::ojson;
+using profile_json::parse_stack;
+using profile_json::stack_json;
+
+constexpr const char* kCorruptHint =
+    "the file is damaged or was not written by `fscost record`; record it again";
+
+// ---- parsing ----------------------------------------------------------------
+
+Error not_a_profile(const std::string& origin) {
+  return Error{fmt::format("{}: not an fscost profile (no \"format\": \"{}\" tag)", origin,
+                           kProfileFormatTag),
+               "pass a file written by `fscost record`"};
+}
+
+Metadata parse_meta(Checker& c, const Node& n) {
+  Metadata m;
+  m.fscost_version = c.str(c.field(n, "fscost_version"));
+  m.kernel_release = c.str(c.field(n, "kernel_release"));
+  m.hostname = c.str(c.field(n, "hostname"));
+  m.cpus = c.u32(c.field(n, "cpus"));
+  m.target = c.str(c.field(n, "target"));
+  m.command = c.str(c.field(n, "command"));
+  m.start_unix_ns = c.i64(c.field(n, "start_unix_ns"));
+  m.duration_ns = c.u64(c.field(n, "duration_ns"));
+  m.freq_hz = c.u32(c.field(n, "freq_hz"));
+  c.each(c.field(n, "probes"), [&](const Node& p) { m.probes.push_back(c.str(p)); });
+  return m;
+}
+
+Rusage parse_rusage(Checker& c, const Node& n) {
+  Rusage r;
+  r.valid = c.boolean(c.field(n, "valid"));
+  r.user_ns = c.u64(c.field(n, "user_ns"));
+  r.sys_ns = c.u64(c.field(n, "sys_ns"));
+  r.wall_ns = c.u64(c.field(n, "wall_ns"));
+  return r;
+}
+
+OpStats parse_op(Checker& c, const Node& n) {
+  OpStats o;
+  o.name = c.str(c.field(n, "name"));
+  o.count = c.u64(c.field(n, "count"));
+  o.errors = c.u64(c.field(n, "errors"));
+  o.wall_ns = c.u64(c.field(n, "wall_ns"));
+  o.oncpu_ns = c.u64(c.field(n, "oncpu_ns"));
+  Node lat = c.field(n, "latency_log2");
+  c.each(lat, [&](const Node& b) { o.latency_log2.push_back(c.u64(b)); });
+  if (o.latency_log2.size() != kLatencyBuckets)
+    c.fail(lat, fmt::format("expected {} buckets, got {}", kLatencyBuckets, o.latency_log2.size()));
+  profile_json::parse_op_extra(c, n, o);
+  return o;
+}
+
+std::vector<OpStats> parse_ops(Checker& c, const Node& n) {
+  std::vector<OpStats> ops;
+  std::set<std::string> seen;
+  c.each(n, [&](const Node& e) {
+    ops.push_back(parse_op(c, e));
+    if (!seen.insert(ops.back().name).second)
+      c.fail(e, fmt::format("operation '{}' appears twice", ops.back().name));
+  });
+  return ops;
+}
+
+StackSample parse_sample(Checker& c, const Node& n, const Stack& frames) {
+  StackSample s;
+  Node kind = c.field(n, "kind");
+  std::string k = c.str(kind);
+  if (c.ok() && !parse_sample_kind(k, s.kind))
+    c.fail(kind, fmt::format("unknown sample kind '{}' (expected op, user, kernel or kthread)", k));
+  s.name = c.str(c.field(n, "name"));
+  s.frames = parse_stack(c, c.field(n, "stack"), frames);
+  s.count = c.u64(c.field(n, "count"));
+  return s;
+}
+
+Profile parse_body(Checker& c, const Node& root) {
+  Profile p;
+  p.meta = parse_meta(c, c.field(root, "meta"));
+  p.rusage = parse_rusage(c, c.field(root, "rusage"));
+  p.ops = parse_ops(c, c.field(root, "ops"));
+  Stack frames = profile_json::parse_frames(c, c.field(root, "frames"));
+  Node samples = c.field(root, "samples");
+  p.samples.reserve(Checker::size_hint(samples));
+  c.each(samples, [&](const Node& s) { p.samples.push_back(parse_sample(c, s, frames)); });
+  p.samples_total = c.u64(c.field(root, "samples_total"));
+  c.each_member(c.field(root, "drops"),
+                [&](const std::string& name, const Node& v) { p.drops[name] = c.u64(v); });
+  profile_json::parse_profile_extra(c, root, frames, p);
+  return p;
+}
+
+// The format tag and version come first and get their own messages: a newer
+// file may have changed everything else.
+std::optional<Error> check_header(element doc, const std::string& origin) {
+  std::optional<element> tag = profile_json::member(doc, "format");
+  std::string_view name;
+  if (!tag || tag->get_string().get(name) != simdjson::SUCCESS || name != kProfileFormatTag)
+    return not_a_profile(origin);
+  Checker c;
+  Node root{doc};
+  std::uint64_t version = c.u64(c.field(root, "version"));
+  if (!c.ok()) return Error{fmt::format("{}: {}", origin, c.error()), kCorruptHint};
+  if (version > static_cast<std::uint64_t>(kProfileFormatVersion))
+    return Error{
+        fmt::format("{}: written by a newer fscost (format version {}, this one reads ≤ {})",
+                    origin, version, kProfileFormatVersion),
+        "upgrade fscost to read this profile"};
+  if (version == 0) return Error{fmt::format("{}: invalid format version 0", origin), kCorruptHint};
+  return std::nullopt;
+}
+
+Result<Profile> parse_document(element doc, const std::string& origin) {
+  if (auto err = check_header(doc, origin)) return *err;
+  Checker c;
+  Profile p = parse_body(c, Node{doc});
+  if (!c.ok()) return Error{fmt::format("{}: {}", origin, c.error()), kCorruptHint};
+  return p;
+}
+
+// Why simdjson refused JSON that nlohmann accepts.
+std::string refused(simdjson::error_code err) {
+  switch (err) {
+    case simdjson::NUMBER_ERROR:
+      return "a number outside the 64-bit integer range";
+    case simdjson::DEPTH_ERROR:
+      return fmt::format("nested deeper than {} levels", simdjson::DEFAULT_MAX_DEPTH);
+    case simdjson::CAPACITY:
+      return "larger than 4 GB";
+    default:
+      return simdjson::error_message(err);
+  }
+}
+
+// simdjson says what is wrong but not where. Only on this error path,
+// nlohmann re-reads the text, keeping no values, to find the byte.
+Error json_error(std::string_view text, const std::string& origin, simdjson::error_code err) {
+  using nlohmann::json;
+  try {
+    json discarded = json::parse(text, [](int, json::parse_event_t, json&) { return false; });
+  } catch (const json::parse_error& e) {
+    // nlohmann counts bytes from 1, and counts end of input as a byte.
+    std::size_t at = e.byte > 0 ? e.byte - 1 : 0;
+    return Error{fmt::format("{}: truncated or corrupt JSON at byte {}{}", origin, at,
+                             at >= text.size() ? " (end of file)" : ""),
+                 kCorruptHint};
+  } catch (const json::exception& e) {  // e.g. a number too large for a double
+    return Error{fmt::format("{}: {}", origin, e.what()), kCorruptHint};
+  }
+  // Valid JSON that simdjson refuses. No profile field nests deep or holds
+  // a number beyond 64 bits, so such a file is damaged or not a profile.
+  if (text[text.find_first_not_of(" \t\r\n")] != '{') return not_a_profile(origin);
+  return Error{fmt::format("{}: cannot read: {}", origin, refused(err)), kCorruptHint};
+}
+
+// ---- serializing ------------------------------------------------------------
+
+ojson meta_json(const Metadata& m) {
+  return {{"fscost_version", m.fscost_version},
+          {"kernel_release", m.kernel_release},
+          {"hostname", m.hostname},
+          {"cpus", m.cpus},
+          {"target", m.target},
+          {"command", m.command},
+          {"start_unix_ns", m.start_unix_ns},
+          {"duration_ns", m.duration_ns},
+          {"freq_hz", m.freq_hz},
+          {"probes", m.probes}};
+}
+
+ojson rusage_json(const Rusage& r) {
+  return {{"valid", r.valid}, {"user_ns", r.user_ns}, {"sys_ns", r.sys_ns}, {"wall_ns", r.wall_ns}};
+}
+
+ojson op_json(const OpStats& o) {
+  ojson out = {{"name", o.name},       {"count", o.count},       {"errors", o.errors},
+               {"wall_ns", o.wall_ns}, {"oncpu_ns", o.oncpu_ns}, {"latency_log2", o.latency_log2}};
+  profile_json::add_op_extra(o, out);
+  return out;
+}
+
+ojson sample_json(const StackSample& s, FrameTable& table) {
+  return {{"kind", to_string(s.kind)},
+          {"name", s.name},
+          {"stack", stack_json(s.frames, table)},
+          {"count", s.count}};
+}
+
+}  // namespace
+
+Result<Profile> parse_profile(std::string_view text, const std::string& origin) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+    return Error{fmt::format("{}: empty file, not an fscost profile", origin), kCorruptHint};
+  // Kept for the next file: `fscost diff` reads many profiles in a row, and
+  // faulting in fresh buffers (about 6× the file) costs a third of a load.
+  // parse() copies `text` into its padded buffer (simdjson reads 64-byte blocks).
+  thread_local simdjson::dom::parser parser;
+  element doc;
+  if (auto err = parser.parse(text.data(), text.size()).get(doc))
+    return json_error(text, origin, err);
+  return parse_document(doc, origin);
+}
+
+Result<Profile> read_profile(const std::string& path) {
+  auto text = read_whole_file(path, "profile");
+  if (!text) return text.error();
+  return parse_profile(text.value(), path);
+}
+
+std::string serialize_profile(const Profile& p) {
+  FrameTable table;
+  ojson samples = ojson::array();
+  for (const auto& s : p.samples) samples.push_back(sample_json(s, table));
+  ojson ops = ojson::array();
+  for (const auto& o : p.ops) ops.push_back(op_json(o));
+  // Interned after the samples, so sample frame indexes do not depend on
+  // whether contention data was recorded.
+  ojson extra = ojson::object();
+  profile_json::add_profile_extra(p, table, extra);
+  ojson doc = {{"format", kProfileFormatTag},
+               {"version", kProfileFormatVersion},
+               {"meta", meta_json(p.meta)},
+               {"rusage", rusage_json(p.rusage)},
+               {"ops", std::move(ops)},
+               {"frames", table.frames()},
+               {"samples", std::move(samples)},
+               {"samples_total", p.samples_total},
+               {"drops", p.drops}};
+  doc.update(extra);
+  return doc.dump(-1, ' ', false, ojson::error_handler_t::replace) + "\n";
+}
+
+Status write_profile_atomic(const Profile& p, const std::string& path) {
+  return write_file_atomic(serialize_profile(p), path);
+}
+
+}  // namespace fscost

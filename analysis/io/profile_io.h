@@ -1,0 +1,33 @@
+// The profile file: JSON with a format tag and version (docs/PROFILE.md).
+//
+// Reading never throws and never crashes on bad input: every problem comes
+// back as an Error naming the file and the JSON path ("ops[3].count: ...").
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "model/file_io.h"  // Status
+#include "model/profile.h"
+#include "model/result.h"
+
+namespace fscost {
+
+inline constexpr std::string_view kProfileFormatTag = "fscost-profile";
+
+// Parses profile text; `origin` (usually the path) prefixes every message.
+Result<Profile> parse_profile(std::string_view text, const std::string& origin);
+
+// Reads and parses the file at `path`.
+Result<Profile> read_profile(const std::string& path);
+
+// The file contents for `p`: compact JSON, frames interned, one trailing
+// newline. Invalid UTF-8 in strings is replaced by U+FFFD rather than thrown.
+std::string serialize_profile(const Profile& p);
+
+// Writes `p` so that `path` holds either its old contents or the complete
+// new profile, even across a crash: temp file in the same directory, fsync,
+// rename over `path`, fsync the directory.
+Status write_profile_atomic(const Profile& p, const std::string& path);
+
+}  // namespace fscost

@@ -1,0 +1,123 @@
+// The optional v1 profile fields: off-CPU stacks, lock contention and XFS
+// counters (docs/PROFILE.md, "Optional fields"). Absent means zero or empty,
+// so profiles written before these existed still read; present fields are
+// checked as strictly as the required ones.
+#include <fmt/format.h>
+
+#include "io/profile_json.h"
+#include "model/wait_class.h"
+
+namespace fscost::profile_json {
+
+namespace {
+
+using Counters = std::map<std::string, std::uint64_t>;
+
+void parse_counters(Checker& c, const Node& n, Counters& out) {
+  c.each_member(n, [&](const std::string& name, const Node& v) { out[name] = c.u64(v); });
+}
+
+// Off-CPU and lock entries belong to an operation, a kernel thread, or (locks)
+// a tracked task in the kernel outside any operation.
+SampleKind parse_owner(Checker& c, const Node& n) {
+  Node kind = c.field(n, "kind");
+  std::string k = c.str(kind);
+  SampleKind out = SampleKind::Op;
+  bool known = parse_sample_kind(k, out) && out != SampleKind::User;
+  if (c.ok() && !known)
+    c.fail(kind, fmt::format("unknown kind '{}' (expected op, kthread or kernel)", k));
+  return out;
+}
+
+std::string parse_wait_class(Checker& c, const Node& n) {
+  std::string s = c.str(n);
+  if (c.ok() && !is_wait_class(s))
+    c.fail(n, fmt::format("unknown wait class '{}' (expected lock, io, log-reserve, log-force, "
+                          "runqueue or sleep)",
+                          s));
+  return s;
+}
+
+OffCpuStack parse_offcpu(Checker& c, const Node& n, const Stack& frames) {
+  OffCpuStack s;
+  s.kind = parse_owner(c, n);
+  s.name = c.str(c.field(n, "name"));
+  s.wait_class = parse_wait_class(c, c.field(n, "wait_class"));
+  s.frames = parse_stack(c, c.field(n, "stack"), frames);
+  s.waker = c.str(c.field(n, "waker"));
+  s.waker_frames = parse_stack(c, c.field(n, "waker_stack"), frames);
+  s.count = c.u64(c.field(n, "count"));
+  s.total_ns = c.u64(c.field(n, "total_ns"));
+  return s;
+}
+
+LockStat parse_lock(Checker& c, const Node& n, const Stack& frames) {
+  LockStat s;
+  s.kind = parse_owner(c, n);
+  s.name = c.str(c.field(n, "name"));
+  s.address = c.u64(c.field(n, "address"));
+  s.symbol = c.str(c.field(n, "symbol"));
+  s.flags = c.u32(c.field(n, "flags"));
+  s.frames = parse_stack(c, c.field(n, "stack"), frames);
+  s.count = c.u64(c.field(n, "count"));
+  s.total_ns = c.u64(c.field(n, "total_ns"));
+  s.max_ns = c.u64(c.field(n, "max_ns"));
+  s.spin_ns = c.u64(c.field(n, "spin_ns"));
+  s.sleep_ns = c.u64(c.field(n, "sleep_ns"));
+  return s;
+}
+
+ojson offcpu_json(const OffCpuStack& s, FrameTable& table) {
+  return {{"kind", to_string(s.kind)},  {"name", s.name},
+          {"wait_class", s.wait_class}, {"stack", stack_json(s.frames, table)},
+          {"waker", s.waker},           {"waker_stack", stack_json(s.waker_frames, table)},
+          {"count", s.count},           {"total_ns", s.total_ns}};
+}
+
+ojson lock_json(const LockStat& s, FrameTable& table) {
+  return {
+      {"kind", to_string(s.kind)}, {"name", s.name},         {"address", s.address},
+      {"symbol", s.symbol},        {"flags", s.flags},       {"stack", stack_json(s.frames, table)},
+      {"count", s.count},          {"total_ns", s.total_ns}, {"max_ns", s.max_ns},
+      {"spin_ns", s.spin_ns},      {"sleep_ns", s.sleep_ns}};
+}
+
+}  // namespace
+
+void parse_op_extra(Checker& c, const Node& n, OpStats& o) {
+  if (auto f = c.find(n, "offcpu_ns")) o.offcpu_ns = c.u64(*f);
+  if (auto f = c.find(n, "xfs")) parse_counters(c, *f, o.xfs);
+  if (auto f = c.find(n, "trans_min")) o.trans_min = c.u64(*f);
+  if (auto f = c.find(n, "trans_max")) o.trans_max = c.u64(*f);
+}
+
+void parse_profile_extra(Checker& c, const Node& root, const Stack& frames, Profile& p) {
+  if (auto f = c.find(root, "offcpu"))
+    c.each(*f, [&](const Node& e) { p.offcpu.push_back(parse_offcpu(c, e, frames)); });
+  if (auto f = c.find(root, "locks"))
+    c.each(*f, [&](const Node& e) { p.locks.push_back(parse_lock(c, e, frames)); });
+  if (auto f = c.find(root, "background_xfs")) parse_counters(c, *f, p.background_xfs);
+  if (auto f = c.find(root, "device_write_bytes")) parse_counters(c, *f, p.device_write_bytes);
+}
+
+void add_op_extra(const OpStats& o, ojson& out) {
+  if (o.offcpu_ns != 0) out["offcpu_ns"] = o.offcpu_ns;
+  if (!o.xfs.empty()) out["xfs"] = o.xfs;
+  if (o.trans_min != 0) out["trans_min"] = o.trans_min;
+  if (o.trans_max != 0) out["trans_max"] = o.trans_max;
+}
+
+void add_profile_extra(const Profile& p, FrameTable& table, ojson& doc) {
+  if (!p.offcpu.empty()) {
+    ojson& arr = doc["offcpu"] = ojson::array();
+    for (const auto& s : p.offcpu) arr.push_back(offcpu_json(s, table));
+  }
+  if (!p.locks.empty()) {
+    ojson& arr = doc["locks"] = ojson::array();
+    for (const auto& s : p.locks) arr.push_back(lock_json(s, table));
+  }
+  if (!p.background_xfs.empty()) doc["background_xfs"] = p.background_xfs;
+  if (!p.device_write_bytes.empty()) doc["device_write_bytes"] = p.device_write_bytes;
+}
+
+}  // namespace fscost::profile_json

@@ -1,0 +1,21 @@
+// XML escaping, shared by the flame graphs, the HTML reports and the
+// comparison's charts: text and attribute values in every SVG and HTML page.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace fscost {
+
+// Appends `s` with &, <, >, " and ' escaped; control characters and invalid
+// UTF-8 become U+FFFD, which XML allows everywhere.
+void append_escaped(std::string& out, std::string_view s);
+// The bytes append_escaped would add.
+std::size_t escaped_size(std::string_view s);
+
+// Bytes in the UTF-8 sequence starting at s[i] if it is valid and a
+// character XML allows, else 0.
+std::size_t valid_utf8(std::string_view s, std::size_t i);
+
+}  // namespace fscost

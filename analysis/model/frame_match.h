@@ -1,0 +1,43 @@
+// Matching kernel frame names against the small pattern tables the
+// classifiers use (wait classes, lock roles, spin paths).
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/frame.h"
+
+namespace fscost {
+
+// The function name without a compiler clone suffix: "xlog_wait.isra.0",
+// "foo.constprop.0", "bar.part.1" and "baz.cold" match as "xlog_wait", "foo",
+// "bar" and "baz". Kernel function names never contain '.'.
+constexpr std::string_view base_name(std::string_view frame) {
+  return frame.substr(0, frame.find('.'));
+}
+
+// `pattern` is an exact name, "prefix*" or "*suffix"; matched on base_name().
+constexpr bool frame_matches(std::string_view frame, std::string_view pattern) {
+  std::string_view f = base_name(frame);
+  if (pattern.ends_with('*')) return f.starts_with(pattern.substr(0, pattern.size() - 1));
+  if (pattern.starts_with('*')) return f.ends_with(pattern.substr(1));
+  return f == pattern;
+}
+
+constexpr bool frame_matches_any(std::string_view frame,
+                                 std::span<const std::string_view> patterns) {
+  for (auto p : patterns)
+    if (frame_matches(frame, p)) return true;
+  return false;
+}
+
+// True if any frame of the stack matches one of `patterns`.
+inline bool stack_has_any(const Stack& frames, std::span<const std::string_view> patterns) {
+  for (const auto& f : frames)
+    if (frame_matches_any(f.str(), patterns)) return true;
+  return false;
+}
+
+}  // namespace fscost

@@ -1,0 +1,140 @@
+// The profile: what `fscost record` measured, as `analysis/` sees it.
+//
+// Plain data, no kernel types. userspace/ fills it from BPF maps; analysis/
+// reads it from a file (profile_io.h) and derives every view from it.
+// Units: nanoseconds for time, counts for everything else.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "model/frame.h"
+
+namespace fscost {
+
+inline constexpr int kProfileFormatVersion = 1;
+// Wall-latency histogram: bucket i counts operations with latency in
+// [2^i, 2^(i+1)) ns; bucket 0 also holds 0 ns.
+inline constexpr std::size_t kLatencyBuckets = 40;
+
+struct Metadata {
+  std::string fscost_version;
+  std::string kernel_release;  // uname -r
+  std::string hostname;
+  std::uint32_t cpus = 0;      // online CPUs during the recording
+  std::string target;          // "command", "pid", or "system"
+  std::string command;         // command line, or "pid N", or "-a"
+  std::int64_t start_unix_ns = 0;
+  std::uint64_t duration_ns = 0;
+  std::uint32_t freq_hz = 0;   // cpu-clock sampling frequency per CPU
+  // One entry per attached probe, "<event> (<attach flavour>)", e.g.
+  // "sched:sched_switch (tp_btf)".
+  std::vector<std::string> probes;
+};
+
+// Resource usage of the target. For a command: its whole reaped process tree
+// (wait4). For -p: /proc/PID/stat deltas. For -a: all CPUs (/proc/stat).
+struct Rusage {
+  bool valid = false;
+  std::uint64_t user_ns = 0;
+  std::uint64_t sys_ns = 0;
+  std::uint64_t wall_ns = 0;
+};
+
+// Exact per-operation figures from the syscall and sched_switch probes.
+struct OpStats {
+  std::string name;            // "create", "unlink", ..., "other" (syscalls not in the table)
+  std::uint64_t count = 0;     // completed operations
+  std::uint64_t errors = 0;    // of which returned < 0
+  std::uint64_t wall_ns = 0;   // summed entry-to-exit latency
+  std::uint64_t oncpu_ns = 0;  // summed on-CPU time inside the operation
+  std::vector<std::uint64_t> latency_log2;  // kLatencyBuckets entries
+  // Summed off-CPU time inside the operation (blocked or runnable-waiting);
+  // oncpu_ns + offcpu_ns == wall_ns up to probe timing. Optional in v1.
+  std::uint64_t offcpu_ns = 0;
+  // XFS and block-layer events seen inside the operation, by counter name
+  // ("xfs_trans_alloc", ...; docs/PROFILE.md). Optional in v1.
+  std::map<std::string, std::uint64_t> xfs;
+  // Fewest and most transactions (xfs_trans_alloc) one operation allocated;
+  // both 0 when there were none. Optional in v1.
+  std::uint64_t trans_min = 0;
+  std::uint64_t trans_max = 0;
+};
+
+// Who a sample belongs to.
+enum class SampleKind {
+  Op,       // a tracked task inside operation `name`
+  User,     // a tracked task in user mode
+  Kernel,   // a tracked task in the kernel outside any op's timestamps (faults, irqs,
+            // the syscall entry/exit path)
+  Kthread,  // a kernel thread; `name` is its comm, or workqueue for kworkers
+};
+
+struct StackSample {
+  SampleKind kind = SampleKind::Op;
+  std::string name;
+  Stack frames;  // outermost caller first, leaf last
+  std::uint64_t count = 0;
+};
+
+// Off-CPU intervals of tracked tasks inside operations (and of kernel
+// threads), aggregated by (who, class, blocked stack, waker).
+struct OffCpuStack {
+  SampleKind kind = SampleKind::Op;  // Op, or Kthread for background
+  std::string name;                  // operation, or kthread bucket
+  // "lock" (sleeping on a contended lock), "io" (in_iowait), "log-reserve"
+  // (xlog_grant_head_wait), "log-force" (xfs_log_force*/xlog_wait*),
+  // "runqueue" (runnable: preempted, or woken and waiting for a CPU),
+  // "sleep" (anything else).
+  std::string wait_class;
+  Stack frames;                           // blocked stack, outermost first
+  Stack waker_frames;                     // the waker's stack; empty if unknown
+  std::string waker;                      // waker comm; empty if unknown
+  std::uint64_t count = 0;                // intervals
+  std::uint64_t total_ns = 0;
+};
+
+// Lock contention from lock:contention_begin/end, aggregated by (who, lock,
+// stack at contention_begin).
+struct LockStat {
+  // Op; Kthread for background; Kernel for a tracked task outside any
+  // operation (page faults, exit).
+  SampleKind kind = SampleKind::Op;
+  std::string name;  // operation, or kthread bucket; empty for Kernel
+  std::uint64_t address = 0;         // the lock's kernel address
+  std::string symbol;                // kallsyms data symbol, when the lock is static
+  // contention_begin flags of the first begin of each wait (LCB_F_SPIN=1,
+  // READ=2, WRITE=4, RT=8, PERCPU=16, MUTEX=32), OR-ed over the waits.
+  std::uint32_t flags = 0;
+  Stack frames;                     // stack at contention_begin, outermost first
+  std::uint64_t count = 0;          // contentions (contention_end events)
+  std::uint64_t total_ns = 0;       // begin → end
+  std::uint64_t max_ns = 0;
+  std::uint64_t spin_ns = 0;   // of total: on CPU (spinning)
+  std::uint64_t sleep_ns = 0;  // of total: off CPU (sleeping)
+};
+
+struct Profile {
+  Metadata meta;
+  Rusage rusage;
+  std::vector<OpStats> ops;           // every operation with count > 0
+  std::vector<StackSample> samples;   // aggregated by (kind, name, frames)
+  std::uint64_t samples_total = 0;    // every sample taken, incl. idle and untracked
+  // Every drop, by name (see docs/PROFILE.md for the list and the knob that
+  // fixes each). Zero entries are kept so a reader sees what was checked.
+  std::map<std::string, std::uint64_t> drops;
+  // Issue-3 data; all optional in v1 (absent = not recorded).
+  std::vector<OffCpuStack> offcpu;
+  std::vector<LockStat> locks;
+  // XFS events outside any tracked operation (kernel threads, other tasks).
+  std::map<std::string, std::uint64_t> background_xfs;
+  // Bytes written per block device during the recording ("loop0" → bytes).
+  std::map<std::string, std::uint64_t> device_write_bytes;
+};
+
+const char* to_string(SampleKind k);
+bool parse_sample_kind(const std::string& s, SampleKind& out);
+
+}  // namespace fscost

@@ -1,0 +1,193 @@
+// The diff as one self-contained HTML page (docs/DIFF.md), in the frame of
+// the single-profile report (html_report.cpp: same style, script and
+// navigation): summary with the text explanation, warnings, per-operation
+// tables, the lock diff, differential flame graphs, then the caller's
+// sections. write_diff_outputs puts it next to the text and JSON.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <system_error>
+
+#include "report/diff_report.h"
+#include "report/diff/html_graphs.h"
+#include "report/diff/html_tables.h"
+#include "report/diff/text_parts.h"
+#include "report/html/assets.h"
+
+namespace fscost {
+
+namespace {
+
+using html::esc;
+using html::GraphSet;
+using html::set_of;
+
+// Everything the page links to, with ids unique across the page.
+struct Anchors {
+  std::set<std::string> ids;
+  std::vector<std::string> ops;  // per operation of the diff, in its order
+  std::vector<GraphSet> graphs;
+};
+
+void link(std::string& out, std::string_view id, std::string_view text) {
+  fmt::format_to(std::back_inserter(out), "<li><a href=\"#{}\">{}</a>", id, esc(text));
+}
+
+void toc(std::string& out, const Diff& d, const Anchors& an, const DiffHtmlOptions& opt) {
+  out +=
+      "<nav class=\"toc\" aria-label=\"Contents\"><div class=\"brand\">fscost diff</div>\n<ul>\n";
+  out += "<li><a href=\"#summary\">Summary</a></li>\n<li><a href=\"#warnings\">Warnings</a></li>\n";
+  out += "<li><a href=\"#operations\">Operations</a>\n<ul>\n";
+  for (std::size_t i = 0; i < d.ops.size(); ++i) {
+    link(out, an.ops[i], d.ops[i].op);
+    out += "</li>\n";
+  }
+  out += "</ul></li>\n<li><a href=\"#locks\">Locks</a></li>\n";
+  out += "<li><a href=\"#graphs\">Flame graphs</a>\n<ul>\n";
+  for (const auto& s : an.graphs) {
+    link(out, s.id, s.heading);
+    out += "<ul>";
+    for (const auto& g : s.graphs) {
+      link(out, g.id, view_title(g.view));
+      out += "</li>";
+    }
+    out += "</ul></li>\n";
+  }
+  out += "</ul></li>\n";
+  for (const auto& s : opt.sections) {
+    link(out, s.id, s.title);
+    out += "</li>\n";
+  }
+  out += "</ul></nav>\n";
+}
+
+std::string sources(const RunSet& r) {
+  std::string s = fmt::format("{} run{}", r.runs.size(), r.runs.size() == 1 ? "" : "s");
+  for (const auto& src : r.sources) s += "<br><code>" + esc(src) + "</code>";
+  return s;
+}
+
+void summary(std::string& out, const Diff& d, const RunSet& a, const RunSet& b,
+             const std::string& title) {
+  fmt::format_to(std::back_inserter(out),
+                 "<section id=\"summary\">\n<h1>{}</h1>\n<dl class=\"meta\">\n"
+                 "<dt>A</dt><dd>{}: {}</dd>\n<dt>B</dt><dd>{}: {}</dd>\n"
+                 "<dt>Statistics</dt><dd>Welch's t per metric, Benjamini-Hochberg false "
+                 "discovery rate {:g} per family ({} metrics, {} function and {} lock "
+                 "comparisons), {:g}% intervals; Mann-Whitney U and "
+                 "Hedges' g alongside. Grey: not significant.</dd>\n</dl>\n",
+                 esc(title), esc(d.label_a), sources(a), esc(d.label_b), sources(b), d.config.alpha,
+                 d.families.metrics, d.families.functions, d.families.locks,
+                 100 * d.config.level);
+  out += "<h2>Explanation</h2>\n<pre class=\"diff-text\">" + esc(diff_text::explanation(d, 72)) +
+         "</pre>\n<p class=\"note\">As in <code>summary.txt</code>, which adds the tables below "
+         "in plain text, ready for a mail.</p>\n";
+  out += "<h3>Whole workload</h3>\n";
+  html::workload_table(out, d);
+  out += "</section>\n";
+}
+
+void warnings(std::string& out, const Diff& d) {
+  out += "<section id=\"warnings\">\n<h2>Warnings</h2>\n";
+  if (d.warnings.empty()) {
+    out += "<p class=\"note\">None: the runs passed every validity check.</p>\n</section>\n";
+    return;
+  }
+  out += "<ul class=\"warnings\">\n";
+  for (const auto& w : d.warnings)
+    fmt::format_to(std::back_inserter(out),
+                   "<li class=\"warning\" data-kind=\"{}\"><b>{}</b>: {}</li>\n", esc(w.kind),
+                   esc(w.kind), esc(w.message));
+  out += "</ul>\n</section>\n";
+}
+
+void operations(std::string& out, const Diff& d, const Anchors& an) {
+  out += "<section id=\"operations\">\n<h2>Operations</h2>\n";
+  if (d.ops.empty()) out += "<p class=\"note\">No operation was recorded in both A and B.</p>\n";
+  for (std::size_t i = 0; i < d.ops.size(); ++i)
+    html::op_block(out, d, d.ops[i], an.ops[i], set_of(an.graphs, d.ops[i].op));
+  out += "</section>\n";
+}
+
+void locks(std::string& out, const Diff& d) {
+  out +=
+      "<section id=\"locks\">\n<h2>Lock contention</h2>\n<p class=\"note\">Per operation and "
+      "lock (locks named by role, docs/LOCKS.md); the statistics columns are the lock's wait "
+      "per operation, contention begin to end.</p>\n";
+  html::lock_table(out, d);
+  out += "</section>\n";
+}
+
+void graphs(std::string& out, const std::vector<GraphSet>& sets) {
+  out +=
+      "<section id=\"graphs\">\n<h2>Differential flame graphs</h2>\n<p class=\"note\">Mean "
+      "stacks per operation over each side's runs, in ns per operation. Width: B; red: more in "
+      "B, blue: less; grey: the change is not significant; hatched: on one side only. Click to "
+      "zoom, Search to highlight.</p>\n";
+  if (sets.empty()) out += "<p class=\"note\">No stacks in A or B.</p>\n";
+  html::graph_panels(out, sets);
+  out += "</section>\n";
+}
+
+void page_head(std::string& out, std::string_view title) {
+  fmt::format_to(std::back_inserter(out),
+                 "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                 "<meta name=\"generator\" content=\"fscost {}\">\n<title>{}</title>\n<style>\n",
+                 FSCOST_VERSION, esc(title));
+  out += html::kReportCss;
+  out += "</style>\n</head>\n<body>\n";
+}
+
+}  // namespace
+
+std::string render_diff_html(const Diff& d, const RunSet& a, const RunSet& b,
+                             const DiffHtmlOptions& opt) {
+  std::string title =
+      opt.title.empty() ? fmt::format("fscost diff: {} vs {}", d.label_a, d.label_b) : opt.title;
+  Anchors an;
+  an.ids = {"summary", "warnings", "operations", "locks", "graphs"};
+  for (const auto& s : opt.sections) an.ids.insert(s.id);  // the caller's own, kept as given
+  for (const auto& op : d.ops) an.ops.push_back(html::unique_id("op-" + op.op, an.ids));
+  an.graphs = html::diff_graph_sets(d, a, b, opt, an.ids);
+  std::string out;
+  out.reserve(1 << 16);
+  page_head(out, title);
+  toc(out, d, an, opt);
+  out += "<main class=\"diff\">\n";
+  summary(out, d, a, b, title);
+  warnings(out, d);
+  operations(out, d, an);
+  locks(out, d);
+  graphs(out, an.graphs);
+  for (const auto& s : opt.sections)
+    fmt::format_to(std::back_inserter(out), "<section id=\"{}\">\n<h2>{}</h2>\n{}\n</section>\n",
+                   esc(s.id), esc(s.title), s.html);
+  out += "</main>\n<script>\n";
+  out += html::kReportJs;
+  out += "</script>\n</body>\n</html>\n";
+  return out;
+}
+
+Status write_diff_outputs(const Diff& d, const RunSet& a, const RunSet& b, const std::string& dir,
+                          const DiffHtmlOptions& opt) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec)
+    return Error{fmt::format("cannot create output directory {}: {}", dir, ec.message()),
+                 "give -o a directory you can write to"};
+  auto path = [&](std::string_view name) { return (std::filesystem::path(dir) / name).string(); };
+  std::string json =
+      diff_json(d).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  for (const auto& [name, data] : {std::pair{"summary.txt", render_diff_text(d)},
+                                   {"summary.json", std::move(json)},
+                                   {"report.html", render_diff_html(d, a, b, opt)}}) {
+    Status s = write_file_atomic(data, path(name));
+    if (!s) return s;
+  }
+  return std::monostate{};
+}
+
+}  // namespace fscost

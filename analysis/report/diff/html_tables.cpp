@@ -1,0 +1,218 @@
+// The diff page's tables. Every comparison is one row with both means and
+// deviations, the delta and its interval, q, the rank test and the effect
+// size; rows the diff does not call significant are grey (class
+// "insignificant"), so the page never shows noise in the colours of a
+// finding.
+#include "report/diff/html_tables.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+
+#include "report/diff/format.h"
+#include "report/diff/text_parts.h"
+#include "model/escape.h"
+
+namespace fscost::html {
+
+namespace {
+
+using namespace diff_fmt;
+
+// Functions listed per operation; the text names only config.top.
+constexpr std::size_t kFunctionRows = 25;
+
+std::string row_class(const Comparison& c) {
+  if (!c.significant()) return "insignificant";
+  return c.verdict == Verdict::More ? "significant more" : "significant less";
+}
+
+std::string verdict_text(const Comparison& c) {
+  switch (c.verdict) {
+    case Verdict::More:
+      return "* B higher";
+    case Verdict::Less:
+      return "* B lower";
+    case Verdict::TooFewRuns:
+      return "~ too few runs (" + run_counts(c) + ")";
+    case Verdict::NoChange:
+      break;
+  }
+  return "~ not significant";
+}
+
+std::string td(std::string_view s, std::string_view cls = {}) {
+  return cls.empty() ? fmt::format("<td>{}</td>", esc(s))
+                     : fmt::format("<td class=\"{}\">{}</td>", cls, esc(s));
+}
+
+std::string th_row(std::initializer_list<std::string_view> names, std::size_t text_cols) {
+  std::string s = "<tr>";
+  std::size_t i = 0;
+  for (auto n : names)
+    s += fmt::format("<th{}>{}</th>", i++ < text_cols ? " class=\"text\"" : "", esc(n));
+  return s + "</tr>\n";
+}
+
+double finite_or_zero(double v) { return std::isfinite(v) ? v : 0; }
+
+// The statistics of `c` after its label cells.
+std::string stat_cells(const Comparison& c) {
+  double mag = std::max(std::fabs(finite_or_zero(c.sa.mean)), std::fabs(finite_or_zero(c.sb.mean)));
+  double dmag = std::fabs(finite_or_zero(c.delta()));
+  if (c.welch.valid)
+    dmag = std::max(
+        {dmag, std::fabs(finite_or_zero(c.welch.ci_lo)), std::fabs(finite_or_zero(c.welch.ci_hi))});
+  std::string ci = c.welch.valid ? value(c.welch.ci_lo, c.unit, true, dmag) + " .. " +
+                                       value(c.welch.ci_hi, c.unit, true, dmag)
+                                 : "-";
+  return td(value(c.sa.mean, c.unit, false, mag)) + td(value(c.sa.sd, c.unit, false, mag)) +
+         td(value(c.sb.mean, c.unit, false, mag)) + td(value(c.sb.sd, c.unit, false, mag)) +
+         td(value(c.delta(), c.unit, true, dmag), "delta") + td(rel_cell(c), "delta") + td(ci) +
+         td(q_text(c.q)) + td(c.mwu.valid ? fmt::format("{:.3f}", c.mwu.p) : "-") +
+         td(std::isnan(c.effect) ? "-" : fmt::format("{:+.2f}", c.effect)) +
+         td(verdict_text(c), "text");
+}
+
+constexpr auto kStatHeads = {"A mean",  "A sd", "B mean",         "B sd",      "Δ",      "Δ%",
+                             "CI of Δ", "q",    "Mann-Whitney p", "Hedges' g", "verdict"};
+
+std::string stat_heads(std::vector<std::string> labels) {
+  std::string s = "<tr>";
+  for (const auto& l : labels) s += fmt::format("<th class=\"text\">{}</th>", esc(l));
+  for (auto h : kStatHeads) s += fmt::format("<th>{}</th>", esc(h));
+  return s + "</tr>\n";
+}
+
+void stat_row(std::string& out, const std::vector<std::string>& labels, const Comparison& c) {
+  out += fmt::format("<tr class=\"{}\">", row_class(c));
+  for (const auto& l : labels) out += td(l, "text");
+  out += stat_cells(c) + "</tr>\n";
+}
+
+void metrics(std::string& out, const OpDiff& op) {
+  out += "<table class=\"diff metrics\">\n" + stat_heads({"metric", "unit"});
+  stat_row(out, {"operations per run", op.count.unit}, op.count);
+  stat_row(out, {"on-CPU", op.oncpu.unit}, op.oncpu);
+  stat_row(out, {"off-CPU", op.offcpu.unit}, op.offcpu);
+  for (const auto& [cls, c] : op.offcpu_by_class)
+    if (c.sa.mean != 0 || c.sb.mean != 0) stat_row(out, {"off-CPU: " + cls, c.unit}, c);
+  stat_row(out, {"latency", op.latency.unit}, op.latency);
+  stat_row(out, {"lock spin", op.spin.unit}, op.spin);
+  stat_row(out, {"lock sleep", op.sleep.unit}, op.sleep);
+  stat_row(out, {"rate", op.rate.unit}, op.rate);
+  out += "</table>\n";
+}
+
+void parts(std::string& out, const OpDiff& op) {
+  if (op.oncpu_parts.empty() && op.offcpu_parts.empty()) return;
+  out += "<h4>Where the delta comes from</h4>\n<table class=\"diff parts\">\n" +
+         th_row({"side", "kind", "where", "detail", "Δ per op", "share", "significant"}, 4);
+  for (auto [side, v] : {std::pair{"on-CPU", &op.oncpu_parts}, {"off-CPU", &op.offcpu_parts}})
+    for (const auto& p : *v)
+      out += fmt::format(
+          "<tr class=\"{}\">{}{}{}{}{}{}{}</tr>\n", p.significant ? "significant" : "insignificant",
+          td(side, "text"), td(p.kind, "text"), td(p.where, "text"), td(p.detail, "text"),
+          td(value(p.delta_ns, "ns/op", true)), td(fmt::format("{:.0f}%", 100 * p.share)),
+          td(p.significant ? "*" : "~ not significant"));
+  out += "</table>\n";
+}
+
+void functions(std::string& out, const OpDiff& op) {
+  if (op.functions.empty()) return;
+  out += "<h4>Functions on CPU (inclusive, by |Δ|)</h4>\n<table class=\"diff functions\">\n" +
+         stat_heads({"function", "note", "self Δ"});
+  for (std::size_t i = 0; i < op.functions.size() && i < kFunctionRows; ++i) {
+    const FunctionDiff& f = op.functions[i];
+    std::string note = f.new_in_b ? "new in B" : f.gone_in_b ? "gone in B" : "";
+    stat_row(out, {f.name, note, value(f.self.delta(), f.self.unit, true)}, f.inclusive);
+  }
+  out += "</table>\n";
+  if (op.functions.size() > kFunctionRows)
+    fmt::format_to(std::back_inserter(out),
+                   "<p class=\"note\">{} more functions in summary.json.</p>\n",
+                   op.functions.size() - kFunctionRows);
+}
+
+std::string graph_links(const GraphSet* s) {
+  if (!s) return "no stacks on either side";
+  std::string links;
+  for (const auto& g : s->graphs)
+    links += fmt::format("{}<a href=\"#{}\">{}</a>", links.empty() ? "" : " · ", g.id,
+                         g.view == View::OnCpu    ? "on-CPU"
+                         : g.view == View::OffCpu ? "off-CPU"
+                                                  : "locks");
+  return links;
+}
+
+std::string explain_class(const Comparison& c) {
+  return c.significant() ? "explain significant" : "explain insignificant";
+}
+
+}  // namespace
+
+// append_escaped makes every control character U+FFFD; newlines
+// must stay (the text explanation goes into a <pre>).
+std::string esc(std::string_view s) {
+  std::string out;
+  for (std::size_t start = 0; start <= s.size();) {
+    std::size_t end = std::min(s.find('\n', start), s.size());
+    append_escaped(out, s.substr(start, end - start));
+    if (end < s.size()) out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
+
+void op_block(std::string& out, const Diff& d, const OpDiff& op, const std::string& id,
+              const GraphSet* graphs) {
+  fmt::format_to(std::back_inserter(out), "<div class=\"diff-op\" id=\"{}\">\n<h3>{}</h3>\n", id,
+                 esc(op.op));
+  fmt::format_to(std::back_inserter(out), "<p class=\"{}\">{}</p>\n<p class=\"{}\">{}</p>\n",
+                 explain_class(op.oncpu), esc(diff_text::sentence(d, op, true)),
+                 explain_class(op.offcpu), esc(diff_text::sentence(d, op, false)));
+  metrics(out, op);
+  parts(out, op);
+  functions(out, op);
+  out += "<p class=\"note\">Differential flame graphs: " + graph_links(graphs) + "</p>\n</div>\n";
+}
+
+void lock_table(std::string& out, const Diff& d) {
+  bool any =
+      std::any_of(d.ops.begin(), d.ops.end(), [](const auto& o) { return !o.locks.empty(); });
+  if (!any) {
+    out += "<p class=\"note\">No lock contention in A or B.</p>\n";
+    return;
+  }
+  out += "<table class=\"diff locks\">\n" +
+         stat_heads({"operation", "lock", "type", "change", "detail", "contentions/op A → B",
+                     "per contention A → B"});
+  for (const auto& op : d.ops)
+    for (const auto& l : op.locks) {
+      auto arrow = [](const Comparison& c) {
+        double mag =
+            std::max(std::fabs(finite_or_zero(c.sa.mean)), std::fabs(finite_or_zero(c.sb.mean)));
+        return value(c.sa.mean, c.unit, false, mag) + " → " + value(c.sb.mean, c.unit, false, mag);
+      };
+      stat_row(out,
+               {op.op, l.name, l.type, to_string(l.change), l.detail, arrow(l.contentions),
+                arrow(l.per_contention)},
+               l.wait);
+    }
+  out += "</table>\n";
+}
+
+void workload_table(std::string& out, const Diff& d) {
+  out += "<table class=\"diff workload\">\n" + stat_heads({"per run", "unit"});
+  for (const auto& [label, c] : {std::pair{"system CPU", &d.sys_ns},
+                                 {"user CPU", &d.user_ns},
+                                 {"wall clock", &d.wall_ns},
+                                 {"user share", &d.user_share},
+                                 {"kernel threads CPU", &d.kthread_ns}})
+    stat_row(out, {label, c->unit}, *c);
+  out += "</table>\n";
+}
+
+}  // namespace fscost::html

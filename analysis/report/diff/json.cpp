@@ -1,0 +1,148 @@
+// The diff as JSON: every number behind the text (schema in docs/DIFF.md).
+// Undefined and infinite numbers are null, since JSON has neither.
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "report/diff_report.h"
+
+namespace fscost {
+
+namespace {
+
+using nlohmann::json;
+
+json num(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+json nums(const std::vector<double>& v) {
+  json a = json::array();
+  for (double x : v) a.push_back(num(x));
+  return a;
+}
+
+json summary(const stats::Summary& s) {
+  return {{"n", s.n},
+          {"mean", num(s.mean)},
+          {"sd", num(s.sd)},
+          {"ci_lo", num(s.ci_lo)},
+          {"ci_hi", num(s.ci_hi)}};
+}
+
+json comparison(const Comparison& c) {
+  const stats::Welch& w = c.welch;
+  return {
+      {"unit", c.unit},
+      {"a", nums(c.a)},
+      {"b", nums(c.b)},
+      {"a_summary", summary(c.sa)},
+      {"b_summary", summary(c.sb)},
+      {"delta", num(c.delta())},
+      {"rel", num(c.rel)},
+      {"welch",
+       {{"valid", w.valid},
+        {"diff", num(w.diff)},
+        {"se", num(w.se)},
+        {"df", num(w.df)},
+        {"t", num(w.t)},
+        {"p", num(w.p)},
+        {"ci_lo", num(w.ci_lo)},
+        {"ci_hi", num(w.ci_hi)}}},
+      {"mann_whitney",
+       {{"valid", c.mwu.valid}, {"u", num(c.mwu.u)}, {"p", num(c.mwu.p)}, {"exact", c.mwu.exact}}},
+      {"effect", num(c.effect)},
+      {"q", num(c.q)},
+      {"verdict", to_string(c.verdict)},
+      {"significant", c.significant()}};
+}
+
+json parts(const std::vector<DeltaPart>& v) {
+  json a = json::array();
+  for (const auto& p : v)
+    a.push_back({{"kind", p.kind},
+                 {"delta_ns", num(p.delta_ns)},
+                 {"share", num(p.share)},
+                 {"where", p.where},
+                 {"detail", p.detail},
+                 {"significant", p.significant}});
+  return a;
+}
+
+json functions(const std::vector<FunctionDiff>& v) {
+  json a = json::array();
+  for (const auto& f : v)
+    a.push_back({{"name", f.name},
+                 {"new_in_b", f.new_in_b},
+                 {"gone_in_b", f.gone_in_b},
+                 {"inclusive", comparison(f.inclusive)},
+                 {"self", comparison(f.self)}});
+  return a;
+}
+
+json locks(const std::vector<LockDiff>& v) {
+  json a = json::array();
+  for (const auto& l : v)
+    a.push_back({{"name", l.name},
+                 {"type", l.type},
+                 {"change", to_string(l.change)},
+                 {"detail", l.detail},
+                 {"contentions", comparison(l.contentions)},
+                 {"wait", comparison(l.wait)},
+                 {"spin", comparison(l.spin)},
+                 {"sleep", comparison(l.sleep)},
+                 {"per_contention", comparison(l.per_contention)}});
+  return a;
+}
+
+json op_json(const OpDiff& o) {
+  json classes = json::object();
+  for (const auto& [cls, c] : o.offcpu_by_class) classes[cls] = comparison(c);
+  return {{"op", o.op},
+          {"count", comparison(o.count)},
+          {"oncpu", comparison(o.oncpu)},
+          {"offcpu", comparison(o.offcpu)},
+          {"spin", comparison(o.spin)},
+          {"sleep", comparison(o.sleep)},
+          {"latency", comparison(o.latency)},
+          {"rate", comparison(o.rate)},
+          {"offcpu_by_class", std::move(classes)},
+          {"functions", functions(o.functions)},
+          {"locks", locks(o.locks)},
+          {"oncpu_parts", parts(o.oncpu_parts)},
+          {"offcpu_parts", parts(o.offcpu_parts)}};
+}
+
+json config(const DiffConfig& c) {
+  return {{"alpha", c.alpha},
+          {"level", c.level},
+          {"flow_share", c.flow_share},
+          {"user_share_warn", c.user_share_warn},
+          {"top", c.top}};
+}
+
+}  // namespace
+
+json diff_json(const Diff& d) {
+  json warnings = json::array();
+  for (const auto& w : d.warnings) warnings.push_back({{"kind", w.kind}, {"message", w.message}});
+  json ops = json::array();
+  for (const auto& o : d.ops) ops.push_back(op_json(o));
+  return {{"format", "fscost-diff"},
+          {"schema", kDiffSchemaVersion},
+          {"a", {{"label", d.label_a}, {"runs", d.runs_a}}},
+          {"b", {{"label", d.label_b}, {"runs", d.runs_b}}},
+          {"config", config(d.config)},
+          {"family", d.family},
+          {"families",
+           {{"metrics", d.families.metrics},
+            {"functions", d.families.functions},
+            {"locks", d.families.locks}}},
+          {"warnings", std::move(warnings)},
+          {"totals",
+           {{"sys_ns", comparison(d.sys_ns)},
+            {"user_ns", comparison(d.user_ns)},
+            {"wall_ns", comparison(d.wall_ns)},
+            {"user_share", comparison(d.user_share)},
+            {"kthread_ns", comparison(d.kthread_ns)}}},
+          {"ops", std::move(ops)}};
+}
+
+}  // namespace fscost

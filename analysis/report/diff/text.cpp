@@ -1,0 +1,192 @@
+// The diff as mail-ready text: header, warnings, then per operation one
+// sentence per side of the CPU (on-CPU, off-CPU) saying how much changed,
+// how sure that is, and where the change comes from; the tables follow
+// (diff_text_tables.cpp). No line is wider than the page.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "report/diff_report.h"
+#include "report/diff/format.h"
+#include "report/diff/text_parts.h"
+
+namespace fscost {
+
+namespace diff_text {
+
+void Page::line(std::string_view s) {
+  out += s;
+  out += '\n';
+}
+
+void Page::para(std::string_view text, std::string_view first, std::string_view rest) {
+  for (const auto& l : diff_fmt::wrap(text, width, first, rest)) line(l);
+}
+
+namespace {
+
+using namespace diff_fmt;
+
+std::string ci_label(double level) { return fmt::format("{:g}% CI", 100 * level); }
+
+void header(Page& page, const Diff& d) {
+  page.para(fmt::format("fscost diff: A = {} ({} run{}), B = {} ({} run{})", d.label_a, d.runs_a,
+                        d.runs_a == 1 ? "" : "s", d.label_b, d.runs_b, d.runs_b == 1 ? "" : "s"));
+  if (d.runs_a < 2 || d.runs_b < 2)
+    page.para(
+        fmt::format("Too few runs for a conclusion ({} vs {}): a test needs at least 2 "
+                    "runs of each configuration, 5 or more to find small changes.",
+                    d.runs_a, d.runs_b));
+  page.para(
+      fmt::format("B against A per operation; {}s of the difference; significance by "
+                  "Welch's t with Benjamini-Hochberg FDR {:g} per family ({} metrics, "
+                  "{} function and {} lock comparisons). '*' significant, '~' not.",
+                  ci_label(d.config.level), d.config.alpha, d.families.metrics,
+                  d.families.functions, d.families.locks));
+}
+
+void warnings(Page& page, const Diff& d) {
+  if (d.warnings.empty()) return;
+  page.blank();
+  page.line("warnings:");
+  for (const auto& w : d.warnings) page.para(w.message, "- ", "  ");
+}
+
+// "on-CPU +1.9 µs/op (+18%, 95% CI +1.2..+2.6, q 0.002)"
+std::string measured(std::string_view what, const Comparison& c, double level) {
+  double mag = std::fabs(c.delta());
+  if (c.welch.valid) mag = std::max({mag, std::fabs(c.welch.ci_lo), std::fabs(c.welch.ci_hi)});
+  if (!std::isfinite(mag)) mag = 0;
+  std::string s = fmt::format("{} {}{} ({}", what, number(c.delta(), c.unit, mag, true),
+                              suffix(c.unit, mag), rel_short(c));
+  if (c.welch.valid)
+    s += fmt::format(", {} {}..{}", ci_label(level), number(c.welch.ci_lo, c.unit, mag, true),
+                     number(c.welch.ci_hi, c.unit, mag, true));
+  if (c.verdict != Verdict::TooFewRuns) s += ", q " + q_text(c.q);
+  return s + ")";
+}
+
+std::string share_text(double share) {
+  double p = std::fabs(100 * share);
+  return p < 0.5 ? "<1%" : fmt::format("{:.0f}%", p);
+}
+
+std::string under(std::string_view word, const std::string& where) {
+  return where.empty() ? std::string() : fmt::format(" {} {}", word, where);
+}
+
+// What a part is, in the direction of its own delta.
+std::string phrase(const DeltaPart& p) {
+  bool more = p.delta_ns >= 0;
+  const std::string& k = p.kind;
+  std::string mw = more ? "more" : "less";
+  if (k == "new-code") return (more ? "new code" : "code gone") + under("under", p.where);
+  if (k == "spin") return mw + " spin" + under("on", p.where);
+  if (k == "more-work") return "same path, " + mw + " work" + under("under", p.where);
+  if (k == "lock") return mw + " sleep" + under("on", p.where);
+  if (k == "io") return mw + " I/O wait" + under("under", p.where);
+  if (k == "log-reserve") return mw + " log space wait" + under("under", p.where);
+  if (k == "log-force") return mw + " log force wait" + under("under", p.where);
+  if (k == "runqueue") return mw + " run-queue wait";
+  if (k == "sleep") return mw + " other sleep" + under("under", p.where);
+  return mw + " " + k + under("under", p.where);
+}
+
+// A wait class's detail only names the class, which the phrase already
+// says; a lock's (or spin's) detail says how the lock changed.
+bool is_wait_class(const std::string& kind) {
+  return kind == "io" || kind == "log-reserve" || kind == "log-force" || kind == "runqueue" ||
+         kind == "sleep";
+}
+
+std::string part_text(const DeltaPart& p) {
+  std::string notes = is_wait_class(p.kind) ? std::string() : p.detail;
+  if (!p.significant) notes += notes.empty() ? "n.s." : "; n.s.";
+  std::string s = share_text(p.share) + " " + phrase(p);
+  return notes.empty() ? s : s + " (" + notes + ")";
+}
+
+// Parts in the direction of the total first, at most `top` of each kind;
+// those pulling the other way after "offset by".
+std::string parts_text(const std::vector<DeltaPart>& parts, std::size_t top) {
+  std::vector<std::string> with, against;
+  std::map<std::string, std::size_t> per_kind;
+  std::size_t left_out = 0;
+  double left_share = 0;
+  for (const auto& p : parts) {
+    if (++per_kind[p.kind] > top) {
+      ++left_out;
+      left_share += p.share;
+      continue;
+    }
+    (p.share >= 0 ? with : against).push_back(part_text(p));
+  }
+  std::string s;
+  for (const auto& t : with) s += (s.empty() ? "" : ", ") + t;
+  if (left_out > 0)
+    s += fmt::format("{}{} more part{} ({})", s.empty() ? "" : ", ", left_out,
+                     left_out == 1 ? "" : "s", share_text(left_share));
+  if (!against.empty()) {
+    s += s.empty() ? "offset by " : "; offset by ";
+    for (std::size_t i = 0; i < against.size(); ++i) s += (i ? ", " : "") + against[i];
+  }
+  return s;
+}
+
+// Off-CPU figures are absent from profiles recorded without those probes.
+bool recorded(const Comparison& c) {
+  return c.sa.n + c.sb.n > 0 && (c.sa.mean != 0 || c.sb.mean != 0);
+}
+
+std::string side(const Diff& d, const OpDiff& op, std::string_view what, const Comparison& c,
+                 const std::vector<DeltaPart>& parts) {
+  std::string s = op.op + ": ";
+  if (!recorded(c)) return s + std::string(what) + " none in A or B.";
+  s += measured(what, c, d.config.level) + ": ";
+  if (c.verdict == Verdict::TooFewRuns)
+    s += "too few runs for a conclusion (" + run_counts(c) + ")";
+  else if (!c.significant())
+    s += "no significant change";
+  else if (parts.empty())
+    s += "not attributed (no stacks)";
+  else
+    s += parts_text(parts, d.config.top);
+  return s + ".";
+}
+
+}  // namespace
+
+std::string sentence(const Diff& d, const OpDiff& op, bool oncpu) {
+  return oncpu ? side(d, op, "on-CPU", op.oncpu, op.oncpu_parts)
+               : side(d, op, "off-CPU", op.offcpu, op.offcpu_parts);
+}
+
+std::string explanation(const Diff& d, std::size_t width) {
+  Page page;
+  page.width = width;
+  header(page, d);
+  warnings(page, d);
+  page.blank();
+  if (d.ops.empty()) page.para("No operation was recorded in both A and B.");
+  for (std::size_t i = 0; i < d.ops.size(); ++i) {
+    if (i > 0) page.blank();
+    page.para(sentence(d, d.ops[i], true));
+    page.para(sentence(d, d.ops[i], false));
+  }
+  return page.out;
+}
+
+}  // namespace diff_text
+
+std::string render_diff_text(const Diff& d, std::size_t width) {
+  diff_text::Page page;
+  page.width = width;
+  page.out = diff_text::explanation(d, width);
+  page.blank();
+  diff_text::tables(page, d);
+  return page.out;
+}
+
+}  // namespace fscost

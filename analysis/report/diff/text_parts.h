@@ -1,0 +1,37 @@
+// Internal to diff_text*.cpp: the pieces of render_diff_text.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "report/diff_report.h"
+
+namespace fscost::diff_text {
+
+// Text being laid out at `width` columns.
+struct Page {
+  std::string out;
+  std::size_t width = 72;
+
+  // One line as it is; the caller keeps it within width.
+  void line(std::string_view s);
+  // `text` wrapped: the first line starts with `first`, the rest with `rest`.
+  void para(std::string_view text, std::string_view first = {}, std::string_view rest = "  ");
+  void blank() { out += '\n'; }
+};
+
+// The explanation of one side of an operation's delta, unwrapped:
+// "create: on-CPU +1.9 µs/op (+18%, 95% CI +1.2..+2.6, q 0.002): 62% new
+// code under f, ...". `oncpu` false: the off-CPU side.
+std::string sentence(const Diff& d, const OpDiff& op, bool oncpu);
+
+// Header, warnings and the sentences of every operation, without the
+// tables: what the HTML page shows in its summary.
+std::string explanation(const Diff& d, std::size_t width);
+
+// The tables behind the explanations: whole workload, then per operation
+// its metrics, top functions and locks.
+void tables(Page& page, const Diff& d);
+
+}  // namespace fscost::diff_text

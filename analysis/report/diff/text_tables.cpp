@@ -1,0 +1,144 @@
+// The tables under the diff's explanations: one row per comparison, A and B
+// means in one scaled unit, the relative change, q and the mark. Labels
+// take what the number columns leave of the width; a function or lock name
+// too long for it gets a line of its own.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <utility>
+
+#include "report/diff/format.h"
+#include "report/diff/text_parts.h"
+
+namespace fscost::diff_text {
+
+namespace {
+
+using namespace diff_fmt;
+
+// " A(9) B(9) Δ%(8) q(6) mark(1)": each a fixed width unless a value is
+// wider, which then takes from the label (row() keeps the line's width).
+constexpr std::size_t kValue = 9, kRel = 8, kQ = 6;
+constexpr std::size_t kNumbers = 1 + kValue + 1 + kValue + 1 + kRel + 1 + kQ + 1 + 1;
+
+std::size_t label_width(const Page& page, std::size_t indent, std::size_t numbers = kNumbers) {
+  return page.width > numbers + indent + 4 ? page.width - numbers - indent : 4;
+}
+
+std::string cells(const Comparison& c) {
+  auto finite = [](double v) { return std::isfinite(v) ? std::fabs(v) : 0.0; };
+  double mag = std::max(finite(c.sa.mean), finite(c.sb.mean));
+  return fmt::format(" {} {} {} {} {}", pad_left(value(c.sa.mean, c.unit, false, mag), kValue),
+                     pad_left(value(c.sb.mean, c.unit, false, mag), kValue),
+                     pad_left(rel_cell(c), kRel), pad_left(q_text(c.q), kQ), mark(c));
+}
+
+void heading(Page& page, std::string_view title) {
+  std::size_t w = label_width(page, 0);
+  page.line(fmt::format("{} {} {} {} {}", pad_right(truncate(title, w), w), pad_left("A", kValue),
+                        pad_left("B", kValue), pad_left("Δ", kRel), pad_left("q", kQ)));
+}
+
+void subheading(Page& page, std::string_view title) {
+  page.line("  " + truncate(title, page.width - 2));
+}
+
+// One comparison; a label too long for its column goes on a line above.
+void row(Page& page, std::size_t indent, std::string_view label, const Comparison& c) {
+  std::string pad(indent, ' ');
+  std::string numbers = cells(c);
+  std::size_t w = label_width(page, indent, std::max(kNumbers, columns(numbers)));
+  if (columns(label) > w) {
+    page.para(label, pad, pad + "  ");
+    label = {};
+  }
+  page.line(pad + pad_right(label, w) + numbers);
+}
+
+bool shown(const Comparison& c) { return c.sa.n + c.sb.n > 0; }
+
+bool nonzero(const Comparison& c) { return c.sa.mean != 0 || c.sb.mean != 0; }
+
+void workload(Page& page, const Diff& d) {
+  const std::pair<const char*, const Comparison*> rows[] = {{"system CPU", &d.sys_ns},
+                                                            {"user CPU", &d.user_ns},
+                                                            {"wall clock", &d.wall_ns},
+                                                            {"user share", &d.user_share},
+                                                            {"kernel threads CPU", &d.kthread_ns}};
+  if (std::none_of(std::begin(rows), std::end(rows), [](auto& r) { return shown(*r.second); }))
+    return;
+  heading(page, "whole workload, per run");
+  for (const auto& [label, c] : rows)
+    if (shown(*c)) row(page, 2, label, *c);
+  page.blank();
+}
+
+void metrics(Page& page, const OpDiff& op) {
+  heading(page, op.op + ", per operation");
+  row(page, 2, "operations per run", op.count);
+  row(page, 2, "on-CPU", op.oncpu);
+  row(page, 2, "off-CPU", op.offcpu);
+  for (const auto& [cls, c] : op.offcpu_by_class)
+    if (nonzero(c)) row(page, 4, cls, c);
+  row(page, 2, "latency", op.latency);
+  if (nonzero(op.spin)) row(page, 2, "lock spin", op.spin);
+  if (nonzero(op.sleep)) row(page, 2, "lock sleep", op.sleep);
+  row(page, 2, "rate", op.rate);
+}
+
+void functions(Page& page, const OpDiff& op, std::size_t top) {
+  if (op.functions.empty()) return;
+  subheading(page, "functions on CPU, inclusive, by |Δ|:");
+  for (std::size_t i = 0; i < op.functions.size() && i < top; ++i) {
+    // New and gone functions show as such in the Δ column.
+    row(page, 4, op.functions[i].name, op.functions[i].inclusive);
+  }
+}
+
+// A new or gone lock's detail says so itself; the others' detail is ratios.
+std::string change_text(const LockDiff& l) {
+  std::string what;
+  switch (l.change) {
+    case LockChange::New:
+    case LockChange::Gone:
+      return l.detail;
+    case LockChange::Worse:
+      what = "same lock, worse";
+      break;
+    case LockChange::Better:
+      what = "same lock, better";
+      break;
+    case LockChange::NoChange:
+      what = "no significant change";
+      break;
+  }
+  return l.detail.empty() ? what : what + ": " + l.detail;
+}
+
+void locks(Page& page, const OpDiff& op, std::size_t top) {
+  if (op.locks.empty()) return;
+  subheading(page, "locks, by |Δ wait|:");
+  for (std::size_t i = 0; i < op.locks.size() && i < top; ++i) {
+    const LockDiff& l = op.locks[i];
+    page.para(fmt::format("{} [{}]: {}", l.name, l.type, change_text(l)), "    ", "      ");
+    row(page, 6, "contentions", l.contentions);
+    row(page, 6, "wait", l.wait);
+    if (nonzero(l.per_contention)) row(page, 6, "per contention", l.per_contention);
+  }
+}
+
+}  // namespace
+
+void tables(Page& page, const Diff& d) {
+  workload(page, d);
+  for (std::size_t i = 0; i < d.ops.size(); ++i) {
+    if (i > 0) page.blank();
+    metrics(page, d.ops[i]);
+    functions(page, d.ops[i], d.config.top);
+    locks(page, d.ops[i], d.config.top);
+  }
+}
+
+}  // namespace fscost::diff_text

@@ -1,0 +1,48 @@
+// The diff's renderers: mail-ready text, JSON for scripts (docs/DIFF.md),
+// and one offline HTML page with differential flame graphs.
+#pragma once
+
+#include <cstddef>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+#include "diff/diff.h"
+#include "model/file_io.h"  // Status
+
+namespace fscost {
+
+// Mail-ready text, no line longer than `width` (72 by default): header with
+// run counts and warnings, then per operation a short explanation, e.g.
+// "create: on-CPU +1.9 µs/op (+18%, 95% CI +1.2..+2.6): 62% new code under
+// xfs_parent_addname, 30% more spin on ...", and the tables behind it.
+std::string render_diff_text(const Diff& d, std::size_t width = 72);
+
+// Every number behind the text (docs/DIFF.md documents the schema).
+nlohmann::json diff_json(const Diff& d);
+
+// Extra sections a caller (fscost compare) adds to the page: id for the
+// table of contents, title, and an HTML fragment.
+struct HtmlSection {
+  std::string id, title, html;
+};
+
+struct DiffHtmlOptions {
+  std::string title;                  // "" = "fscost diff: <A> vs <B>"
+  std::vector<HtmlSection> sections;  // appended after the diff's own sections
+  int graph_width = 1200;
+  std::size_t max_bytes = 16u << 20;  // graph size budget, as HtmlOptions
+};
+
+// Self-contained page: explanation, warnings, per-op tables, differential
+// flame graphs per operation and view (insignificant frames grey), lock diff
+// table.
+std::string render_diff_html(const Diff& d, const RunSet& a, const RunSet& b,
+                             const DiffHtmlOptions& opt = {});
+
+// DIR/summary.txt, DIR/summary.json, DIR/report.html (DIR created if
+// missing), each written atomically.
+Status write_diff_outputs(const Diff& d, const RunSet& a, const RunSet& b, const std::string& dir,
+                          const DiffHtmlOptions& opt = {});
+
+}  // namespace fscost

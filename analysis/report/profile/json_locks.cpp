@@ -1,0 +1,61 @@
+// report_json()'s "locks" object (docs/REPORT-JSON.md).
+#include "views/lock_view.h"
+#include "report/profile/json_parts.h"
+#include "views/report_view.h"
+
+namespace fscost::json_parts {
+
+namespace {
+
+using nlohmann::json;
+
+json row_json(const LockRow& r) {
+  return {
+      {"name", r.name},       {"type", r.type},         {"mode", lock_mode(r.spin_ns, r.sleep_ns)},
+      {"count", r.count},     {"total_ns", r.total_ns}, {"max_ns", r.max_ns},
+      {"spin_ns", r.spin_ns}, {"sleep_ns", r.sleep_ns}, {"addresses", r.addresses}};
+}
+
+json op_row_json(const LockRow& r, std::uint64_t ops) {
+  json j = row_json(r);
+  j["count_per_op"] = or_null(per_op(r.count, ops));
+  j["wait_ns_per_op"] = or_null(per_op_ns(r.total_ns, ops));
+  j["spin_ns_per_op"] = or_null(per_op_ns(r.spin_ns, ops));
+  j["sleep_ns_per_op"] = or_null(per_op_ns(r.sleep_ns, ops));
+  return j;
+}
+
+json spin_json(const SpinCheck& c) {
+  return {{"traced_spin_ns", c.traced_spin_ns},
+          {"spin_samples", c.spin_samples},
+          {"sampled_spin_ns", or_null(c.sampled_spin_ns)},
+          {"rwsem_spin_samples", c.rwsem_spin_samples},
+          {"rwsem_spin_ns", or_null(c.rwsem_spin_ns)}};
+}
+
+json op_json(const LockOp& op) {
+  json rows = json::array();
+  for (const auto& r : op.rows) rows.push_back(op_row_json(r, op.stats.count));
+  return {{"name", op.stats.name},
+          {"count", op.stats.count},
+          {"locks", std::move(rows)},
+          {"spin_check", spin_json(op.spin)}};
+}
+
+}  // namespace
+
+json locks_json(const Profile& p, const ReportOptions& opt) {
+  LockView v = build_lock_view(p, opt);
+  json ops = json::array();
+  for (const auto& op : v.ops) ops.push_back(op_json(op));
+  json threads = json::array();
+  for (const auto& r : v.background) {
+    json j = row_json(r);
+    j["thread"] = r.bucket;
+    threads.push_back(std::move(j));
+  }
+  return {
+      {"recorded", !p.locks.empty()}, {"ops", std::move(ops)}, {"kthreads", std::move(threads)}};
+}
+
+}  // namespace fscost::json_parts

@@ -1,0 +1,49 @@
+// The XFS part of the on-CPU text view: events per operation, events
+// outside operations, and the bytes that reached the block devices.
+#include "report/profile/text_parts.h"
+#include "model/units.h"
+
+namespace fscost::text {
+
+namespace {
+
+bool any_xfs(const Profile& p) {
+  for (const auto& o : p.ops)
+    if (!o.xfs.empty()) return true;
+  return !p.background_xfs.empty() || !p.device_write_bytes.empty();
+}
+
+void op_events(std::string& out, const OpStats& o) {
+  if (o.xfs.empty()) return line(out, "{}: no XFS events", o.name);
+  line(out, "{}: transactions per op: min {} max {}", o.name, o.trans_min, o.trans_max);
+  for (const auto& [name, n] : o.xfs)
+    line(out, "  {:<24} {:>10}/op {:>12} in all", name, fixed_or_dash(per_op(n, o.count), 2), n);
+}
+
+void background_events(std::string& out, const XfsSummary& x) {
+  line(out, "XFS events outside tracked operations");
+  if (x.background.empty()) return line(out, "  none");
+  for (const auto& [name, n] : x.background) line(out, "  {:<24} {:>12}", name, n);
+}
+
+void device_writes(std::string& out, const XfsSummary& x) {
+  line(out, "block device writes");
+  if (x.device_write_bytes.empty()) return line(out, "  none recorded");
+  for (const auto& [dev, bytes] : x.device_write_bytes)
+    line(out, "  {:<24} {:>12} bytes", dev, bytes);
+  line(out, "  {} bytes per operation ({} bytes over {} operations, \"other\" excluded)",
+       fixed1(x.bytes_per_op), x.device_write_bytes_sum, x.fs_ops);
+}
+
+}  // namespace
+
+void xfs_sections(std::string& out, const Profile& p, const std::vector<OpRow>& rows) {
+  if (!any_xfs(p)) return line(out, "XFS events: none recorded");
+  line(out, "XFS events inside operations (per completed operation)");
+  for (const auto& row : rows) op_events(out, row.stats);
+  XfsSummary x = xfs_summary(p);
+  background_events(out, x);
+  device_writes(out, x);
+}
+
+}  // namespace fscost::text

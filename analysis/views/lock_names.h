@@ -1,0 +1,58 @@
+// Naming contended kernel locks so that a report can add them up.
+//
+// A lock:contention_begin event carries an address and flags, nothing more.
+// Addresses are per object (every directory has its own i_rwsem), so locks
+// are named by their *role*, inferred from the call site, and merged by name.
+// The tables are in lock_names.cpp and documented in docs/LOCKS.md.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/profile.h"
+
+namespace fscost {
+
+// contention_begin flags (include/trace/events/lock.h).
+inline constexpr std::uint32_t kLockSpin = 1;
+inline constexpr std::uint32_t kLockRead = 2;
+inline constexpr std::uint32_t kLockWrite = 4;
+inline constexpr std::uint32_t kLockRt = 8;
+inline constexpr std::uint32_t kLockPercpu = 16;
+inline constexpr std::uint32_t kLockMutex = 32;
+
+// "spinlock", "rwlock:R", "rwsem:W", "percpu-rwsem:R", "mutex",
+// "mutex (spun)", "rt-mutex", "semaphore", ...; "unknown(0xNN)" for flag
+// combinations the kernel does not emit.
+std::string lock_type(std::uint32_t flags);
+
+// The static lock's symbol if known; else its role from the stack at
+// contention_begin ("i_rwsem (parent dir, filename_create)", "xfs_buf lock
+// (AGI)", "<function> lock"); else "lock@0x<address>" if there is no stack.
+std::string lock_name(const LockStat& s);
+
+// "spin", "sleep", "both" or "-": how the waits were spent.
+std::string lock_mode(std::uint64_t spin_ns, std::uint64_t sleep_ns);
+
+// LockStats merged by (kind, bucket, lock_name, lock_type).
+struct LockRow {
+  SampleKind kind = SampleKind::Op;
+  std::string bucket;  // operation, or kthread name
+  std::string name;    // lock_name()
+  std::string type;    // lock_type()
+  std::uint64_t count = 0;
+  std::uint64_t total_ns = 0;
+  std::uint64_t max_ns = 0;
+  std::uint64_t spin_ns = 0;
+  std::uint64_t sleep_ns = 0;
+  std::uint64_t addresses = 0;  // distinct lock addresses merged into this row
+};
+
+// Every LockStat of the profile merged into rows, or only those of operation
+// `op` (kind Op) if given; by total_ns descending, ties by (kind, bucket,
+// name, type).
+std::vector<LockRow> lock_rows(const Profile& p, const std::optional<std::string>& op);
+
+}  // namespace fscost

@@ -1,0 +1,64 @@
+#include "views/spin_check.h"
+
+#include <array>
+
+#include "model/frame_match.h"
+
+namespace fscost {
+
+namespace {
+
+// Leaves where a CPU spins inside a contention_begin/end pair. osq_lock is
+// the MCS queue of both mutex and rwsem optimistic spinning, so it counts
+// here only when no rwsem frame is below it.
+constexpr std::array<std::string_view, 7> kTracedSpinLeaves = {
+    "native_queued_spin_lock_slowpath",
+    "queued_spin_lock_slowpath",
+    "__pv_queued_spin_lock_slowpath",
+    "queued_read_lock_slowpath",
+    "queued_write_lock_slowpath",
+    "mutex_spin_on_owner",
+    "osq_lock",
+};
+
+constexpr std::array<std::string_view, 2> kRwsemSpinLeaves = {"rwsem_spin_on_owner",
+                                                              "rwsem_optimistic_spin"};
+constexpr std::array<std::string_view, 1> kRwsemFrames = {"rwsem_*"};
+
+enum class Spin { None, Traced, Rwsem };
+
+template <typename Frames>
+Spin classify(const Frames& frames) {
+  if (frames.empty()) return Spin::None;
+  const std::string& leaf = frames.back();
+  if (frame_matches_any(leaf, kRwsemSpinLeaves)) return Spin::Rwsem;
+  if (!frame_matches_any(leaf, kTracedSpinLeaves)) return Spin::None;
+  if (frame_matches(leaf, "osq_lock") && stack_has_any(frames, kRwsemFrames)) return Spin::Rwsem;
+  return Spin::Traced;
+}
+
+std::optional<double> as_ns(std::uint64_t samples, std::uint32_t freq_hz) {
+  if (freq_hz == 0) return std::nullopt;
+  return static_cast<double>(samples) * 1e9 / freq_hz;
+}
+
+}  // namespace
+
+bool is_spin_stack(const Stack& frames) { return classify(frames) != Spin::None; }
+
+SpinCheck spin_check(const Profile& p, const std::string& op) {
+  SpinCheck c;
+  for (const auto& s : p.locks)
+    if (s.kind == SampleKind::Op && s.name == op) c.traced_spin_ns += s.spin_ns;
+  for (const auto& s : p.samples) {
+    if (s.kind != SampleKind::Op || s.name != op) continue;
+    Spin spin = classify(s.frames);
+    if (spin == Spin::Traced) c.spin_samples += s.count;
+    if (spin == Spin::Rwsem) c.rwsem_spin_samples += s.count;
+  }
+  c.sampled_spin_ns = as_ns(c.spin_samples, p.meta.freq_hz);
+  c.rwsem_spin_ns = as_ns(c.rwsem_spin_samples, p.meta.freq_hz);
+  return c;
+}
+
+}  // namespace fscost

@@ -1,0 +1,36 @@
+// Cross-check of traced spin time against cpu-clock samples: the lock
+// tracepoints time each spin exactly, the sampler sees the spinning CPU.
+// Both should roughly agree; rwsem optimistic spinning is seen only by the
+// sampler (it runs before lock:contention_begin; docs/LOCKS.md).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/profile.h"
+
+namespace fscost {
+
+struct SpinCheck {
+  std::uint64_t traced_spin_ns = 0;  // sum of LockStat::spin_ns of the operation
+  // On-CPU samples of the operation whose leaf is a spin slow path that
+  // lock:contention_begin covers (qspinlock, qrwlock, mutex spinning).
+  std::uint64_t spin_samples = 0;
+  // Samples spinning optimistically on an rwsem (rwsem_spin_on_owner,
+  // rwsem_optimistic_spin, or osq_lock below an rwsem_* frame).
+  std::uint64_t rwsem_spin_samples = 0;
+  // The sample counts as time, samples × 1e9 / freq_hz; nullopt if the
+  // profile has no sampling frequency.
+  std::optional<double> sampled_spin_ns;
+  std::optional<double> rwsem_spin_ns;
+};
+
+SpinCheck spin_check(const Profile& p, const std::string& op);
+
+// True if the stack's leaf spins on a lock: a slow path the lock
+// tracepoints time, or rwsem optimistic spinning (which they do not).
+bool is_spin_stack(const Stack& frames);
+
+}  // namespace fscost

@@ -1,0 +1,254 @@
+// fscost compare: options → checks → storage → interleaved runs → outputs.
+#include "cli/cmd_compare.h"
+
+#include <fmt/format.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <thread>
+
+#include "compare/options.h"
+#include "compare/plan.h"
+#include "compare/progress.h"
+#include "compare/report.h"
+#include "compare/run.h"
+#include "compare/storage.h"
+#include "system/ramdisk.h"
+
+namespace fscost {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string self_exe() {
+  std::error_code ec;
+  fs::path p = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) throw UserError("cannot find this program's path (/proc/self/exe): " + ec.message());
+  return p.string();
+}
+
+bool executable(const fs::path& p) {
+  return ::access(p.c_str(), X_OK) == 0 && !fs::is_directory(p);
+}
+
+// The built-in workload lives next to fscost (both in the build tree's
+// userspace/, or both installed in one bin/).
+std::string workload_exe(const std::string& self) {
+  fs::path p = fs::path(self).parent_path() / "fscost-workload";
+  if (!executable(p))
+    throw UserError("the built-in workload " + p.string() + " is missing",
+                    "build it (cmake --build build), or give your own with --workload-cmd");
+  return p.string();
+}
+
+// A command that cannot start would otherwise fail only after the first mkfs.
+void check_command_exists(const std::string& cmd) {
+  if (cmd.find('/') != std::string::npos) {
+    if (!executable(cmd)) throw UserError("--workload-cmd: " + cmd + " is not an executable file");
+    return;
+  }
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/bin:/bin";
+  for (std::size_t start = 0; start <= dirs.size();) {
+    std::size_t end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    if (executable(fs::path(dirs.substr(start, end - start)) / cmd)) return;
+    start = end + 1;
+  }
+  throw UserError("--workload-cmd: " + cmd + " not found in PATH",
+                  "install it, or give its full path");
+}
+
+// Old runs must not mix into a new compare's diff.
+void check_output_dir(const std::string& dir) {
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) return;
+  if (!fs::is_directory(dir, ec))
+    throw UserError(dir + " exists and is not a directory", "choose another -o DIR");
+  if (!fs::is_empty(dir, ec))
+    throw UserError(dir + " is not empty; its runs would mix with this compare's",
+                    "choose a new -o DIR, or remove the old one");
+}
+
+void report_leftovers() {
+  auto found = find_leftovers();
+  if (found.empty()) return;
+  fmt::print(stderr, "fscost compare: a crashed fscost left these behind (not touched):\n");
+  for (const auto& f : found) fmt::print(stderr, "  {}\n", f);
+}
+
+// A stop signal before the first run: nothing to write.
+struct Interrupted {};
+
+struct Session {
+  const CompareOptions& o;
+  RunContext ctx;
+  CompareOutcome outcome;
+  bool created_dir = false;
+};
+
+// The first run failing means the setup is wrong, not that B is slower:
+// stop with what the run printed, and leave nothing behind.
+[[noreturn]] void first_run_failed(Session& s, const RunResult& r) {
+  std::string tail;
+  for (std::size_t at = 0; at < r.stderr_tail.size();) {
+    std::size_t nl = std::min(r.stderr_tail.find('\n', at), r.stderr_tail.size());
+    tail += "\n  | " + r.stderr_tail.substr(at, nl - at);
+    at = nl + 1;
+  }
+  if (!tail.empty()) tail = "\nits stderr (last lines, with fscost record's):" + tail;
+  std::string what = describe_run(r.plan, r.plan.config == 0 ? s.o.a.label : s.o.b.label, s.o.runs);
+  std::error_code ec;
+  fs::remove_all(s.created_dir ? fs::path(s.o.output) : fs::path(s.o.output) / "runs", ec);
+  throw UserError(fmt::format("the first run ({}) failed: {}{}", what, r.error, tail),
+                  r.mkfs_cmd.empty() ? "" : "run the workload by hand on a fresh XFS to see why");
+}
+
+// Every planned run until the end, a stop signal or a failure.
+void run_all(Session& s, Progress& progress) {
+  std::size_t ok = 0;
+  for (const PlannedRun& run : s.outcome.plan) {
+    if (compare_stop_signal()) break;
+    progress.start(run.index);
+    RunResult r = execute_run(s.ctx, run, [&] { progress.tick(); });
+    s.outcome.results.push_back(r);
+    if (r.interrupted) break;
+    if (!r.ok()) {
+      progress.clear();
+      if (ok == 0) first_run_failed(s, r);
+      s.outcome.incomplete = true;
+      s.outcome.reason = fmt::format(
+          "run {} ({}) failed: {}", run.index + 1,
+          describe_run(run, run.config == 0 ? s.o.a.label : s.o.b.label, s.o.runs), r.error);
+      progress.note(s.outcome.reason);
+      return;
+    }
+    ok++;
+    progress.finish(run.index, r.seconds, r.ops_per_s);
+  }
+  if (int sig = compare_stop_signal()) {
+    s.outcome.incomplete = true;
+    s.outcome.reason = fmt::format("interrupted by {}", sig == SIGINT ? "SIGINT" : "SIGTERM");
+  }
+}
+
+// Checks, storage, runs. Storage (loop device, image) is released when this
+// returns, before the outputs are computed.
+void measure(Session& s) {
+  const CompareOptions& o = s.o;
+  CompareStorage storage = take(o.device.empty() ? CompareStorage::ram_disk(o.size)
+                                                 : CompareStorage::device(o.device, o.force));
+  for (auto [cfg, side] : {std::pair{&o.a, "A"}, {&o.b, "B"}}) {
+    auto ok = storage.check_mkfs(*cfg, side);
+    // A terminal's ^C also kills the dry-run mkfs: that is no bad option.
+    if (compare_stop_signal()) throw Interrupted{};
+    take(std::move(ok));
+  }
+  take(storage.attach());
+  s.ctx.device = storage.device();
+  s.outcome.storage = storage.description();
+  std::error_code ec;
+  s.created_dir = fs::create_directories(o.output, ec);
+  if (ec) throw UserError("cannot create " + o.output + ": " + ec.message());
+
+  bool tty = !o.quiet && is_terminal(stderr);
+  unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+  Progress progress(stderr, tty, s.outcome.plan, o.a.label, o.b.label, o.runs, cpus);
+  if (!tty)
+    progress.note(fmt::format("{} runs on {}; output in {}", s.outcome.plan.size(),
+                              s.outcome.storage, o.output));
+  run_all(s, progress);
+}
+
+int finish(const Session& s) {
+  // Storage is gone; an impatient second ^C may now end us at once.
+  ::signal(SIGINT, SIG_DFL);
+  ::signal(SIGTERM, SIG_DFL);
+  CompareOutputs w = take(write_compare_outputs(s.o, s.outcome));
+  fmt::print("{}\n", w.text);
+  fmt::print("fscost compare: summary {}\n", w.summary_txt);
+  fmt::print("fscost compare: report  {}\n", w.report_html);
+  fmt::print("fscost compare: data    {}\n", w.summary_json);
+  std::fflush(stdout);
+  if (int sig = compare_stop_signal()) return 128 + sig;
+  return s.outcome.incomplete ? 1 : 0;
+}
+
+int run_compare(const CompareArgs& args) {
+  CompareOptions o = take(check_compare_args(args));
+  if (::geteuid() != 0)
+    throw UserError("fscost compare formats and mounts filesystems and loads BPF: it needs root",
+                    "run it as root (sudo fscost compare …)");
+  report_leftovers();
+  check_output_dir(o.output);
+  Session s{o, {}, {}, false};
+  s.ctx.opts = &o;
+  s.ctx.self_exe = self_exe();
+  if (o.workload.builtin())
+    s.ctx.workload_exe = workload_exe(s.ctx.self_exe);
+  else
+    check_command_exists(o.workload.cmd[0]);
+  s.outcome.plan = make_plan(o.threads, o.runs, o.order, o.order_seed);
+  install_compare_signal_handlers();
+  try {
+    measure(s);
+  } catch (const Interrupted&) {
+    fmt::print(stderr, "fscost compare: interrupted before the first run; nothing recorded\n");
+    return 128 + compare_stop_signal();
+  }
+  return finish(s);
+}
+
+}  // namespace
+
+void add_compare(CLI::App& app, std::function<int()>& run) {
+  auto a = std::make_shared<CompareArgs>();
+  auto* sub = app.add_subcommand(
+      "compare", "Compare two filesystem configurations: interleaved runs, recorded, diffed");
+  sub->add_option("--fs", a->fs, "Filesystem (xfs)")->capture_default_str();
+  sub->add_option("--a", a->a, "Configuration A, e.g. 'mkfs: -m rmapbt=0; mount: noatime'")
+      ->required();
+  sub->add_option("--b", a->b, "Configuration B, e.g. 'mkfs: -m rmapbt=1'")->required();
+  sub->add_option("--mount-opts-a", a->mount_a, "Mount options of A (instead of 'mount:' in --a)");
+  sub->add_option("--mount-opts-b", a->mount_b, "Mount options of B");
+  sub->add_option("--label-a", a->label_a, "Name of A in the outputs (default: from its options)");
+  sub->add_option("--label-b", a->label_b, "Name of B in the outputs");
+  auto* dev = sub->add_option("--device", a->device,
+                              "Block device to format every run (default: a RAM disk)");
+  auto* size =
+      sub->add_option("--size", a->size, "RAM disk size (4G, 512M)")->capture_default_str();
+  dev->excludes(size);
+  sub->add_flag("--force", a->force, "Format --device even if it holds a filesystem");
+  auto* wl = sub->add_option("--workload", a->workload,
+                             "Built-in workload: create, mixed, random, remove, openclose")
+                 ->capture_default_str();
+  sub->add_option("--files", a->files, "Built-in: files per thread")->capture_default_str();
+  sub->add_option("--dirs", a->dirs, "Built-in: shared or private directories");
+  sub->add_option("--files-per-dir", a->files_per_dir, "Built-in: files per directory");
+  sub->add_option("--write", a->write, "Built-in: bytes written per file (4K, 1M)");
+  sub->add_flag("--fsync", a->fsync, "Built-in: fsync each file");
+  sub->add_option("--seed", a->seed, "Built-in: random seed (the same every run)");
+  auto* cmd = sub->add_option("--workload-cmd", a->workload_cmd,
+                              "Your workload; {dir} is the mountpoint, {threads} the thread count");
+  cmd->excludes(wl);
+  sub->add_option("--threads", a->threads, "Thread counts to sweep: 1,2,4 or 1-64x2");
+  sub->add_option("--runs", a->runs, "Runs per configuration per thread count")
+      ->capture_default_str();
+  sub->add_option("--order", a->order, "abba (counterbalanced), abab, or random")
+      ->capture_default_str();
+  sub->add_option("--order-seed", a->order_seed, "Seed of --order random")->capture_default_str();
+  sub->add_option("--probes", a->probes, "Probe groups for fscost record")->capture_default_str();
+  sub->add_option("-o,--output", a->output, "Output directory (new or empty)")->required();
+  sub->add_flag("-q,--quiet", a->quiet, "No progress line");
+  sub->callback([a, &run, size] {
+    a->size_given = size->count() > 0;
+    run = [a] { return run_compare(*a); };
+  });
+}
+
+}  // namespace fscost

@@ -1,0 +1,70 @@
+// fscost diff: runs of A and runs of B → explanation, JSON, HTML report.
+#include "cli/cmd_diff.h"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "report/diff_report.h"
+
+namespace fscost {
+
+namespace {
+
+struct DiffArgs {
+  std::string a, b;
+  std::string label_a, label_b;  // "" = the path as given
+  std::string output;            // "" = no files, only stdout
+  std::string format = "text";
+  DiffConfig config;
+};
+
+int run_diff(const DiffArgs& args) {
+  RunSet a = take(load_runs(args.a, args.label_a));
+  RunSet b = take(load_runs(args.b, args.label_b));
+  Diff d = diff_runs(a, b, args.config);
+  if (args.format == "json")
+    fmt::print("{}\n", diff_json(d).dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+  else
+    fmt::print("{}", render_diff_text(d));
+  if (!args.output.empty()) {
+    take(write_diff_outputs(d, a, b, args.output));
+    fmt::print(stderr, "fscost: wrote {0}/summary.txt, {0}/summary.json, {0}/report.html\n",
+               args.output);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_diff(CLI::App& app, std::function<int()>& run) {
+  auto a = std::make_shared<DiffArgs>();
+  auto* sub = app.add_subcommand(
+      "diff", "Explain where B's extra (or saved) kernel cost per operation comes from");
+  sub->add_option("a", a->a, "A: a profile, or a directory of profiles (one per run)")->required();
+  sub->add_option("b", a->b, "B: a profile, or a directory of profiles (one per run)")->required();
+  sub->add_option("--label-a", a->label_a, "Name of A in the output (default: its path)");
+  sub->add_option("--label-b", a->label_b, "Name of B in the output (default: its path)");
+  sub->add_option("-o,--output", a->output,
+                  "Also write DIR/summary.txt, DIR/summary.json and DIR/report.html");
+  sub->add_option("--format", a->format, "What to print on stdout: text or json")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"text", "json"}));
+  sub->add_option("--alpha", a->config.alpha, "False discovery rate over the diff's comparisons")
+      ->capture_default_str()
+      ->check(CLI::Range(1e-6, 0.5));
+  sub->add_option("--flow-share", a->config.flow_share,
+                  "Name the narrowest function that carries this share of a delta")
+      ->capture_default_str()
+      ->check(CLI::Range(0.05, 1.0));
+  sub->add_option("--top", a->config.top, "Functions and locks named per operation")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100));
+  sub->callback([a, &run] { run = [a] { return run_diff(*a); }; });
+}
+
+}  // namespace fscost

@@ -1,0 +1,98 @@
+// fscost import: perf script text or folded stacks -> profile file.
+#include "cli/cmd_import.h"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <string>
+
+#include "model/file_io.h"
+#include "io/folded.h"
+#include "io/perf_script.h"
+#include "io/profile_io.h"
+
+namespace fscost {
+
+namespace {
+
+struct ImportArgs {
+  std::string file;
+  std::string output = "fscost.profile";
+  std::string event;  // perf-script
+  int column = 0;     // folded
+};
+
+Result<std::string> read_input(const std::string& path) {
+  if (path != "-") return read_whole_file(path, "input");
+  std::string text(std::istreambuf_iterator<char>(std::cin), {});
+  if (std::cin.bad()) return Error{"cannot read standard input", ""};
+  return text;
+}
+
+std::string origin_of(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+
+// What landed where, so an import that attributed nothing is noticed.
+void print_summary(const Profile& p, const std::string& output) {
+  std::uint64_t in_ops = 0, kept = 0;
+  for (const auto& s : p.samples) {
+    kept += s.count;
+    if (s.kind == SampleKind::Op) in_ops += s.count;
+  }
+  fmt::print(stderr,
+             "fscost: {} samples: {} kept ({} in operations), {} idle or without a stack -> {}\n",
+             p.samples_total, kept, in_ops, p.samples_total - kept, output);
+}
+
+int save(const Profile& p, const std::string& output) {
+  take(write_profile_atomic(p, output));
+  print_summary(p, output);
+  return 0;
+}
+
+int run_perf_script(const ImportArgs& a) {
+  std::string text = take(read_input(a.file));
+  PerfScriptOptions opt;
+  opt.event = a.event;
+  return save(take(fscost::import_perf_script(text, origin_of(a.file), opt)), a.output);
+}
+
+int run_folded(const ImportArgs& a) {
+  std::string text = take(read_input(a.file));
+  FoldedStacks stacks = take(parse_folded(text, origin_of(a.file)));
+  if (a.column == 1 && !stacks.two_column)
+    throw UserError(
+        fmt::format("{} has one count per line; --column 1 needs two", origin_of(a.file)),
+        "drop --column, or pass a two-column (diff) folded file");
+  FoldedImportOptions opt;
+  opt.column = a.column;
+  opt.origin = origin_of(a.file);
+  return save(profile_from_folded(stacks, opt), a.output);
+}
+
+}  // namespace
+
+void add_import(CLI::App& app, std::function<int()>& run) {
+  auto a = std::make_shared<ImportArgs>();
+  auto* sub = app.add_subcommand("import", "Turn another tool's stacks into an fscost profile");
+  sub->require_subcommand(1);
+
+  auto* perf = sub->add_subcommand("perf-script", "Text of `perf script` (after `perf record -g`)");
+  perf->add_option("file", a->file, "perf script output, or - for stdin")->required();
+  perf->add_option("-o,--output", a->output, "Profile file to write")->capture_default_str();
+  perf->add_option("--event", a->event, "Import only this event's samples (e.g. cpu-clock)");
+  perf->callback([a, &run] { run = [a] { return run_perf_script(*a); }; });
+
+  auto* folded = sub->add_subcommand("folded", "Folded stacks (FlameGraph, inferno, fscost)");
+  folded->add_option("file", a->file, "Folded stacks, or - for stdin")->required();
+  folded->add_option("-o,--output", a->output, "Profile file to write")->capture_default_str();
+  folded->add_option("--column", a->column, "Two-column (diff) input: which count, 0 or 1")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1));
+  folded->callback([a, &run] { run = [a] { return run_folded(*a); }; });
+}
+
+}  // namespace fscost

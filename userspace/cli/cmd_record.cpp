@@ -1,0 +1,142 @@
+// fscost record: attach, run the target, drain, symbolize, write the profile.
+#include <fmt/format.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include "collector/collector.h"
+#include "collector/hooks.h"
+#include "cli/commands.h"
+#include "collector/kernel_features.h"
+#include "symbols/kallsyms.h"
+#include "collector/profile_builder.h"
+#include "io/profile_io.h"
+#include "system/target.h"
+#include "symbols/user_symbols.h"
+
+namespace fscost {
+namespace {
+
+Target make_target(const RecordArgs& a) {
+  if (a.all) return Target::system();
+  if (a.pid) return take(Target::process(a.pid));
+  if (a.command.empty())
+    throw UserError("nothing to record",
+                    "give a command after --, a process with -p PID, or -a for the whole system");
+  return take(Target::command(a.command));
+}
+
+void check_args(const RecordArgs& a) {
+  if (a.duration_s && !a.command.empty())
+    throw UserError("--duration applies to -a and -p; a command is recorded until it exits");
+}
+
+Metadata base_metadata(const RecordArgs& a, const Target& t) {
+  Metadata m;
+  m.fscost_version = FSCOST_VERSION;
+  utsname u{};
+  if (uname(&u) == 0) {
+    m.kernel_release = u.release;
+    m.hostname = u.nodename;
+  }
+  m.cpus = static_cast<std::uint32_t>(online_cpus().size());
+  m.target = t.kind();
+  m.command = t.description();
+  m.freq_hz = a.collector.freq_hz;
+  m.start_unix_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        std::chrono::system_clock::now().time_since_epoch())
+                        .count();
+  return m;
+}
+
+// With --user-stacks: snapshots the maps of the target's processes every
+// 20 ms while it runs, since they are gone once a process exits.
+class MapsWatcher {
+ public:
+  MapsWatcher(const Collector* c, UserSymbolizer& usyms) {
+    if (!c) return;
+    thread_ = std::jthread([c, &usyms](std::stop_token stop) {
+      while (!stop.stop_requested()) {
+        usyms.snapshot(c->tracked_pids());
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+      usyms.snapshot(c->tracked_pids());
+    });
+  }
+
+ private:
+  std::jthread thread_;
+};
+
+std::vector<pid_t> user_sample_pids(const RawData& raw) {
+  std::vector<pid_t> pids;
+  for (const auto& [k, count] : raw.samples)
+    if (k.kind == FSCOST_SK_USER && k.tgid) pids.push_back(static_cast<pid_t>(k.tgid));
+  return pids;
+}
+
+std::uint64_t dropped(const Profile& p) {
+  std::uint64_t n = 0;
+  for (const auto& [name, count] : p.drops) n += count;
+  return n;
+}
+
+void print_summary(const Profile& p, const std::string& path) {
+  std::uint64_t ops = 0, samples = 0;
+  for (const auto& o : p.ops) ops += o.count;
+  for (const auto& s : p.samples) samples += s.count;
+  fmt::print(stderr, "fscost: {} operations, {} samples kept of {}, {} dropped, {:.2f} s -> {}\n",
+             ops, samples, p.samples_total, dropped(p), p.meta.duration_ns / 1e9, path);
+  if (dropped(p)) fmt::print(stderr, "fscost: see the drops in `fscost report {}`\n", path);
+}
+
+}  // namespace
+
+int cmd_record(const RecordArgs& args) {
+  RecordArgs a = args;
+  check_args(a);
+  a.collector.groups = take(parse_probe_groups(a.probes));
+  const Features& f = Features::get();
+  take(check_can_record(f));
+  if (!f.tracefs_note.empty()) fmt::print(stderr, "fscost: {}\n", f.tracefs_note);
+
+  Target target = make_target(a);
+  auto collector = take(Collector::load(a.collector, f));
+  if (target.tgid()) take(collector->track(target.tgid()));
+  take(collector->attach());
+  install_stop_handlers();
+
+  Metadata meta = base_metadata(a, target);
+  meta.probes = collector->probes();
+  for (const auto& s : collector->skipped()) {
+    fmt::print(stderr, "fscost: not probing {}\n", s);
+    meta.probes.push_back(s);
+  }
+  UserSymbolizer usyms;
+  collector->enable(true);
+  take(target.start());
+  std::optional<std::chrono::milliseconds> duration;
+  if (a.duration_s) duration = std::chrono::milliseconds(static_cast<long>(*a.duration_s * 1000));
+  Rusage rusage;
+  {
+    MapsWatcher watcher(a.collector.user_stacks ? collector.get() : nullptr, usyms);
+    rusage = target.wait(duration);
+  }
+  collector->enable(false);
+  meta.duration_ns = rusage.wall_ns;
+
+  RawData raw = collector->read();
+  if (a.collector.user_stacks) usyms.snapshot(user_sample_pids(raw));  // -a: still alive ones
+  Kallsyms ksyms = take(Kallsyms::load());
+  Profile profile = build_profile(raw, ksyms, a.collector.user_stacks ? &usyms : nullptr,
+                                  std::move(meta), rusage);
+  take(write_profile_atomic(profile, a.output));
+  print_summary(profile, a.output);
+  if (target.exit_code())
+    fmt::print(stderr, "fscost: command exited with status {}\n", target.exit_code());
+  return target.exit_code();
+}
+
+}  // namespace fscost

@@ -1,0 +1,37 @@
+// One function per `fscost` subcommand; main.cpp is the table that parses
+// options into these argument structs.
+#pragma once
+
+#include <sys/types.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collector/collector.h"
+
+namespace fscost {
+
+struct RecordArgs {
+  std::string output = "fscost.profile";
+  bool all = false;
+  pid_t pid = 0;
+  std::optional<double> duration_s;
+  std::vector<std::string> command;
+  std::string probes = "default";  // --probes, parsed into collector.groups
+  CollectorConfig collector;
+};
+
+struct ReportArgs {
+  std::string file;
+  std::string format = "text";
+  std::string view = "oncpu";
+  std::optional<std::string> op;
+  std::size_t top = 5;
+};
+
+int cmd_record(const RecordArgs& args);
+int cmd_report(const ReportArgs& args);
+int cmd_features();
+
+}  // namespace fscost

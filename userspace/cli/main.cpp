@@ -1,0 +1,108 @@
+// fscost: where a filesystem operation's kernel cost goes.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <functional>
+
+#include "cli/cmd_compare.h"
+#include "cli/cmd_convert.h"
+#include "cli/cmd_diff.h"
+#include "cli/cmd_flamegraph.h"
+#include "cli/cmd_html.h"
+#include "cli/cmd_import.h"
+#include "cli/commands.h"
+#include "collector/libbpf_log.h"
+#include "model/result.h"
+
+namespace {
+
+using fscost::RecordArgs;
+using fscost::ReportArgs;
+
+void add_record(CLI::App& app, RecordArgs& a, std::function<int()>& run) {
+  auto* sub = app.add_subcommand("record", "Record per-operation kernel cost of a target");
+  sub->add_option("-o,--output", a.output, "Profile file to write")->capture_default_str();
+  sub->add_option("-F,--freq", a.collector.freq_hz, "cpu-clock samples per second per CPU")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 100000u));
+  auto* all = sub->add_flag("-a,--all-cpus", a.all, "Record every process (system-wide)");
+  auto* pid = sub->add_option("-p,--pid", a.pid, "Record an existing process (and its new children)")
+                  ->check(CLI::PositiveNumber);
+  sub->add_option("-d,--duration", a.duration_s, "Stop after SECONDS (with -a or -p)")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--stack-storage-size", a.collector.stack_storage, "Stack map entries")
+      ->capture_default_str()->check(CLI::Range(16u, 1u << 22));
+  sub->add_option("--max-stacks", a.collector.max_stacks, "(op, stack) aggregation entries")
+      ->capture_default_str()->check(CLI::Range(16u, 1u << 22));
+  sub->add_option("--max-threads", a.collector.max_threads,
+                  "Tracked threads (raw_tp flavour; tp_btf uses unbounded task storage)")
+      ->capture_default_str()->check(CLI::Range(16u, 1u << 22));
+  sub->add_option("--max-procs", a.collector.max_procs, "Tracked processes")
+      ->capture_default_str()->check(CLI::Range(16u, 1u << 22));
+  sub->add_option("--max-offcpu", a.collector.max_offcpu, "(op, off-CPU stack, waker) entries")
+      ->capture_default_str()->check(CLI::Range(16u, 1u << 22));
+  sub->add_option("--max-locks", a.collector.max_locks, "(op, lock, stack) entries")
+      ->capture_default_str()->check(CLI::Range(16u, 1u << 22));
+  sub->add_option("--probes", a.probes,
+                  "Probe groups besides ops and samples: default (all but xfsbuf), all, none, or a "
+                  "list of offcpu,wakers,locks,xfs,xfsbuf,block")
+      ->capture_default_str();
+  sub->add_flag("--user-stacks", a.collector.user_stacks,
+               "User stacks of the target's user-mode samples (frame pointers)");
+  auto* cmd = sub->add_option("command", a.command, "Command to run and record (after --)");
+  all->excludes(pid)->excludes(cmd);
+  pid->excludes(cmd);
+  sub->callback([&a, &run] {
+    a.collector.trace_all = a.all;
+    run = [&a] { return fscost::cmd_record(a); };
+  });
+}
+
+void add_report(CLI::App& app, ReportArgs& a, std::function<int()>& run) {
+  auto* sub = app.add_subcommand("report", "Print a recorded profile");
+  sub->add_option("file", a.file, "Profile file")->required();
+  sub->add_option("--format", a.format, "text, json or folded")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"text", "json", "folded"}));
+  sub->add_option("--view", a.view, "oncpu, offcpu or locks")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"oncpu", "offcpu", "locks"}));
+  sub->add_option("--op", a.op, "Only this operation");
+  sub->add_option("--top", a.top, "Kernel stacks shown per operation")->capture_default_str();
+  sub->callback([&a, &run] { run = [&a] { return fscost::cmd_report(a); }; });
+}
+
+void add_features(CLI::App& app, std::function<int()>& run) {
+  auto* sub = app.add_subcommand("features", "What this kernel allows fscost to probe");
+  sub->callback([&run] { run = [] { return fscost::cmd_features(); }; });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"fscost: per-operation kernel cost of filesystem workloads"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", FSCOST_VERSION);
+  RecordArgs record;
+  ReportArgs report;
+  std::function<int()> run;
+  add_record(app, record, run);
+  add_report(app, report, run);
+  fscost::add_flamegraph(app, run);
+  add_features(app, run);
+  fscost::add_import(app, run);
+  fscost::add_convert(app, run);
+  fscost::add_html(app, run);
+  fscost::add_diff(app, run);
+  fscost::add_compare(app, run);
+  CLI11_PARSE(app, argc, argv);
+  fscost::setup_libbpf_logging();
+  try {
+    return run();
+  } catch (const fscost::UserError& e) {
+    fmt::print(stderr, "fscost: error: {}\n", e.what());
+    if (!e.hint().empty()) fmt::print(stderr, "hint: {}\n", e.hint());
+    return 1;
+  }
+}

@@ -1,0 +1,141 @@
+#include "collector/collector.h"
+
+#include <bpf/bpf.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "collector/kernel_features.h"
+#include "fscost_bpf.skel.h"
+#include "collector/syscall_table.h"
+#include "collector/tracefs.h"
+
+namespace fscost {
+namespace {
+
+Error libbpf_error(const char* what, int err) {
+  err = err < 0 ? -err : err;
+  return Error{fmt::format("{}: {}", what, strerror(err)),
+               err == EPERM ? "run as root (needs CAP_BPF and CAP_PERFMON)"
+                            : "run `fscost features` to see what this kernel allows"};
+}
+
+int set_size(bpf_map* map, std::uint32_t n) { return bpf_map__set_max_entries(map, n); }
+
+// A kernel without task storage cannot create that map at all, though only
+// dead code refers to it there: a one-entry hash stands in.
+int without_task_storage(bpf_map* map, const Features& f) {
+  if (f.task_storage) return 0;
+  return bpf_map__set_type(map, BPF_MAP_TYPE_HASH) || set_size(map, 1);
+}
+
+}  // namespace
+
+void Collector::SkelDeleter::operator()(::fscost_bpf* s) const { fscost_bpf__destroy(s); }
+
+Collector::~Collector() = default;
+
+Result<std::unique_ptr<Collector>> Collector::load(const CollectorConfig& cfg, const Features& f) {
+  std::unique_ptr<Collector> c(new Collector());
+  c->cfg_ = cfg;
+  c->skel_.reset(fscost_bpf__open());
+  if (!c->skel_) return libbpf_error("cannot open the BPF object", errno);
+  if (auto r = c->configure(f); !r) return r.error();
+  if (int err = fscost_bpf__load(c->skel_.get()))
+    return libbpf_error("cannot load the BPF programs", err);
+  if (auto r = c->fill_syscall_rules(); !r) return r.error();
+  return c;
+}
+
+// Rodata, map sizes, and autoload: per hook, the probed flavour, if its
+// group is wanted and its tracepoint exists here.
+Result<std::monostate> Collector::configure(const Features& f) {
+  auto* s = skel_.get();
+  const auto& g = cfg_.groups;
+  s->rodata->trace_all = cfg_.trace_all;
+  s->rodata->self_tgid = static_cast<__u32>(getpid());
+  s->rodata->want_offcpu = g.offcpu;
+  s->rodata->want_wakers = g.enabled(ProbeGroup::Wakers);
+  s->rodata->want_locks = g.locks;
+  s->rodata->want_user_stacks = cfg_.user_stacks;
+  // tp_btf programs keep per-thread state in task storage, raw_tp ones in
+  // the `tasks` hash: the map not in use shrinks to one entry.
+  btf_flavour_ = f.tp_btf && f.task_storage;
+  s->rodata->use_task_storage = btf_flavour_;
+  if (set_size(s->maps.stacks, cfg_.stack_storage) || set_size(s->maps.samples, cfg_.max_stacks) ||
+      set_size(s->maps.tasks, btf_flavour_ ? 1 : cfg_.max_threads) ||
+      set_size(s->maps.tracked, cfg_.max_procs) || set_size(s->maps.offcpu, cfg_.max_offcpu) ||
+      set_size(s->maps.lock_stats, cfg_.max_locks) || without_task_storage(s->maps.task_store, f))
+    return Error{"cannot size the BPF maps", "check --stack-storage-size/--max-* values"};
+
+  const char* flavour = btf_flavour_ ? "tp_btf" : "raw_tp";
+  for (const auto& h : hooks()) {
+    std::string event = fmt::format("{}:{}", h.category, h.event);
+    bool present = tracepoint_exists(f.tracefs_root, h.category, h.event);
+    bool want = cfg_.groups.enabled(h.group) && present;
+    if (cfg_.groups.enabled(h.group) && !present) skipped_.push_back(event + " (absent)");
+    if (h.single_flavour) {
+      auto* p = bpf_object__find_program_by_name(s->obj, std::string(h.program).c_str());
+      if (p) bpf_program__set_autoload(p, want);
+      if (want) probes_.push_back(event + " (tracepoint)");
+      continue;
+    }
+    auto* btf = bpf_object__find_program_by_name(s->obj, fmt::format("{}_btf", h.program).c_str());
+    auto* raw = bpf_object__find_program_by_name(s->obj, fmt::format("{}_raw", h.program).c_str());
+    if (!btf || !raw) return Error{fmt::format("BPF object lacks the programs for {}", event), ""};
+    bpf_program__set_autoload(btf, want && btf_flavour_);
+    bpf_program__set_autoload(raw, want && !btf_flavour_);
+    if (want) probes_.push_back(fmt::format("{} ({})", event, flavour));
+  }
+  return std::monostate{};
+}
+
+Result<std::monostate> Collector::fill_syscall_rules() {
+  auto rules = bpf_syscall_rules();
+  int fd = bpf_map__fd(skel_->maps.syscall_rules);
+  for (__u32 nr = 0; nr < rules.size(); ++nr) {
+    if (bpf_map_update_elem(fd, &nr, &rules[nr], BPF_ANY))
+      return libbpf_error("cannot fill the syscall table map", errno);
+  }
+  return std::monostate{};
+}
+
+Result<std::monostate> Collector::track(pid_t tgid) {
+  __u32 key = static_cast<__u32>(tgid);
+  __u8 one = 1;
+  if (bpf_map_update_elem(bpf_map__fd(skel_->maps.tracked), &key, &one, BPF_ANY))
+    return libbpf_error("cannot add the target to the tracked map", errno);
+  return std::monostate{};
+}
+
+Result<std::monostate> Collector::attach() {
+  if (int err = fscost_bpf__attach(skel_.get())) return libbpf_error("cannot attach probes", err);
+  auto sampler = CpuSampler::attach(skel_->progs.on_sample, cfg_.freq_hz);
+  if (!sampler) return sampler.error();
+  probes_.push_back(fmt::format("cpu-clock {} Hz on {} CPUs (perf_event)", cfg_.freq_hz,
+                                sampler.value().cpus()));
+  sampler_.emplace(std::move(sampler).value());
+  return std::monostate{};
+}
+
+std::vector<pid_t> Collector::tracked_pids() const {
+  std::vector<pid_t> pids;
+  int fd = bpf_map__fd(skel_->maps.tracked);
+  __u32 key = 0, next = 0;
+  const __u32* prev = nullptr;
+  while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+    pids.push_back(static_cast<pid_t>(next));
+    key = next;
+    prev = &key;
+  }
+  return pids;
+}
+
+void Collector::enable(bool on) {
+  // Plain store: handlers read it on their next run; ordering is not needed.
+  skel_->bss->enabled = on;
+}
+
+}  // namespace fscost

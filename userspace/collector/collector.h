@@ -1,0 +1,92 @@
+// The BPF side behind a narrow open → track → attach → enable → read API
+// (the shape of perf's lock-contention.h).
+#pragma once
+
+#include <sys/types.h>
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <unordered_map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collector/bpf_abi.h"
+#include "collector/hooks.h"
+#include "model/result.h"
+#include "collector/sampler.h"
+
+struct fscost_bpf;  // the generated skeleton
+
+namespace fscost {
+
+struct Features;
+
+struct CollectorConfig {
+  bool trace_all = false;             // -a
+  std::uint32_t freq_hz = 997;        // prime: does not beat with periodic kernel work
+  std::uint32_t stack_storage = 16384;
+  std::uint32_t max_stacks = 32768;
+  std::uint32_t max_threads = 16384;
+  std::uint32_t max_procs = 8192;
+  std::uint32_t max_offcpu = 16384;
+  std::uint32_t max_locks = 16384;
+  ProbeGroups groups;
+  bool user_stacks = false;  // user stacks of user-mode samples
+};
+
+// What the kernel side aggregated, before symbolization.
+struct RawData {
+  std::vector<fscost_op_stats> ops;          // index = Op id, summed over CPUs
+  std::vector<fscost_xfs_counts> xfs;        // index = Op id (0: outside operations)
+  std::vector<std::pair<fscost_sample_key, std::uint64_t>> samples;
+  std::vector<std::pair<fscost_offcpu_key, fscost_offcpu_val>> offcpu;
+  std::vector<std::pair<fscost_lock_key, fscost_lock_val>> locks;
+  std::map<std::uint32_t, std::uint64_t> dev_write_bytes;  // kernel dev_t → bytes
+  // Every stack the aggregates refer to, by content hash; leaf first.
+  std::unordered_map<std::uint64_t, std::vector<std::uint64_t>> stacks;
+  std::array<std::uint64_t, FSCOST_DROP__COUNT> drops{};
+  std::uint64_t samples_total = 0;
+  std::uint64_t prog_missed = 0;     // runs the kernel skipped (recursion)
+  std::uint64_t stack_lookups_failed = 0;  // referenced stacks missing from the map
+};
+
+class Collector {
+ public:
+  // Open, configure (rodata, map sizes, attach flavours) and load.
+  static Result<std::unique_ptr<Collector>> load(const CollectorConfig& cfg, const Features& f);
+  ~Collector();
+  Collector(const Collector&) = delete;
+  Collector& operator=(const Collector&) = delete;
+
+  Result<std::monostate> track(pid_t tgid);
+  Result<std::monostate> attach();
+  void enable(bool on);
+  // Processes in the tracked map now (the target and its descendants).
+  std::vector<pid_t> tracked_pids() const;
+  RawData read() const;
+
+  // "<event> (<flavour>)" for every attached probe; stored in the profile.
+  const std::vector<std::string>& probes() const { return probes_; }
+  // Hooks asked for but absent on this kernel, "<event> (absent)".
+  const std::vector<std::string>& skipped() const { return skipped_; }
+
+ private:
+  Collector() = default;
+  Result<std::monostate> configure(const Features& f);
+  Result<std::monostate> fill_syscall_rules();
+
+  CollectorConfig cfg_;
+  struct SkelDeleter {
+    void operator()(::fscost_bpf* s) const;
+  };
+  std::unique_ptr<::fscost_bpf, SkelDeleter> skel_;
+  std::optional<CpuSampler> sampler_;
+  bool btf_flavour_ = false;
+  std::vector<std::string> probes_;   // attached, with flavour
+  std::vector<std::string> skipped_;  // asked for, but absent on this kernel
+};
+
+}  // namespace fscost

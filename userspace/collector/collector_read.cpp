@@ -1,0 +1,110 @@
+// Draining the kernel-side aggregates once the recording has stopped.
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/bpf.h>
+
+#include <algorithm>
+
+#include "collector/collector.h"
+#include "fscost_bpf.skel.h"
+
+namespace fscost {
+namespace {
+
+int possible_cpus() {
+  int n = libbpf_num_possible_cpus();
+  return n > 0 ? n : 1;
+}
+
+// A per-CPU array of `n` entries, each summed over CPUs by `add`.
+template <typename V, typename Add>
+std::vector<V> read_percpu_array(int fd, std::uint32_t n, Add add) {
+  std::vector<V> out(n), percpu(possible_cpus());
+  for (__u32 i = 0; i < n; ++i) {
+    if (bpf_map_lookup_elem(fd, &i, percpu.data())) continue;
+    for (const auto& c : percpu) add(out[i], c);
+  }
+  return out;
+}
+
+void add_op_stats(fscost_op_stats& sum, const fscost_op_stats& c) {
+  if (c.count && (!sum.count || c.trans_min < sum.trans_min)) sum.trans_min = c.trans_min;
+  sum.trans_max = std::max(sum.trans_max, c.trans_max);
+  sum.count += c.count;
+  sum.errors += c.errors;
+  sum.wall_ns += c.wall_ns;
+  sum.oncpu_ns += c.oncpu_ns;
+  sum.offcpu_ns += c.offcpu_ns;
+  for (int b = 0; b < FSCOST_LAT_BUCKETS; ++b) sum.lat[b] += c.lat[b];
+}
+
+void add_xfs(fscost_xfs_counts& sum, const fscost_xfs_counts& c) {
+  for (int i = 0; i < FSCOST_XFS_EVENTS; ++i) sum.n[i] += c.n[i];
+}
+
+template <typename K, typename V>
+std::vector<std::pair<K, V>> read_hash(int fd) {
+  std::vector<std::pair<K, V>> out;
+  K key{}, next{};
+  const K* prev = nullptr;
+  while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+    V value{};
+    if (bpf_map_lookup_elem(fd, &next, &value) == 0) out.emplace_back(next, value);
+    key = next;
+    prev = &key;
+  }
+  return out;
+}
+
+std::uint64_t prog_missed(const bpf_object* obj) {
+  std::uint64_t missed = 0;
+  bpf_program* prog;
+  bpf_object__for_each_program(prog, obj) {
+    int fd = bpf_program__fd(prog);
+    if (fd < 0) continue;  // not loaded (other flavour, or group off)
+    bpf_prog_info info{};
+    __u32 len = sizeof(info);
+    if (!bpf_obj_get_info_by_fd(fd, &info, &len)) missed += info.recursion_misses;
+  }
+  return missed;
+}
+
+// Every stack hash the aggregates refer to, read once.
+void read_stacks(int fd, RawData& d) {
+  auto want = [&](std::uint64_t h) {
+    if (!h || d.stacks.count(h)) return;
+    fscost_stack st{};
+    if (bpf_map_lookup_elem(fd, &h, &st)) {
+      ++d.stack_lookups_failed;
+      return;
+    }
+    d.stacks[h].assign(st.ips, st.ips + std::min<__u32>(st.depth, FSCOST_STACK_DEPTH));
+  };
+  for (const auto& [k, v] : d.samples) want(k.stack);
+  for (const auto& [k, v] : d.offcpu) {
+    want(k.stack);
+    want(k.waker_stack);
+  }
+  for (const auto& [k, v] : d.locks) want(k.stack);
+}
+
+}  // namespace
+
+RawData Collector::read() const {
+  const auto& m = skel_->maps;
+  RawData d;
+  d.ops = read_percpu_array<fscost_op_stats>(bpf_map__fd(m.op_stats), FSCOST_MAX_OPS, add_op_stats);
+  d.xfs = read_percpu_array<fscost_xfs_counts>(bpf_map__fd(m.xfs_counts), FSCOST_MAX_OPS, add_xfs);
+  d.samples = read_hash<fscost_sample_key, std::uint64_t>(bpf_map__fd(m.samples));
+  d.offcpu = read_hash<fscost_offcpu_key, fscost_offcpu_val>(bpf_map__fd(m.offcpu));
+  d.locks = read_hash<fscost_lock_key, fscost_lock_val>(bpf_map__fd(m.lock_stats));
+  for (auto& [dev, bytes] : read_hash<__u32, __u64>(bpf_map__fd(m.dev_write_bytes)))
+    d.dev_write_bytes[dev] = bytes;
+  read_stacks(bpf_map__fd(m.stacks), d);
+  for (int i = 0; i < FSCOST_DROP__COUNT; ++i) d.drops[i] = skel_->bss->drops[i];
+  d.samples_total = skel_->bss->samples_total;
+  d.prog_missed = prog_missed(skel_->obj);
+  return d;
+}
+
+}  // namespace fscost

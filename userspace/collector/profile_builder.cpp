@@ -1,0 +1,217 @@
+#include "collector/profile_builder.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <tuple>
+#include <unordered_map>
+
+#include "collector/hooks.h"
+#include "symbols/kallsyms.h"
+#include "model/operations.h"
+#include "symbols/user_symbols.h"
+#include "model/wait_class.h"
+
+namespace fscost {
+namespace {
+
+std::string op_string(std::uint32_t op) {
+  return op < static_cast<std::uint32_t>(Op::Count_) ? std::string(op_name(static_cast<Op>(op)))
+                                                     : "other";
+}
+
+std::string cstr(const char* s, std::size_t n) { return std::string(s, strnlen(s, n)); }
+
+std::map<std::string, std::uint64_t> xfs_map(const fscost_xfs_counts& c) {
+  std::map<std::string, std::uint64_t> out;
+  auto names = xfs_event_names();
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (c.n[i]) out[std::string(names[i])] = c.n[i];
+  return out;
+}
+
+std::vector<OpStats> convert_ops(const RawData& raw) {
+  std::vector<OpStats> ops;
+  for (std::size_t i = 1; i < static_cast<std::size_t>(Op::Count_) && i < raw.ops.size(); ++i) {
+    const auto& r = raw.ops[i];
+    if (!r.count) continue;
+    OpStats s;
+    s.name = op_string(static_cast<std::uint32_t>(i));
+    s.count = r.count;
+    s.errors = r.errors;
+    s.wall_ns = r.wall_ns;
+    s.oncpu_ns = r.oncpu_ns;
+    s.offcpu_ns = r.offcpu_ns;
+    s.latency_log2.assign(std::begin(r.lat), std::end(r.lat));
+    s.trans_min = r.trans_min;
+    s.trans_max = r.trans_max;
+    if (i < raw.xfs.size()) s.xfs = xfs_map(raw.xfs[i]);
+    ops.push_back(std::move(s));
+  }
+  return ops;
+}
+
+SampleKind kind_of(std::uint32_t k) {
+  switch (k) {
+    case FSCOST_SK_USER: return SampleKind::User;
+    case FSCOST_SK_KERNEL: return SampleKind::Kernel;
+    case FSCOST_SK_KTHREAD: return SampleKind::Kthread;
+    default: return SampleKind::Op;
+  }
+}
+
+std::string bucket_name(std::uint32_t kind, std::uint32_t op, const char* name) {
+  if (kind == FSCOST_SK_OP) return op_string(op);
+  if (kind == FSCOST_SK_KTHREAD) return cstr(name, FSCOST_NAME_LEN);
+  return {};
+}
+
+bool is_bpf_glue(const std::string& f) {
+  return f.starts_with("bpf_prog_") || f.starts_with("bpf_trace_run") ||
+         f.starts_with("__bpf_trace_") || f.starts_with("bpf_trampoline_") ||
+         f.starts_with("__traceiter_");
+}
+
+// Symbolized frames, outermost caller first. A stack that was lost keeps its
+// count under a visible "[lost stack]" frame instead of vanishing.
+class Frames {
+ public:
+  Frames(const RawData& raw, const Kallsyms& ksyms, const UserSymbolizer* usyms)
+      : raw_(raw), ksyms_(ksyms), usyms_(usyms) {}
+  // Samples, off-CPU intervals and lock waits share stacks: symbolize each once.
+  const Stack& operator()(std::uint64_t hash) const {
+    auto [cached, added] = cache_.try_emplace(hash);
+    if (added) cached->second = symbolize(hash);
+    return cached->second;
+  }
+  // User-mode samples carry a user stack only with --user-stacks.
+  Stack user(const fscost_sample_key& k) const {
+    if (!usyms_ || !k.stack) return {};
+    auto it = raw_.stacks.find(k.stack);
+    if (it == raw_.stacks.end()) return {"[lost stack]"};
+    return to_frames(usyms_->frames(static_cast<pid_t>(k.tgid), it->second));
+  }
+
+ private:
+  Stack symbolize(std::uint64_t hash) const {
+    auto it = raw_.stacks.find(hash);
+    if (!hash || it == raw_.stacks.end()) return {"[lost stack]"};
+    Stack frames;
+    for (auto ip = it->second.rbegin(); ip != it->second.rend(); ++ip)
+      frames.push_back(ksyms_.format(*ip));
+    // A stack taken from a tracepoint program starts with the BPF glue that
+    // called it (bpf_prog_<tag>_<name>, bpf_trace_run<N>): not the kernel's.
+    while (!frames.empty() && is_bpf_glue(frames.back())) frames.pop_back();
+    if (frames.empty()) frames.push_back("[lost stack]");
+    return frames;
+  }
+
+  const RawData& raw_;
+  const Kallsyms& ksyms_;
+  const UserSymbolizer* usyms_;
+  mutable std::unordered_map<std::uint64_t, Stack> cache_;
+};
+
+// Different addresses in one function fold into one stack: merge by key.
+std::vector<StackSample> convert_samples(const RawData& raw, const Frames& frames) {
+  using Key = std::tuple<std::uint32_t, std::string, Stack>;
+  std::map<Key, std::uint64_t> merged;
+  for (const auto& [k, count] : raw.samples) {
+    auto f = k.kind == FSCOST_SK_USER ? frames.user(k) : frames(k.stack);
+    merged[{k.kind, bucket_name(k.kind, k.op, k.name), std::move(f)}] += count;
+  }
+  std::vector<StackSample> out;
+  for (auto& [k, count] : merged)
+    out.push_back(StackSample{kind_of(std::get<0>(k)), std::get<1>(k), std::get<2>(k), count});
+  return out;
+}
+
+std::vector<OffCpuStack> convert_offcpu(const RawData& raw, const Frames& frames) {
+  std::map<std::tuple<std::string, std::string, Stack, Stack, std::string>, OffCpuStack> merged;
+  for (const auto& [k, v] : raw.offcpu) {
+    OffCpuStack s;
+    s.name = op_string(k.op);
+    s.frames = frames(k.stack);
+    s.wait_class = classify_wait(static_cast<BlockReason>(k.reason), s.frames);
+    if (k.waker_stack) s.waker_frames = frames(k.waker_stack);
+    s.waker = cstr(k.waker, sizeof(k.waker));
+    auto& m = merged[{s.name, s.wait_class, s.frames, s.waker_frames, s.waker}];
+    if (!m.count) m = std::move(s);
+    m.count += v.count;
+    m.total_ns += v.total_ns;
+  }
+  std::vector<OffCpuStack> out;
+  for (auto& [k, s] : merged) out.push_back(std::move(s));
+  return out;
+}
+
+std::vector<LockStat> convert_locks(const RawData& raw, const Frames& frames,
+                                    const Kallsyms& ksyms) {
+  std::map<std::tuple<std::uint32_t, std::string, std::uint64_t, Stack>, LockStat> merged;
+  for (const auto& [k, v] : raw.locks) {
+    LockStat s;
+    s.kind = kind_of(k.kind);
+    s.name = bucket_name(k.kind, k.op, k.name);
+    s.address = k.addr;
+    if (auto sym = ksyms.lookup_data(k.addr); sym && sym->offset == 0) s.symbol = sym->name;
+    s.frames = frames(k.stack);
+    auto& m = merged[{k.kind, s.name, s.address, s.frames}];
+    if (!m.count) m = std::move(s);
+    m.count += v.count;
+    m.total_ns += v.total_ns;
+    m.max_ns = std::max<std::uint64_t>(m.max_ns, v.max_ns);
+    m.spin_ns += v.spin_ns;
+    m.sleep_ns += v.sleep_ns;
+    m.flags |= static_cast<std::uint32_t>(v.flags);
+  }
+  std::vector<LockStat> out;
+  for (auto& [k, s] : merged) out.push_back(std::move(s));
+  return out;
+}
+
+// Kernel dev_t (major << 20 | minor) → "loop0", from sysfs.
+std::string device_name(std::uint32_t dev) {
+  unsigned major = dev >> 20, minor = dev & 0xfffff;
+  std::ifstream in(fmt::format("/sys/dev/block/{}:{}/uevent", major, minor));
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("DEVNAME=", 0) == 0) return line.substr(8);
+  return fmt::format("{}:{}", major, minor);
+}
+
+std::map<std::string, std::uint64_t> convert_drops(const RawData& raw) {
+  return {
+      {"stack_map_full", raw.drops[FSCOST_DROP_STACK_FULL]},
+      {"stack_other_errors", raw.drops[FSCOST_DROP_STACK_OTHER] + raw.stack_lookups_failed},
+      {"sample_map_full", raw.drops[FSCOST_DROP_SAMPLE_MAP_FULL]},
+      {"task_map_full", raw.drops[FSCOST_DROP_TASK_MAP_FULL]},
+      {"tracked_map_full", raw.drops[FSCOST_DROP_TRACKED_MAP_FULL]},
+      {"offcpu_map_full", raw.drops[FSCOST_DROP_OFFCPU_MAP_FULL]},
+      {"lock_map_full", raw.drops[FSCOST_DROP_LOCK_MAP_FULL]},
+      {"lock_nesting", raw.drops[FSCOST_DROP_LOCK_NESTING]},
+      {"prog_missed", raw.prog_missed},
+  };
+}
+
+}  // namespace
+
+Profile build_profile(const RawData& raw, const Kallsyms& ksyms, const UserSymbolizer* usyms,
+                      Metadata meta, Rusage rusage) {
+  Frames frames(raw, ksyms, usyms);
+  Profile p;
+  p.meta = std::move(meta);
+  p.rusage = rusage;
+  p.ops = convert_ops(raw);
+  p.samples = convert_samples(raw, frames);
+  p.offcpu = convert_offcpu(raw, frames);
+  p.locks = convert_locks(raw, frames, ksyms);
+  if (!raw.xfs.empty()) p.background_xfs = xfs_map(raw.xfs[FSCOST_OP_NONE]);
+  for (const auto& [dev, bytes] : raw.dev_write_bytes) p.device_write_bytes[device_name(dev)] += bytes;
+  p.samples_total = raw.samples_total;
+  p.drops = convert_drops(raw);
+  return p;
+}
+
+}  // namespace fscost

@@ -1,0 +1,283 @@
+#include "compare/options.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <set>
+
+#include "model/file_io.h"  // Status
+
+namespace fscost {
+
+namespace {
+
+std::string trim(const std::string& s) {
+  auto b = s.find_first_not_of(" \t\n");
+  if (b == std::string::npos) return {};
+  auto e = s.find_last_not_of(" \t\n");
+  return s.substr(b, e - b + 1);
+}
+
+bool contains(const std::string& s, const std::string& what) {
+  return s.find(what) != std::string::npos;
+}
+
+// Splits at ';' outside quotes, so a quoted mkfs value may contain one.
+std::vector<std::string> split_parts(const std::string& s) {
+  std::vector<std::string> parts(1);
+  char quote = 0;
+  for (char c : s) {
+    if (quote) {
+      if (c == quote) quote = 0;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+    } else if (c == ';') {
+      parts.emplace_back();
+      continue;
+    }
+    parts.back() += c;
+  }
+  return parts;
+}
+
+// "mkfs: -m x" → {"mkfs", "-m x"}; no "name:" prefix → {"", s}.
+std::pair<std::string, std::string> split_prefix(const std::string& part) {
+  std::string t = trim(part);
+  auto colon = t.find(':');
+  if (colon == std::string::npos) return {"", t};
+  std::string name = trim(t.substr(0, colon));
+  bool word = !name.empty() && std::all_of(name.begin(), name.end(), [](unsigned char c) {
+    return std::isalpha(c) || c == '-' || c == '_';
+  });
+  if (!word) return {"", t};
+  return {name, trim(t.substr(colon + 1))};
+}
+
+Error spec_error(const std::string& spec, const std::string& why) {
+  return Error{fmt::format("configuration '{}': {}", spec, why),
+               "write it as 'mkfs: -m rmapbt=1' or 'mkfs: -m rmapbt=1; mount: noatime'"};
+}
+
+// Options fscost compare itself controls: -N would make every mkfs a dry
+// run; a device argument would format something else.
+Status check_mkfs_words(const std::string& spec, const std::vector<std::string>& words) {
+  for (std::size_t i = 0; i < words.size(); i++) {
+    if (words[i] == "-N") return spec_error(spec, "-N (dry run) would leave nothing to mount");
+    if (words[i].rfind("/dev/", 0) == 0)
+      return spec_error(spec, "give the device with --device, not in the mkfs options");
+  }
+  return std::monostate{};
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> split_words(const std::string& s) {
+  std::vector<std::string> words;
+  std::string cur;
+  bool in_word = false;
+  char quote = 0;
+  for (std::size_t i = 0; i < s.size(); i++) {
+    char c = s[i];
+    if (quote) {
+      if (c == quote)
+        quote = 0;
+      else if (c == '\\' && quote == '"' && i + 1 < s.size() && std::strchr("\"\\$`", s[i + 1]))
+        cur += s[++i];
+      else
+        cur += c;
+    } else if (c == '\'' || c == '"') {
+      quote = c, in_word = true;
+    } else if (c == '\\' && i + 1 < s.size()) {
+      cur += s[++i], in_word = true;
+    } else if (std::isspace(static_cast<unsigned char>(c))) {
+      if (in_word) words.push_back(std::move(cur)), cur.clear(), in_word = false;
+    } else {
+      cur += c, in_word = true;
+    }
+  }
+  if (quote) return Error{fmt::format("unbalanced {} quote in: {}", quote, s), {}};
+  if (in_word) words.push_back(std::move(cur));
+  return words;
+}
+
+std::string derive_label(const std::vector<std::string>& mkfs_opts, const std::string& mount_opts) {
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < mkfs_opts.size(); i++) {
+    const std::string& w = mkfs_opts[i];
+    bool flag = w.size() >= 2 && w[0] == '-';
+    bool has_value = i + 1 < mkfs_opts.size() && mkfs_opts[i + 1][0] != '-';
+    if (flag && has_value) continue;  // "-m" of "-m rmapbt=0"
+    parts.push_back(w);
+  }
+  if (!mount_opts.empty()) parts.push_back(mount_opts);
+  return parts.empty() ? "defaults" : fmt::format("{}", fmt::join(parts, " "));
+}
+
+Result<ConfigSpec> parse_config_spec(const std::string& spec, const std::string& mount_flag,
+                                     const std::string& label) {
+  ConfigSpec c;
+  c.spec = spec;
+  bool mkfs_seen = false, mount_seen = false;
+  for (const std::string& part : split_parts(spec)) {
+    auto [name, body] = split_prefix(part);
+    if (name.empty() && body.empty()) continue;
+    if (name.empty() || name == "mkfs") {
+      if (mkfs_seen) return spec_error(spec, "mkfs options given twice");
+      mkfs_seen = true;
+      auto words = split_words(body);
+      if (!words) return spec_error(spec, words.error().message);
+      c.mkfs_opts = std::move(words).value();
+    } else if (name == "mount") {
+      if (mount_seen) return spec_error(spec, "mount options given twice");
+      mount_seen = true;
+      c.mount_opts = body;
+    } else {
+      return spec_error(spec, "unknown part '" + name + ":' (known: mkfs:, mount:)");
+    }
+  }
+  if (auto ok = check_mkfs_words(spec, c.mkfs_opts); !ok) return ok.error();
+  if (!mount_flag.empty()) {
+    if (mount_seen)
+      return spec_error(spec, "mount options both in the spec and in --mount-opts; give one");
+    c.mount_opts = mount_flag;
+  }
+  if (contains(c.mount_opts, " "))
+    return spec_error(spec, "mount options are one comma-separated list, without spaces");
+  c.label = label.empty() ? derive_label(c.mkfs_opts, c.mount_opts) : label;
+  return c;
+}
+
+Result<std::uint64_t> parse_size(const std::string& s) {
+  std::string t = trim(s);
+  char* end = nullptr;
+  double v = std::strtod(t.c_str(), &end);
+  std::string unit = trim(end ? end : "");
+  std::transform(unit.begin(), unit.end(), unit.begin(), ::toupper);
+  if (unit.size() > 1 && unit.back() == 'B') unit.pop_back();  // "GB", "GiB" → binary
+  if (unit.size() > 1 && unit.back() == 'I') unit.pop_back();
+  static const std::string units = "KMGT";
+  double mult = 1;
+  if (unit.size() == 1 && units.find(unit[0]) != std::string::npos)
+    mult = std::ldexp(1.0, 10 * (static_cast<int>(units.find(unit[0])) + 1));
+  else if (!unit.empty() || end == t.c_str())
+    return Error{"bad size '" + s + "'", "give bytes or a number with K, M, G or T: 4G, 512M"};
+  if (!(v > 0)) return Error{"size must be positive: '" + s + "'", {}};
+  return static_cast<std::uint64_t>(v * mult);
+}
+
+namespace {
+
+Result<int> parse_count(const std::string& s) {
+  char* end = nullptr;
+  long v = std::strtol(s.c_str(), &end, 10);
+  if (s.empty() || *end || v < 1 || v > 100000)
+    return Error{"bad thread count '" + s + "'", "thread counts are whole numbers ≥ 1"};
+  return static_cast<int>(v);
+}
+
+// "a-b" (every count) or "a-bxk" (a, a·k, a·k², … ≤ b).
+Status add_range(const std::string& item, std::set<int>& out) {
+  auto dash = item.find('-');
+  auto x = item.find('x', dash);
+  auto lo = parse_count(item.substr(0, dash));
+  auto hi = parse_count(item.substr(dash + 1, x == std::string::npos ? x : x - dash - 1));
+  if (!lo) return lo.error();
+  if (!hi) return hi.error();
+  if (hi.value() < lo.value()) return Error{"empty thread range '" + item + "'", {}};
+  int factor = 0;
+  if (x != std::string::npos) {
+    auto f = parse_count(item.substr(x + 1));
+    if (!f || f.value() < 2)
+      return Error{"bad thread range '" + item + "'", "a doubling range is written 1-64x2"};
+    factor = f.value();
+  }
+  for (long t = lo.value(); t <= hi.value(); t = factor ? t * factor : t + 1)
+    out.insert(static_cast<int>(t));
+  return std::monostate{};
+}
+
+}  // namespace
+
+Result<std::vector<int>> parse_thread_list(const std::string& s) {
+  std::set<int> out;
+  std::string item;
+  std::string list = s + ",";
+  for (char c : list) {
+    if (c != ',') {
+      if (!std::isspace(static_cast<unsigned char>(c))) item += c;
+      continue;
+    }
+    if (item.empty()) continue;
+    if (item.find('-') != std::string::npos) {
+      if (auto ok = add_range(item, out); !ok) return ok.error();
+    } else {
+      auto n = parse_count(item);
+      if (!n) return n.error();
+      out.insert(n.value());
+    }
+    item.clear();
+  }
+  if (out.empty()) return Error{"no thread counts in '" + s + "'", "e.g. --threads 1,2,4"};
+  return std::vector<int>(out.begin(), out.end());
+}
+
+bool WorkloadSpec::threaded() const {
+  if (builtin()) return true;
+  return std::any_of(cmd.begin(), cmd.end(),
+                     [](const auto& w) { return contains(w, "{threads}"); });
+}
+
+namespace {
+
+std::string substitute(std::string word, const std::string& key, const std::string& value) {
+  for (auto at = word.find(key); at != std::string::npos; at = word.find(key, at + value.size()))
+    word.replace(at, key.size(), value);
+  return word;
+}
+
+}  // namespace
+
+std::vector<std::string> workload_argv(const WorkloadSpec& w, const std::string& exe,
+                                       const std::string& dir, int threads) {
+  std::string t = std::to_string(std::max(threads, 1));
+  if (!w.builtin()) {
+    std::vector<std::string> argv;
+    for (const auto& word : w.cmd)
+      argv.push_back(substitute(substitute(word, "{dir}", dir), "{threads}", t));
+    return argv;
+  }
+  std::vector<std::string> argv{
+      exe, dir, "--workload", w.name, "--files", std::to_string(w.files), "--threads", t};
+  if (!w.dirs.empty()) argv.insert(argv.end(), {"--dirs", w.dirs});
+  if (w.files_per_dir)
+    argv.insert(argv.end(), {"--files-per-dir", std::to_string(w.files_per_dir)});
+  if (w.write_bytes) argv.insert(argv.end(), {"--write", std::to_string(w.write_bytes)});
+  if (w.fsync) argv.push_back("--fsync");
+  if (w.seed) argv.insert(argv.end(), {"--seed", std::to_string(*w.seed)});
+  return argv;
+}
+
+Result<RunOrder> parse_order(const std::string& s) {
+  if (s == "abba") return RunOrder::Abba;
+  if (s == "abab") return RunOrder::Abab;
+  if (s == "random") return RunOrder::Random;
+  return Error{"unknown run order '" + s + "'", "use abba, abab or random"};
+}
+
+const char* to_string(RunOrder o) {
+  switch (o) {
+    case RunOrder::Abab:
+      return "abab";
+    case RunOrder::Random:
+      return "random";
+    default:
+      return "abba";
+  }
+}
+
+}  // namespace fscost

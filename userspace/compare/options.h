@@ -1,0 +1,121 @@
+// fscost compare's options: the two configurations, the workload, the
+// storage and the sweep, parsed and checked before anything is touched
+// (docs/COMPARE.md).
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/result.h"
+
+namespace fscost {
+
+// One side of the comparison: how to make and mount the filesystem.
+struct ConfigSpec {
+  std::string spec;                    // as given: "mkfs: -m rmapbt=0; mount: noatime"
+  std::string label;                   // "rmapbt=0", or --label-a
+  std::vector<std::string> mkfs_opts;  // {"-m", "rmapbt=0"}
+  std::string mount_opts;              // "noatime,logbsize=256k"
+};
+
+// Splits words as a shell would for quoting ('…', "…", \x) but runs
+// nothing: no variables, globs or pipes. Unbalanced quotes are an error.
+Result<std::vector<std::string>> split_words(const std::string& s);
+
+// "mkfs: OPTS; mount: OPTS" (either part optional, in any order; a spec
+// without a "name:" prefix is mkfs options). `mount_flag` is
+// --mount-opts-a/-b, an alternative to the spec's mount part (both is an
+// error). The label is derived from the options unless given.
+Result<ConfigSpec> parse_config_spec(const std::string& spec, const std::string& mount_flag,
+                                     const std::string& label);
+
+// The short name of a configuration: the option values without their
+// flags ("-m rmapbt=0" → "rmapbt=0"), then the mount options; "defaults".
+std::string derive_label(const std::vector<std::string>& mkfs_opts, const std::string& mount_opts);
+
+// "4G", "512M", "1.5GiB", "300000000" → bytes (binary units).
+Result<std::uint64_t> parse_size(const std::string& s);
+
+// "1,2,4,8" → {1, 2, 4, 8}; also ranges "1-4" (every count) and doubling
+// ranges "1-64x2" (1, 2, 4, … 64). Sorted, duplicates removed, each ≥ 1.
+Result<std::vector<int>> parse_thread_list(const std::string& s);
+
+// The built-in workload (fscost-workload) or a command of the user's.
+struct WorkloadSpec {
+  std::string name = "create";      // --workload
+  std::uint64_t files = 10000;      // --files, per thread
+  std::string dirs;                 // --dirs shared|private ("" = the workload's default)
+  std::uint64_t files_per_dir = 0;  // 0 = the workload's default
+  std::uint64_t write_bytes = 0;
+  bool fsync = false;
+  std::optional<std::uint64_t> seed;
+  std::vector<std::string> cmd;  // --workload-cmd split into words; empty = built-in
+
+  bool builtin() const { return cmd.empty(); }
+  // Whether the thread count reaches the workload: always for the built-in
+  // one, through {threads} for a command.
+  bool threaded() const;
+};
+
+// The workload's argv for one run in `dir` with `threads` (0 = no thread
+// dimension). `exe` is the built-in workload's path.
+std::vector<std::string> workload_argv(const WorkloadSpec& w, const std::string& exe,
+                                       const std::string& dir, int threads);
+
+enum class RunOrder { Abba, Abab, Random };
+Result<RunOrder> parse_order(const std::string& s);
+const char* to_string(RunOrder o);
+
+// The command line as given (strings, before checks).
+struct CompareArgs {
+  std::string fs = "xfs";
+  std::string a, b;              // --a / --b specs
+  std::string mount_a, mount_b;  // --mount-opts-a / -b
+  std::string label_a, label_b;
+  std::string device;       // --device; "" = RAM disk
+  std::string size = "1G";  // RAM disk size
+  bool size_given = false;
+  bool force = false;
+  std::string workload = "create";
+  std::uint64_t files = 10000;
+  std::string dirs, write = "0";
+  std::uint64_t files_per_dir = 0;
+  bool fsync = false;
+  std::optional<std::uint64_t> seed;
+  std::string workload_cmd;
+  std::string threads;  // "" = 1 (or none for a command without {threads})
+  int runs = 5;
+  std::string order = "abba";
+  std::uint64_t order_seed = 1;
+  std::string probes = "default";
+  std::string output;
+  bool quiet = false;
+};
+
+struct CompareOptions {
+  std::string fs;
+  ConfigSpec a, b;
+  std::string device;
+  std::uint64_t size = 0;  // RAM disk bytes (unused with a device)
+  bool force = false;
+  WorkloadSpec workload;
+  std::vector<int> threads;  // {0} when the workload has no thread dimension
+  int runs = 0;
+  RunOrder order = RunOrder::Abba;
+  std::uint64_t order_seed = 1;
+  std::string probes;
+  std::string output;
+  bool quiet = false;
+};
+
+// Every check that needs no root and touches nothing: specs, sizes,
+// thread list, {dir} in the command, --size with --device, counts.
+Result<CompareOptions> check_compare_args(const CompareArgs& args);
+
+// The options as summary.json records them.
+nlohmann::json options_json(const CompareOptions& o);
+
+}  // namespace fscost

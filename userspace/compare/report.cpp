@@ -1,0 +1,263 @@
+#include "compare/report.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "model/file_io.h"
+#include "io/profile_io.h"
+#include "system/sys_util.h"  // human_bytes
+
+namespace fscost {
+
+std::string wrap(const std::string& text, std::size_t width, std::size_t indent) {
+  std::string out, line;
+  bool fresh = true;  // nothing on `line` but the indent
+  auto flush = [&] {
+    out += line + "\n";
+    line = std::string(indent, ' ');
+    fresh = true;
+  };
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find(' ', start);
+    std::string word = text.substr(start, end == std::string::npos ? end : end - start);
+    start = end == std::string::npos ? text.size() : end + 1;
+    if (word.empty()) continue;
+    if (!fresh && line.size() + 1 + word.size() > width) flush();
+    if (!fresh) line += ' ';
+    // A word longer than a line (a path) is cut rather than overflow.
+    while (line.size() + word.size() > width && width > line.size() + 1) {
+      std::size_t room = width - line.size();
+      line += word.substr(0, room);
+      word.erase(0, room);
+      flush();
+    }
+    line += word;
+    fresh = false;
+  }
+  if (!fresh || out.empty()) out += line + "\n";
+  return out;
+}
+
+std::vector<ComparePoint> load_points(const CompareOptions& o, const CompareOutcome& out) {
+  std::vector<ComparePoint> points;
+  for (int t : o.threads) {
+    ComparePoint p;
+    p.threads = t;
+    p.a.label = o.a.label;
+    p.b.label = o.b.label;
+    if (o.threads.size() > 1) p.dir = fmt::format("runs/t{}", t);
+    for (const RunResult& r : out.results) {
+      if (!r.ok() || r.plan.threads != t) continue;
+      RunSet& set = r.plan.config == 0 ? p.a : p.b;
+      std::string path = o.output + "/" + r.profile;
+      set.runs.push_back(take(read_profile(path)));
+      set.sources.push_back(path);
+    }
+    if (!p.a.runs.empty() && !p.b.runs.empty()) p.diff = diff_runs(p.a, p.b);
+    points.push_back(std::move(p));
+  }
+  return points;
+}
+
+std::optional<std::size_t> headline_point(const std::vector<ComparePoint>& points) {
+  for (std::size_t i = points.size(); i-- > 0;)
+    if (points[i].diff) return i;
+  return std::nullopt;
+}
+
+Scaling compare_scaling(const CompareOutcome& out, const std::vector<ComparePoint>& points) {
+  std::vector<RunFigures> figures;
+  for (const ComparePoint& p : points) {
+    // Profiles are in result order within each side.
+    std::size_t next[2] = {0, 0};
+    for (const RunResult& r : out.results) {
+      if (!r.ok() || r.plan.threads != p.threads) continue;
+      const RunSet& set = r.plan.config == 0 ? p.a : p.b;
+      std::size_t& i = next[r.plan.config];
+      if (i < set.runs.size())
+        figures.push_back(run_figures(set.runs[i++], p.threads, r.plan.config, r.ops_per_s));
+    }
+  }
+  return compute_scaling(figures);
+}
+
+namespace {
+
+std::size_t ok_runs(const CompareOutcome& out) {
+  std::size_t n = 0;
+  for (const RunResult& r : out.results) n += r.ok();
+  return n;
+}
+
+std::string workload_text(const CompareOptions& o) {
+  const WorkloadSpec& w = o.workload;
+  if (!w.builtin()) return fmt::format("{}", fmt::join(w.cmd, " "));
+  std::string s = fmt::format("built-in {}, {} files per thread", w.name, w.files);
+  if (!w.dirs.empty()) s += ", " + w.dirs + " dirs";
+  if (w.write_bytes) s += ", " + human_bytes(w.write_bytes) + " written per file";
+  if (w.fsync) s += ", fsync";
+  return s;
+}
+
+std::string config_text(const ConfigSpec& c) {
+  std::string mkfs =
+      c.mkfs_opts.empty() ? "(defaults)" : fmt::format("{}", fmt::join(c.mkfs_opts, " "));
+  return fmt::format("mkfs.xfs {}; mount {}", mkfs,
+                     c.mount_opts.empty() ? "(defaults)" : c.mount_opts);
+}
+
+std::string threads_text(const CompareOptions& o) {
+  if (o.threads.size() == 1 && o.threads[0] == 0) return "";
+  return fmt::format("; threads {}", fmt::join(o.threads, ","));
+}
+
+std::string header_text(const CompareOptions& o, const CompareOutcome& out, std::size_t width) {
+  std::string s = wrap(fmt::format("fscost compare: A {} vs B {}", o.a.label, o.b.label), width, 2);
+  s += wrap("A: " + config_text(o.a), width, 5);
+  s += wrap("B: " + config_text(o.b), width, 5);
+  s += wrap("workload: " + workload_text(o), width, 4);
+  s += wrap(fmt::format("{} runs per side, order {}{}; storage {}", o.runs, to_string(o.order),
+                        threads_text(o), out.storage),
+            width, 4);
+  if (out.incomplete)
+    s += "\n" + wrap(fmt::format("INCOMPLETE: {}; {} of {} planned runs finished.", out.reason,
+                                 ok_runs(out), out.plan.size()),
+                     width, 2);
+  return s;
+}
+
+}  // namespace
+
+std::string render_compare_text(const CompareOptions& o, const CompareOutcome& out,
+                                const std::vector<ComparePoint>& points,
+                                std::optional<std::size_t> headline, const Scaling& scaling) {
+  const std::size_t width = 72;
+  std::string s = header_text(o, out, width) + "\n";
+  if (!headline) {
+    s += wrap(
+        "No complete pair: no thread count has a finished run of both A and B, so there "
+        "is nothing to compare. The finished runs are kept under runs/.",
+        width, 0);
+    return s;
+  }
+  const ComparePoint& h = points[*headline];
+  if (points.size() > 1)
+    s += fmt::format("Headline: {} threads (the largest with runs of both sides).\n\n", h.threads);
+  s += render_diff_text(*h.diff, width) + "\n";
+  s += render_scaling_text(scaling, o.a.label, o.b.label, width);
+  std::vector<std::string> others;
+  for (std::size_t i = 0; i < points.size(); i++)
+    if (i != *headline && points[i].diff) others.push_back(points[i].dir + "/summary.txt");
+  if (!others.empty())
+    s +=
+        "\n" + wrap("Other thread counts: " + fmt::format("{}", fmt::join(others, ", ")), width, 2);
+  return s;
+}
+
+nlohmann::json compare_json(const CompareOptions& o, const CompareOutcome& out,
+                            const std::vector<ComparePoint>& points,
+                            std::optional<std::size_t> headline, const Scaling& scaling) {
+  nlohmann::json order = nlohmann::json::array(), runs = nlohmann::json::array();
+  std::map<std::size_t, const RunResult*> by_index;
+  for (const RunResult& r : out.results) by_index[r.plan.index] = &r;
+  for (const PlannedRun& p : out.plan) {
+    auto it = by_index.find(p.index);
+    std::string status = it == by_index.end()      ? "not run"
+                         : it->second->interrupted ? "interrupted"
+                         : it->second->ok()        ? "ok"
+                                                   : "failed";
+    nlohmann::json e{{"index", p.index},
+                     {"config", p.config == 0 ? "A" : "B"},
+                     {"rep", p.rep},
+                     {"status", status}};
+    if (p.threads > 0) e["threads"] = p.threads;
+    order.push_back(e);
+  }
+  for (const RunResult& r : out.results)
+    if (!r.interrupted) runs.push_back(run_json(r, o));
+  nlohmann::json pts = nlohmann::json::array();
+  for (std::size_t i = 0; i < points.size(); i++) {
+    const ComparePoint& p = points[i];
+    nlohmann::json e{{"threads", p.threads > 0 ? nlohmann::json(p.threads) : nlohmann::json()},
+                     {"runs_a", p.a.runs.size()},
+                     {"runs_b", p.b.runs.size()},
+                     {"headline", headline == i}};
+    if (p.diff && !p.dir.empty()) e["outputs"] = p.dir;
+    if (p.diff && headline != i) e["diff"] = diff_json(*p.diff);
+    pts.push_back(std::move(e));
+  }
+  return {{"options", options_json(o)},
+          {"storage", out.storage},
+          {"incomplete", out.incomplete},
+          {"incomplete_reason", out.incomplete ? nlohmann::json(out.reason) : nlohmann::json()},
+          {"planned_runs", out.plan.size()},
+          {"finished_runs", ok_runs(out)},
+          {"order", order},
+          {"runs", runs},
+          {"headline_threads", headline && points[*headline].threads > 0
+                                   ? nlohmann::json(points[*headline].threads)
+                                   : nlohmann::json()},
+          {"points", pts},
+          {"scaling", scaling_json(scaling)}};
+}
+
+namespace {
+
+std::string page_title(const CompareOptions& o, const CompareOutcome& out) {
+  return fmt::format("fscost compare: {} vs {}{}", o.a.label, o.b.label,
+                     out.incomplete ? " (incomplete)" : "");
+}
+
+// Each non-headline thread count's own summary, json and page.
+Status write_point_outputs(const CompareOptions& o, const std::vector<ComparePoint>& points) {
+  for (const ComparePoint& p : points) {
+    if (!p.diff || p.dir.empty()) continue;
+    DiffHtmlOptions opt;
+    opt.title =
+        fmt::format("fscost compare: {} vs {}, {} threads", o.a.label, o.b.label, p.threads);
+    if (auto ok = write_diff_outputs(*p.diff, p.a, p.b, o.output + "/" + p.dir, opt); !ok)
+      return ok.error();
+  }
+  return std::monostate{};
+}
+
+}  // namespace
+
+Result<CompareOutputs> write_compare_outputs(const CompareOptions& o, const CompareOutcome& out) {
+  std::vector<ComparePoint> points = load_points(o, out);
+  auto headline = headline_point(points);
+  Scaling scaling = compare_scaling(out, points);
+  if (auto ok = write_point_outputs(o, points); !ok) return ok.error();
+
+  CompareOutputs w{o.output + "/summary.txt",
+                   o.output + "/summary.json",
+                   o.output + "/report.html",
+                   {},
+                   headline.has_value()};
+  w.text = render_compare_text(o, out, points, headline, scaling);
+  nlohmann::json j = headline ? diff_json(*points[*headline].diff) : nlohmann::json::object();
+  j["compare"] = compare_json(o, out, points, headline, scaling);
+  auto sections = compare_html_sections(o, out, points, headline, scaling);
+  std::string html;
+  if (headline) {
+    const ComparePoint& h = points[*headline];
+    DiffHtmlOptions opt;
+    opt.title = page_title(o, out);
+    opt.sections = std::move(sections);
+    html = render_diff_html(*h.diff, h.a, h.b, opt);
+  } else {
+    html = compare_page_without_diff(page_title(o, out), sections);
+  }
+  for (auto [data, path] : {std::pair{&w.text, &w.summary_txt}, {&html, &w.report_html}})
+    if (auto ok = write_file_atomic(*data, *path); !ok) return ok.error();
+  if (auto ok = write_file_atomic(j.dump(2) + "\n", w.summary_json); !ok) return ok.error();
+  return w;
+}
+
+}  // namespace fscost

@@ -1,0 +1,83 @@
+// fscost compare's outputs: DIR/summary.txt (mail-ready, ≤ 72 columns),
+// DIR/summary.json (diff_json of the headline thread count plus
+// "compare"), DIR/report.html (the diff page plus the compare's sections),
+// and with several thread counts each one's diff in DIR/runs/t<T>/.
+// The headline is the largest thread count with runs of both sides.
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compare/options.h"
+#include "compare/plan.h"
+#include "compare/run.h"
+#include "compare/scaling.h"
+#include "report/diff_report.h"
+
+namespace fscost {
+
+struct CompareOutcome {
+  std::vector<PlannedRun> plan;
+  std::vector<RunResult> results;  // the runs executed, in plan order
+  bool incomplete = false;
+  std::string reason;   // why incomplete: "interrupted by SIGINT", "run 3 failed: …"
+  std::string storage;  // "1.0 GiB RAM disk /dev/loop3", "/dev/sdb"
+};
+
+// One thread count's runs, loaded, and their diff when both sides have runs.
+struct ComparePoint {
+  int threads = 0;
+  RunSet a, b;
+  std::optional<Diff> diff;
+  std::string dir;  // "runs/t4" (relative), where its own outputs go; "" = top level only
+};
+
+struct CompareOutputs {
+  std::string summary_txt, summary_json, report_html;  // paths
+  std::string text;                                    // summary.txt's contents
+  bool has_diff = false;
+};
+
+// Loads the successful runs' profiles per thread count and diffs each.
+std::vector<ComparePoint> load_points(const CompareOptions& o, const CompareOutcome& out);
+
+// The index in `points` of the headline; nullopt when no thread count has
+// runs of both sides.
+std::optional<std::size_t> headline_point(const std::vector<ComparePoint>& points);
+
+// Scaling figures of every successful run.
+Scaling compare_scaling(const CompareOutcome& out, const std::vector<ComparePoint>& points);
+
+// summary.txt: the compare's header (configurations, workload, order,
+// incomplete), the headline diff, the scaling table, where the rest is.
+std::string render_compare_text(const CompareOptions& o, const CompareOutcome& out,
+                                const std::vector<ComparePoint>& points,
+                                std::optional<std::size_t> headline, const Scaling& scaling);
+
+// summary.json's "compare" object (docs/COMPARE.md).
+nlohmann::json compare_json(const CompareOptions& o, const CompareOutcome& out,
+                            const std::vector<ComparePoint>& points,
+                            std::optional<std::size_t> headline, const Scaling& scaling);
+
+// The compare's extra report sections: setup, run order, per-run workload
+// figures, scaling charts, other thread counts.
+std::vector<HtmlSection> compare_html_sections(const CompareOptions& o, const CompareOutcome& out,
+                                               const std::vector<ComparePoint>& points,
+                                               std::optional<std::size_t> headline,
+                                               const Scaling& scaling);
+
+// A page for a compare without any complete pair: the title and the
+// sections, no diff.
+std::string compare_page_without_diff(const std::string& title,
+                                      const std::vector<HtmlSection>& sections);
+
+// Writes everything into o.output.
+Result<CompareOutputs> write_compare_outputs(const CompareOptions& o, const CompareOutcome& out);
+
+// Folds `text` to `width` columns at spaces, continuation lines indented by
+// `indent` spaces; words longer than a line are left whole.
+std::string wrap(const std::string& text, std::size_t width, std::size_t indent);
+
+}  // namespace fscost

@@ -1,0 +1,330 @@
+#include "compare/run.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <iterator>
+#include <sstream>
+#include <thread>
+
+#include "model/file_io.h"
+#include "io/profile_io.h"
+#include "system/ramdisk.h"
+
+namespace fscost {
+
+// ---- signals ----
+
+namespace {
+
+std::atomic<int> g_signal{0};
+std::atomic<pid_t> g_group{0};
+
+void on_stop_signal(int sig) {
+  int first = 0;
+  bool again = !g_signal.compare_exchange_strong(first, sig);
+  pid_t group = g_group.load();
+  // The child has its own process group, so a terminal's ^C reaches only us.
+  if (group > 0) ::kill(-group, again ? SIGKILL : sig);
+}
+
+}  // namespace
+
+void install_compare_signal_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sa.sa_flags = SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+int compare_stop_signal() { return g_signal.load(); }
+
+// ---- the record child ----
+
+namespace {
+
+struct Child {
+  pid_t pid = -1;
+  std::string error;
+};
+
+// fork+exec rather than posix_spawn: the child needs PR_SET_PDEATHSIG (a
+// killed compare must not leave a recording running on its mount) and its
+// own process group. Only async-signal-safe calls after fork.
+Child spawn_record(const std::vector<std::string>& argv, const std::string& out,
+                   const std::string& err) {
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  UniqueFd out_fd(::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  UniqueFd err_fd(::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  UniqueFd null_fd(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+  if (!out_fd || !err_fd || !null_fd)
+    return {-1, "cannot create " + out + " / " + err + ": " + std::strerror(errno)};
+  pid_t parent = ::getpid();
+  pid_t pid = ::fork();
+  if (pid < 0) return {-1, std::string("fork: ") + std::strerror(errno)};
+  if (pid == 0) {
+    ::setpgid(0, 0);
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (::getppid() != parent) _exit(127);
+    ::dup2(null_fd.get(), STDIN_FILENO);
+    ::dup2(out_fd.get(), STDOUT_FILENO);
+    ::dup2(err_fd.get(), STDERR_FILENO);
+    ::execv(args[0], args.data());
+    _exit(127);
+  }
+  ::setpgid(pid, pid);  // also here: no window in which a signal misses it
+  g_group.store(pid);
+  if (int sig = g_signal.load()) ::kill(-pid, sig);  // arrived before the store
+  return {pid, {}};
+}
+
+// Waits for the child, calling `tick` between checks; its exit code as a
+// shell reports it (128 + signal).
+int wait_child(pid_t pid, const std::function<void()>& tick) {
+  int status = 0;
+  for (;;) {
+    pid_t r = ::waitpid(pid, &status, WNOHANG);
+    if (r == pid) break;
+    if (r < 0 && errno != EINTR) {
+      status = 0;
+      break;
+    }
+    if (tick) tick();
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  g_group.store(0);
+  return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+}
+
+std::int64_t now_unix_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// Ops/s from the profile: every traced operation over the recording.
+std::optional<double> profile_ops_per_s(const Profile& p) {
+  if (p.meta.duration_ns == 0) return std::nullopt;
+  std::uint64_t ops = 0;
+  for (const OpStats& op : p.ops) ops += op.count;
+  return static_cast<double>(ops) * 1e9 / static_cast<double>(p.meta.duration_ns);
+}
+
+// Every run mounts on a new random directory, which would make each run's
+// recorded command differ (and the diff warn of a config mismatch): the
+// profile keeps the command with "{dir}", as given; <run>.json has the
+// real argv.
+Status canonical_command(Profile& p, const std::string& path, const std::string& mount_dir) {
+  std::string& cmd = p.meta.command;
+  bool changed = false;
+  for (auto at = cmd.find(mount_dir); !mount_dir.empty() && at != std::string::npos;
+       at = cmd.find(mount_dir, at + 5)) {
+    cmd.replace(at, mount_dir.size(), "{dir}");
+    changed = true;
+  }
+  if (!changed) return std::monostate{};
+  return write_profile_atomic(p, path);
+}
+
+void set_workload_figures(RunResult& r, const std::string& out) {
+  r.workload = last_json_line(out);
+  if (r.workload.is_null()) r.workload = fs_mark_figures(out);
+  if (r.workload.is_object() && r.workload.contains("ops_per_s") &&
+      r.workload["ops_per_s"].is_number()) {
+    r.ops_per_s = r.workload["ops_per_s"].get<double>();
+    r.ops_source = r.workload.contains("fs_mark_rows") ? "fs_mark Files/sec" : "workload";
+  }
+}
+
+struct RunFiles {
+  std::string dir, profile, out, err, meta;
+};
+
+RunFiles run_files(const CompareOptions& o, const PlannedRun& run) {
+  namespace fs = std::filesystem;
+  std::string rel = config_dir(run.threads, run.config) + "/" + run_stem(run.rep);
+  fs::path base = fs::path(o.output) / rel;
+  return {base.parent_path().string(), rel + ".profile", base.string() + ".out",
+          base.string() + ".err", base.string() + ".json"};
+}
+
+void remove_files(const CompareOptions& o, const RunFiles& f) {
+  std::error_code ec;
+  for (const std::string& p : {std::string(o.output) + "/" + f.profile, f.out, f.err, f.meta})
+    std::filesystem::remove(p, ec);
+}
+
+// mkfs, mount, record. The mount is released when this returns.
+void record_one(const RunContext& ctx, const RunFiles& f, RunResult& r,
+                const std::function<void()>& tick) {
+  const CompareOptions& o = *ctx.opts;
+  const ConfigSpec& cfg = r.plan.config == 0 ? o.a : o.b;
+  auto mkfs = run_mkfs_xfs(ctx.device, cfg.mkfs_opts);
+  if (!mkfs) {
+    r.error = mkfs.error().message;
+    return;
+  }
+  r.mkfs_cmd = mkfs.value();
+  auto mount = Mount::create(ctx.device, o.fs, cfg.mount_opts);
+  if (!mount) {
+    r.error =
+        mount.error().message + (mount.error().hint.empty() ? "" : " (" + mount.error().hint + ")");
+    return;
+  }
+  if (compare_stop_signal()) return;
+  r.mount_dir = mount.value().dir();
+  r.argv = workload_argv(o.workload, ctx.workload_exe, r.mount_dir, r.plan.threads);
+  std::vector<std::string> argv{
+      ctx.self_exe, "record", "--probes", o.probes, "-o", o.output + "/" + f.profile, "--"};
+  argv.insert(argv.end(), r.argv.begin(), r.argv.end());
+  r.start_unix_ms = now_unix_ms();
+  auto t0 = std::chrono::steady_clock::now();
+  Child child = spawn_record(argv, f.out, f.err);
+  if (child.pid < 0) {
+    r.error = child.error;
+    return;
+  }
+  r.exit_code = wait_child(child.pid, tick);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void judge(const RunContext& ctx, const RunFiles& f, RunResult& r) {
+  const CompareOptions& o = *ctx.opts;
+  std::string profile = o.output + "/" + f.profile;
+  auto out = read_whole_file(f.out, "workload output");
+  auto err = read_whole_file(f.err, "workload errors");
+  r.stderr_tail = tail_lines(err ? err.value() : std::string(), 12);
+  auto p = read_profile(profile);
+  if (!std::filesystem::exists(profile))
+    r.error = "fscost record wrote no profile (exit status " + std::to_string(r.exit_code) + ")";
+  else if (r.exit_code != 0)
+    r.error = "the workload exited with status " + std::to_string(r.exit_code);
+  else if (!p)
+    r.error = p.error().message;
+  else if (auto ok = canonical_command(p.value(), profile, r.mount_dir); !ok)
+    r.error = ok.error().message;
+  if (!r.error.empty()) {
+    std::error_code ec;
+    std::filesystem::remove(profile, ec);  // a failed run must not count in a diff
+    return;
+  }
+  r.profile = f.profile;
+  if (out) set_workload_figures(r, out.value());
+  if (!r.ops_per_s) {
+    r.ops_per_s = profile_ops_per_s(p.value());
+    r.ops_source = "profile";
+  }
+}
+
+}  // namespace
+
+RunResult execute_run(const RunContext& ctx, const PlannedRun& run,
+                      const std::function<void()>& tick) {
+  RunResult r;
+  r.plan = run;
+  RunFiles f = run_files(*ctx.opts, run);
+  std::error_code ec;
+  std::filesystem::create_directories(f.dir, ec);
+  if (ec) {
+    r.error = "cannot create " + f.dir + ": " + ec.message();
+    return r;
+  }
+  record_one(ctx, f, r, tick);
+  if (compare_stop_signal()) {
+    r.interrupted = true;
+    remove_files(*ctx.opts, f);
+    return r;
+  }
+  if (r.error.empty()) judge(ctx, f, r);
+  auto meta = write_file_atomic(run_json(r, *ctx.opts).dump(2) + "\n", f.meta);
+  if (!meta && r.error.empty()) r.error = meta.error().message;
+  return r;
+}
+
+nlohmann::json run_json(const RunResult& r, const CompareOptions& o) {
+  const ConfigSpec& cfg = r.plan.config == 0 ? o.a : o.b;
+  nlohmann::json j{{"index", r.plan.index},
+                   {"config", r.plan.config == 0 ? "A" : "B"},
+                   {"label", cfg.label},
+                   {"rep", r.plan.rep},
+                   {"profile", r.profile},
+                   {"mkfs", r.mkfs_cmd},
+                   {"mount_opts", cfg.mount_opts},
+                   {"workload_argv", r.argv},
+                   {"start_unix_ms", r.start_unix_ms},
+                   {"seconds", r.seconds},
+                   {"exit_code", r.exit_code},
+                   {"workload", r.workload},
+                   {"ops_per_s", r.ops_per_s ? nlohmann::json(*r.ops_per_s) : nlohmann::json()},
+                   {"ops_per_s_source", r.ops_source}};
+  if (r.plan.threads > 0) j["threads"] = r.plan.threads;
+  if (!r.error.empty()) j["error"] = r.error;
+  return j;
+}
+
+std::string tail_lines(const std::string& text, std::size_t lines) {
+  std::vector<std::string> kept;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    kept.push_back(line);
+    if (kept.size() > lines) kept.erase(kept.begin());
+  }
+  std::string s;
+  for (const auto& l : kept) s += (s.empty() ? "" : "\n") + l;
+  return s;
+}
+
+nlohmann::json last_json_line(const std::string& out) {
+  std::istringstream in(out);
+  std::string line;
+  nlohmann::json last;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] != '{') continue;
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (!j.is_discarded() && j.is_object()) last = std::move(j);
+  }
+  return last;
+}
+
+nlohmann::json fs_mark_figures(const std::string& out) {
+  std::istringstream in(out);
+  std::string line;
+  int column = -1;
+  std::vector<double> rates;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::vector<std::string> w{std::istream_iterator<std::string>(words), {}};
+    auto header = std::find(w.begin(), w.end(), "Files/sec");
+    if (header != w.end()) {
+      column = static_cast<int>(header - w.begin());
+      continue;
+    }
+    if (column < 0 || w.size() <= static_cast<std::size_t>(column) || w[0][0] == '#') continue;
+    char* end = nullptr;
+    double v = std::strtod(w[static_cast<std::size_t>(column)].c_str(), &end);
+    if (end && *end == '\0') rates.push_back(v);
+  }
+  if (rates.empty()) return nullptr;
+  double sum = 0;
+  for (double v : rates) sum += v;
+  return {{"ops_per_s", sum / static_cast<double>(rates.size())},
+          {"fs_mark_rows", rates.size()},
+          {"files_per_s", rates}};
+}
+
+}  // namespace fscost

@@ -1,0 +1,72 @@
+// One run of a compare: fresh mkfs with the configuration's options, mount,
+// `fscost record` of the workload as a child process, unmount. The child
+// runs `fscost record` so that every run loads and unloads its own BPF.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compare/options.h"
+#include "compare/plan.h"
+
+namespace fscost {
+
+// SIGINT and SIGTERM during a compare: remembered, and forwarded to the
+// running child's process group (which the terminal does not signal: the
+// child has a group of its own). A second signal kills the group.
+void install_compare_signal_handlers();
+int compare_stop_signal();  // 0, or the first SIGINT/SIGTERM received
+
+struct RunContext {
+  const CompareOptions* opts = nullptr;
+  std::string self_exe;      // this fscost, for `fscost record`
+  std::string workload_exe;  // fscost-workload (built-in workloads)
+  std::string device;        // formatted every run
+};
+
+struct RunResult {
+  PlannedRun plan;
+  std::string profile;  // relative to -o DIR ("runs/t4/a/run-01.profile")
+  std::string mkfs_cmd;
+  std::vector<std::string> argv;  // the workload's
+  std::string mount_dir;          // where this run's filesystem was mounted
+  std::int64_t start_unix_ms = 0;
+  double seconds = 0;        // wall time of `fscost record`
+  int exit_code = 0;         // of `fscost record` (= the workload's when it ran)
+  bool interrupted = false;  // stopped by SIGINT/SIGTERM; its files are removed
+  std::string error;         // why it failed; "" when it did not
+  std::string stderr_tail;   // last lines of the run's stderr, for error messages
+  nlohmann::json workload;   // the workload's JSON line; null if none
+  std::optional<double> ops_per_s;
+  std::string ops_source;  // "workload" (its own JSON) or "profile" (ops / duration)
+
+  bool ok() const { return !interrupted && error.empty(); }
+};
+
+// Runs one planned run into -o DIR; `tick` is called about every 100 ms
+// while the workload runs (progress display). Never throws for a failed
+// run: the failure is in RunResult::error.
+RunResult execute_run(const RunContext& ctx, const PlannedRun& run,
+                      const std::function<void()>& tick);
+
+// The run as recorded in its .json file and in summary.json.
+nlohmann::json run_json(const RunResult& r, const CompareOptions& o);
+
+// The last `lines` non-empty lines of `text`.
+std::string tail_lines(const std::string& text, std::size_t lines);
+
+// The last line of `out` that parses as a JSON object; null if none.
+nlohmann::json last_json_line(const std::string& out);
+
+// fs_mark's result table (its "Files/sec" column, one row per loop):
+// {"ops_per_s": mean, "fs_mark_rows": n, "files_per_s": [...]}; null when
+// `out` has no such table.
+nlohmann::json fs_mark_figures(const std::string& out);
+
+}  // namespace fscost

@@ -1,0 +1,212 @@
+#include "system/target.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <thread>
+
+namespace fscost {
+namespace {
+
+std::atomic<int> g_stop{0};
+std::atomic<pid_t> g_child{0};
+
+void on_stop_signal(int sig, siginfo_t* info, void*) {
+  g_stop.store(sig);
+  pid_t child = g_child.load();
+  // The terminal already signalled the whole foreground group.
+  if (child > 0 && info && info->si_code != SI_KERNEL) kill(child, sig);
+}
+
+std::uint64_t ticks_to_ns(std::uint64_t ticks) {
+  static const long hz = sysconf(_SC_CLK_TCK);
+  return ticks * (1'000'000'000ull / static_cast<std::uint64_t>(hz));
+}
+
+// utime+cutime and stime+cstime of a process, from /proc/PID/stat.
+std::optional<Rusage> proc_cpu(pid_t pid) {
+  std::ifstream in(fmt::format("/proc/{}/stat", pid));
+  std::string stat;
+  if (!std::getline(in, stat)) return std::nullopt;
+  auto rparen = stat.rfind(')');  // comm may contain spaces and parens
+  if (rparen == std::string::npos) return std::nullopt;
+  std::istringstream ss(stat.substr(rparen + 2));
+  std::vector<std::string> f{std::istream_iterator<std::string>(ss), {}};
+  // Fields after comm start at field 3 (state); utime is field 14.
+  if (f.size() < 15) return std::nullopt;
+  Rusage r;
+  r.valid = true;
+  r.user_ns = ticks_to_ns(std::stoull(f[11]) + std::stoull(f[13]));
+  r.sys_ns = ticks_to_ns(std::stoull(f[12]) + std::stoull(f[14]));
+  return r;
+}
+
+// All CPUs: user+nice and system time from /proc/stat.
+std::optional<Rusage> system_cpu() {
+  std::ifstream in("/proc/stat");
+  std::string cpu;
+  std::uint64_t user = 0, nice = 0, sys = 0;
+  if (!(in >> cpu >> user >> nice >> sys) || cpu != "cpu") return std::nullopt;
+  Rusage r;
+  r.valid = true;
+  r.user_ns = ticks_to_ns(user + nice);
+  r.sys_ns = ticks_to_ns(sys);
+  return r;
+}
+
+std::uint64_t tv_ns(const timeval& tv) {
+  return static_cast<std::uint64_t>(tv.tv_sec) * 1'000'000'000ull +
+         static_cast<std::uint64_t>(tv.tv_usec) * 1000ull;
+}
+
+[[noreturn]] void child_exec(int gate, int exec_status, const std::vector<std::string>& argv) {
+  char c;
+  // Wait for the parent to attach probes; EOF means go.
+  while (read(gate, &c, 1) < 0 && errno == EINTR) {
+  }
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  execvp(args[0], args.data());
+  int err = errno;
+  (void)!write(exec_status, &err, sizeof(err));
+  _exit(127);
+}
+
+}  // namespace
+
+void install_stop_handlers() {
+  struct sigaction sa{};
+  sa.sa_sigaction = on_stop_signal;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+bool stop_requested() { return g_stop.load() != 0; }
+
+Result<Target> Target::command(const std::vector<std::string>& argv) {
+  if (argv.empty()) return Error{"no command given", "usage: fscost record -o FILE -- COMMAND ARGS..."};
+  int gate[2], status[2];
+  if (pipe2(gate, O_CLOEXEC) || pipe2(status, O_CLOEXEC))
+    return Error{fmt::format("pipe: {}", strerror(errno)), ""};
+  pid_t pid = fork();
+  if (pid < 0) return Error{fmt::format("fork: {}", strerror(errno)), ""};
+  if (pid == 0) {
+    close(gate[1]);
+    close(status[0]);
+    child_exec(gate[0], status[1], argv);
+  }
+  close(gate[0]);
+  close(status[1]);
+  Target t;
+  t.kind_ = "command";
+  t.description_ = fmt::format("{}", fmt::join(argv, " "));
+  t.pid_ = pid;
+  t.gate_fd_ = gate[1];
+  t.exec_fd_ = status[0];
+  g_child.store(pid);
+  return t;
+}
+
+Result<Target> Target::process(pid_t pid) {
+  if (pid <= 0 || kill(pid, 0) != 0)
+    return Error{fmt::format("no process with pid {}", pid), "check the pid with ps"};
+  Target t;
+  t.kind_ = "pid";
+  t.description_ = fmt::format("pid {}", pid);
+  t.pid_ = pid;
+  return t;
+}
+
+Target Target::system() {
+  Target t;
+  t.kind_ = "system";
+  t.description_ = "-a (all processes)";
+  return t;
+}
+
+Target::Target(Target&& o) noexcept
+    : kind_(std::move(o.kind_)),
+      description_(std::move(o.description_)),
+      pid_(o.pid_),
+      gate_fd_(std::exchange(o.gate_fd_, -1)),
+      exec_fd_(std::exchange(o.exec_fd_, -1)),
+      exit_code_(o.exit_code_),
+      start_cpu_(o.start_cpu_),
+      t0_(o.t0_) {
+  o.pid_ = 0;
+}
+
+Target::~Target() {
+  // A command never released (an error before start) must not linger.
+  if (gate_fd_ >= 0 && pid_ > 0) {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+    g_child.store(0);
+  }
+  if (gate_fd_ >= 0) close(gate_fd_);
+  if (exec_fd_ >= 0) close(exec_fd_);
+}
+
+Result<std::monostate> Target::start() {
+  t0_ = std::chrono::steady_clock::now();
+  if (kind_ == "pid") start_cpu_ = proc_cpu(pid_).value_or(Rusage{});
+  if (kind_ == "system") start_cpu_ = system_cpu().value_or(Rusage{});
+  if (kind_ != "command") return std::monostate{};
+  close(std::exchange(gate_fd_, -1));
+  int err = 0;
+  ssize_t n;
+  while ((n = read(exec_fd_, &err, sizeof(err))) < 0 && errno == EINTR) {
+  }
+  close(std::exchange(exec_fd_, -1));
+  if (n == sizeof(err)) {
+    waitpid(pid_, nullptr, 0);
+    g_child.store(0);
+    exit_code_ = 127;
+    return Error{fmt::format("cannot run '{}': {}", description_, strerror(err)),
+                 "check the command name and PATH"};
+  }
+  return std::monostate{};
+}
+
+Rusage Target::wait(std::optional<std::chrono::milliseconds> duration) {
+  using namespace std::chrono;
+  auto deadline = duration ? t0_ + *duration : steady_clock::time_point::max();
+  Rusage r;
+  if (kind_ == "command") {
+    int status = 0;
+    rusage ru{};
+    while (wait4(pid_, &status, 0, &ru) < 0 && errno == EINTR) {
+    }
+    g_child.store(0);
+    exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r = Rusage{true, tv_ns(ru.ru_utime), tv_ns(ru.ru_stime), 0};
+  } else {
+    Rusage last = start_cpu_;
+    while (!stop_requested() && steady_clock::now() < deadline) {
+      auto now_cpu = kind_ == "pid" ? proc_cpu(pid_) : system_cpu();
+      if (!now_cpu) break;  // the process exited: keep the last reading
+      last = *now_cpu;
+      std::this_thread::sleep_for(milliseconds(50));
+    }
+    r = Rusage{start_cpu_.valid && last.valid, last.user_ns - start_cpu_.user_ns,
+               last.sys_ns - start_cpu_.sys_ns, 0};
+  }
+  r.wall_ns = static_cast<std::uint64_t>(duration_cast<nanoseconds>(steady_clock::now() - t0_).count());
+  return r;
+}
+
+}  // namespace fscost

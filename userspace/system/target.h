@@ -1,0 +1,63 @@
+// What is recorded: a command's process tree, an existing process, or the
+// whole system; and that target's resource usage over the recording.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/profile.h"
+#include "model/result.h"
+
+namespace fscost {
+
+class Target {
+ public:
+  // Forks the command stopped before exec, so probes are attached before it
+  // runs its first instruction (perf's workload prepare/start).
+  static Result<Target> command(const std::vector<std::string>& argv);
+  static Result<Target> process(pid_t pid);
+  static Target system();
+
+  Target(Target&& o) noexcept;
+  Target& operator=(Target&&) = delete;
+  ~Target();
+
+  // tgid to put in the tracked map; 0 for the whole system.
+  pid_t tgid() const { return pid_; }
+  const std::string& kind() const { return kind_; }
+  const std::string& description() const { return description_; }
+
+  // Releases the command (reporting a failed exec) or takes the starting
+  // CPU counters of a process or the system.
+  Result<std::monostate> start();
+
+  // Until the command exits; for -p/-a until --duration, SIGINT/SIGTERM, or
+  // the process exits. Returns the target's rusage over the recording.
+  Rusage wait(std::optional<std::chrono::milliseconds> duration);
+
+  // Command exit status as a shell reports it (128+signal when killed).
+  int exit_code() const { return exit_code_; }
+
+ private:
+  Target() = default;
+
+  std::string kind_;
+  std::string description_;
+  pid_t pid_ = 0;
+  int gate_fd_ = -1;   // write end; closing it lets the child exec
+  int exec_fd_ = -1;   // read end; the child writes errno here if exec fails
+  int exit_code_ = 0;
+  Rusage start_cpu_;   // -p / -a counters at start()
+  std::chrono::steady_clock::time_point t0_;
+};
+
+// Installs SIGINT/SIGTERM handlers that end the recording; a signal sent to
+// fscost alone (not by the terminal) is forwarded to the command.
+void install_stop_handlers();
+bool stop_requested();
+
+}  // namespace fscost
