@@ -5,7 +5,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <numeric>
+#include <set>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -25,21 +28,56 @@ TEST(ParallelFor, EveryItemOnceInItsSlot) {
     }
 }
 
-// Threads really run items at once (a serial loop would wait forever here,
-// so the test gives up after a few seconds instead).
+// Threads really run items at once: with `threads` items on `threads`
+// threads, each item waits inside fn until all of them are inside at the
+// same time, and records whether it saw that. A serial loop (or fewer
+// threads than asked for) can never have them all inside at once, so every
+// item but the last gives up at a shared deadline and the test fails
+// rather than hangs.
 TEST(ParallelFor, RunsItemsOnSeveralThreads) {
-  std::atomic<int> arrived{0};
-  std::atomic<bool> met{false};
-  parallel_for(
-      2,
-      [&](std::size_t) {
-        ++arrived;
-        for (int k = 0; k < 5000 && arrived.load() < 2; ++k)
+  for (std::size_t threads : {2u, 4u}) {
+    std::mutex m;
+    std::condition_variable cv;
+    std::size_t inside = 0;
+    std::vector<char> met(threads, 0);
+    std::vector<std::thread::id> ids(threads);
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    parallel_for(
+        threads,
+        [&](std::size_t i) {
+          std::unique_lock lock(m);
+          ids[i] = std::this_thread::get_id();
+          if (++inside == threads) cv.notify_all();
+          met[i] = cv.wait_until(lock, deadline, [&] { return inside >= threads; });
+        },
+        threads);
+    for (std::size_t i = 0; i < threads; ++i)
+      EXPECT_TRUE(met[i]) << "item " << i << " of " << threads
+                          << " never saw the others inside at once";
+    std::set<std::thread::id> distinct(ids.begin(), ids.end());
+    EXPECT_EQ(distinct.size(), threads) << threads << " threads";
+    EXPECT_TRUE(distinct.count(std::this_thread::get_id()))
+        << "the caller's thread runs items too";
+  }
+}
+
+// ... but never more than asked for at once.
+TEST(ParallelFor, NoMoreThreadsThanAsked) {
+  for (std::size_t threads : {1u, 2u, 4u}) {
+    std::atomic<int> inside{0}, peak{0};
+    parallel_for(
+        64,
+        [&](std::size_t) {
+          int now = ++inside;
+          int p = peak.load();
+          while (now > p && !peak.compare_exchange_weak(p, now)) continue;
           std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        if (arrived.load() == 2) met = true;
-      },
-      2);
-  EXPECT_TRUE(met.load());
+          --inside;
+        },
+        threads);
+    EXPECT_GE(peak.load(), 1);
+    EXPECT_LE(peak.load(), static_cast<int>(threads)) << threads << " threads";
+  }
 }
 
 TEST(ParallelFor, RethrowsTheFirstErrorAndSkipsWhatWasNotStarted) {

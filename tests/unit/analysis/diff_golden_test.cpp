@@ -1,0 +1,60 @@
+// Golden files for the diff's text and JSON, from diff_runs on synthetic
+// runs (diff_fixture.h) with known differences: tests/data/diff/<case>.txt
+// and .json. FSCOST_BLESS=1 rewrites them (fixture.h); review the change.
+//
+// The runs are seeded and diff_runs writes each parallel item to its own
+// slot, so the output depends neither on time nor on the thread count.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "diff/diff.h"
+#include "diff_fixture.h"
+#include "fixture.h"
+#include "report/diff_report.h"
+
+namespace fscost::test {
+namespace {
+
+struct GoldenCase {
+  std::string name;
+  std::function<void(ConfigSpec&)> change_b;  // applied to B's copy of base_spec()
+};
+
+// 5 runs a side, seeds as diff_runs_test.cpp: A 100.., B 200...
+Diff diff_of(const GoldenCase& c) {
+  ConfigSpec b = base_spec();
+  if (c.change_b) c.change_b(b);
+  return diff_runs(make_runs(base_spec(), 5, 100, "A"), make_runs(b, 5, 200, "B"));
+}
+
+void expect_diff_golden(const GoldenCase& c) {
+  SCOPED_TRACE(c.name);
+  // expect_golden writes the file but not its directory.
+  std::filesystem::create_directories(data_path("diff"));
+  Diff d = diff_of(c);
+  expect_golden("diff/" + c.name + ".txt", render_diff_text(d));
+  expect_golden("diff/" + c.name + ".json", diff_json(d).dump(2) + "\n");
+}
+
+// A against A (other seeds): nothing significant, only the noise warning.
+TEST(DiffGolden, SameConfiguration) { expect_diff_golden({"same", nullptr}); }
+
+// B has new code under create (xfs_parent_addname, 1 µs/op): create's
+// on-CPU delta is new code; unlink and mkdir unchanged.
+TEST(DiffGolden, NewCodeUnderCreate) { expect_diff_golden({"new-code", inject_new_code}); }
+
+// Lock contention: create spins more on lock X (the same lock, worse) and
+// unlink sleeps on a new lock Y (a new contention point); no new code.
+TEST(DiffGolden, LockContention) {
+  expect_diff_golden({"locks", [](ConfigSpec& s) {
+                        inject_more_spin(s);
+                        inject_sleep_lock(s);
+                      }});
+}
+
+}  // namespace
+}  // namespace fscost::test
