@@ -32,6 +32,37 @@ struct {
 	__type(value, __u8);
 } tracked SEC(".maps");
 
+/* One contended lock a task is waiting for. */
+struct fscost_lock_wait {
+	__u64 addr;
+	__u64 begin_ns;
+	__u64 stack;
+	__u64 offcpu_ns;	/* slept so far in this wait */
+	__u64 out_since_ns;	/* switched out during the wait; 0: on CPU */
+	__u32 flags;
+	__u32 pad;
+};
+
+/* Per-thread state (task_store or `tasks`, below). BPF-only: userspace
+ * never reads it, so it is not in fscost.h. */
+struct fscost_task {
+	__u32 op;		/* FSCOST_OP_NONE outside a syscall */
+	__u32 trans;		/* xfs_trans_alloc in the current operation */
+	__u64 start_ns;		/* syscall entry */
+	__u64 oncpu_since_ns;	/* entry or last switch-in */
+	__u64 oncpu_ns;		/* on-CPU time so far inside the syscall */
+	__u64 offcpu_ns;	/* off-CPU time so far inside the syscall */
+	/* the current off-CPU interval inside an operation */
+	__u64 off_since_ns;	/* 0: on CPU */
+	__u64 off_stack;
+	__u64 woken_ns;
+	__u64 waker_stack;
+	__u32 off_reason;
+	__u32 lock_depth;	/* waits in `locks` (a mutex wait may nest a spinlock wait) */
+	char waker[16];
+	struct fscost_lock_wait locks[2];
+};
+
 /* Per-thread state, in one of two maps by attach flavour. tp_btf programs
  * get typed task pointers, so they use task storage: reached from the
  * task_struct without hashing, and freed with the task. The raw_tp fallback

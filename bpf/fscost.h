@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Shared between bpf/fscost.bpf.c and userspace/: plain structs of
- * fixed-width fields with explicit padding. userspace static_asserts sizes.
+ * fixed-width fields with explicit padding (userspace static_asserts sizes),
+ * and the enums of the tables in fscost_tables.h. State only the BPF side
+ * reads is in common.bpf.h.
  */
 #ifndef FSCOST_BPF_H
 #define FSCOST_BPF_H
+
+#include "fscost_tables.h"
 
 #define FSCOST_MAX_OPS 32          /* >= fscost::Op::Count_ */
 #define FSCOST_OP_NONE 0
@@ -37,21 +41,12 @@ struct fscost_op_stats {
 	__u64 lat[FSCOST_LAT_BUCKETS];
 };
 
-/* XFS events counted per operation (index 0: outside any operation). The
- * names and tracepoints are in userspace/xfs_events.cpp, in this order. */
+/* XFS events counted per operation (index 0: outside any operation), in
+ * FSCOST_XFS_EVENT_TABLE order. */
 enum fscost_xfs_event {
-	FSCOST_XFS_TRANS_ALLOC = 0,
-	FSCOST_XFS_TRANS_COMMIT,
-	FSCOST_XFS_TRANS_CANCEL,
-	FSCOST_XFS_LOG_RESERVE,
-	FSCOST_XFS_LOG_REGRANT,
-	FSCOST_XFS_LOG_GRANT_SLEEP,
-	FSCOST_XFS_LOG_FORCE,
-	FSCOST_XFS_BUF_READ,
-	FSCOST_XFS_BUF_GET,
-	FSCOST_XFS_BUF_LOCK,
-	FSCOST_XFS_ILOCK,
-	FSCOST_XFS_IGET_MISS,
+#define FSCOST_X(id, tp, group) FSCOST_XFS_##id,
+	FSCOST_XFS_EVENT_TABLE(FSCOST_X)
+#undef FSCOST_X
 	FSCOST_XFS_EVENTS,
 };
 
@@ -59,12 +54,11 @@ struct fscost_xfs_counts {
 	__u64 n[FSCOST_XFS_EVENTS];
 };
 
-/* Why a task inside an operation went off CPU (== analysis BlockReason). */
+/* Why a task inside an operation went off CPU (FSCOST_BLOCK_REASON_TABLE). */
 enum fscost_block_reason {
-	FSCOST_BLOCK_SLEEP = 0,
-	FSCOST_BLOCK_IOWAIT = 1,
-	FSCOST_BLOCK_LOCK = 2,
-	FSCOST_BLOCK_RUNQUEUE = 3,
+#define FSCOST_X(id, name) FSCOST_BLOCK_##id,
+	FSCOST_BLOCK_REASON_TABLE(FSCOST_X)
+#undef FSCOST_X
 };
 
 struct fscost_offcpu_key {
@@ -125,46 +119,11 @@ struct fscost_stack {
 	__u64 ips[FSCOST_STACK_DEPTH];
 };
 
-/* One contended lock a task is waiting for. */
-struct fscost_lock_wait {
-	__u64 addr;
-	__u64 begin_ns;
-	__u64 stack;
-	__u64 offcpu_ns;	/* slept so far in this wait */
-	__u64 out_since_ns;	/* switched out during the wait; 0: on CPU */
-	__u32 flags;
-	__u32 pad;
-};
-
-/* Per-thread state, keyed by tid. */
-struct fscost_task {
-	__u32 op;		/* FSCOST_OP_NONE outside a syscall */
-	__u32 trans;		/* xfs_trans_alloc in the current operation */
-	__u64 start_ns;		/* syscall entry */
-	__u64 oncpu_since_ns;	/* entry or last switch-in */
-	__u64 oncpu_ns;		/* on-CPU time so far inside the syscall */
-	__u64 offcpu_ns;	/* off-CPU time so far inside the syscall */
-	/* the current off-CPU interval inside an operation */
-	__u64 off_since_ns;	/* 0: on CPU */
-	__u64 off_stack;
-	__u64 woken_ns;
-	__u64 waker_stack;
-	__u32 off_reason;
-	__u32 lock_depth;	/* waits in `locks` (a mutex wait may nest a spinlock wait) */
-	char waker[16];
-	struct fscost_lock_wait locks[2];
-};
-
-/* Indexes of the drop counters in the .bss `drops` array. */
+/* Indexes of the drop counters in the .bss `drops` array (FSCOST_DROP_TABLE). */
 enum fscost_drop {
-	FSCOST_DROP_STACK_FULL = 0,
-	FSCOST_DROP_STACK_OTHER,
-	FSCOST_DROP_SAMPLE_MAP_FULL,
-	FSCOST_DROP_TASK_MAP_FULL,
-	FSCOST_DROP_TRACKED_MAP_FULL,
-	FSCOST_DROP_OFFCPU_MAP_FULL,
-	FSCOST_DROP_LOCK_MAP_FULL,
-	FSCOST_DROP_LOCK_NESTING,	/* a third nested contention: not tracked */
+#define FSCOST_X(id, name, what, hint) FSCOST_DROP_##id,
+	FSCOST_DROP_TABLE(FSCOST_X)
+#undef FSCOST_X
 	FSCOST_DROP__COUNT,
 };
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Feature probes: one trivial program per attach flavour. userspace/features.cpp
- * loads (and attaches) them one at a time with set_autoload, so one failure
- * says exactly which flavour this kernel refuses.
+ * Feature probes: one trivial program per attach flavour.
+ * userspace/collector/kernel_features.cpp loads (and attaches) them one at a
+ * time with set_autoload, so one failure says exactly which flavour this
+ * kernel refuses.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

@@ -37,34 +37,25 @@ static __always_inline void count_xfs(__u32 ev, bool btf)
 		t->trans++;
 }
 
-/* One program per flavour per tracepoint; userspace autoloads the flavour
- * it probed, and skips tracepoints this kernel lacks. */
-#define XFS_EVENT(tp, ev)                        \
-	SEC("tp_btf/" #tp)                       \
-	int BPF_PROG(tp##_btf)                   \
-	{                                        \
-		count_xfs(ev, true);             \
-		return 0;                        \
-	}                                        \
-	SEC("raw_tp/" #tp)                       \
-	int BPF_PROG(tp##_raw)                   \
-	{                                        \
-		count_xfs(ev, false);            \
-		return 0;                        \
+/* One program per flavour per row of FSCOST_XFS_EVENT_TABLE, named
+ * <tracepoint>_btf / _raw as userspace's hook table expects; userspace
+ * autoloads the flavour it probed, and skips tracepoints this kernel lacks. */
+#define XFS_EVENT(id, tp, group)                    \
+	SEC("tp_btf/" #tp)                          \
+	int BPF_PROG(tp##_btf)                      \
+	{                                           \
+		count_xfs(FSCOST_XFS_##id, true);   \
+		return 0;                           \
+	}                                           \
+	SEC("raw_tp/" #tp)                          \
+	int BPF_PROG(tp##_raw)                      \
+	{                                           \
+		count_xfs(FSCOST_XFS_##id, false);  \
+		return 0;                           \
 	}
 
-XFS_EVENT(xfs_trans_alloc, FSCOST_XFS_TRANS_ALLOC)
-XFS_EVENT(xfs_trans_commit, FSCOST_XFS_TRANS_COMMIT)
-XFS_EVENT(xfs_trans_cancel, FSCOST_XFS_TRANS_CANCEL)
-XFS_EVENT(xfs_log_reserve, FSCOST_XFS_LOG_RESERVE)
-XFS_EVENT(xfs_log_regrant, FSCOST_XFS_LOG_REGRANT)
-XFS_EVENT(xfs_log_grant_sleep, FSCOST_XFS_LOG_GRANT_SLEEP)
-XFS_EVENT(xfs_log_force, FSCOST_XFS_LOG_FORCE)
-XFS_EVENT(xfs_buf_read, FSCOST_XFS_BUF_READ)
-XFS_EVENT(xfs_buf_get, FSCOST_XFS_BUF_GET)
-XFS_EVENT(xfs_buf_lock, FSCOST_XFS_BUF_LOCK)
-XFS_EVENT(xfs_ilock, FSCOST_XFS_ILOCK)
-XFS_EVENT(xfs_iget_miss, FSCOST_XFS_IGET_MISS)
+FSCOST_XFS_EVENT_TABLE(XFS_EVENT)
+#undef XFS_EVENT
 
 /* Block requests are few next to syscalls: the plain tracepoint is fine. */
 SEC("tracepoint/block/block_rq_issue")

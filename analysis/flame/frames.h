@@ -39,7 +39,7 @@ class FrameWriter {
 };
 
 // The document around a graph's frames: `head` is open_document and
-// open_frames, `tail` close_frames and close_document (flame_svg.h). A
+// open_frames, `tail` close_frames and close_document (flame/svg.h). A
 // drawing is head + frames + tail, and its size head.size() + the frames'
 // + tail.size(), from the same strings.
 struct Shell {

@@ -63,7 +63,7 @@ void open_document(std::string& out, const Geometry& g, const SvgOptions& opt,
 // The frame group flamegraph.js works on, with the geometry it needs.
 void open_frames(std::string& out, const Geometry& g);
 void close_frames(std::string& out);
-// Frames: FrameWriter (flame_frames.h), a <g> with <title>, <rect> and (if
+// Frames: FrameWriter (flame/frames.h), a <g> with <title>, <rect> and (if
 // it fits) <text> each.
 // Details and match lines, the script, </svg>.
 void close_document(std::string& out, const Geometry& g);

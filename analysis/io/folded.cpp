@@ -1,4 +1,4 @@
-// Folded stacks in and out (format_folded.h, docs/FORMATS.md).
+// Folded stacks in and out (io/folded.h, docs/FORMATS.md).
 #include "io/folded.h"
 
 #include <fmt/format.h>

@@ -3,7 +3,7 @@
 // and turning folded stacks into a Profile so fscost can render and diff
 // stacks that other tools collected (docs/FORMATS.md).
 //
-// render_folded() (report.h) writes fscost's own folded output from a
+// render_folded() (report/report.h) writes fscost's own folded output from a
 // profile; this file is the general reader/writer for any folded text.
 #pragma once
 
@@ -54,7 +54,7 @@ Result<FoldedStacks> parse_folded(std::string_view text, const std::string& orig
 std::string write_folded(const FoldedStacks& stacks);
 
 // Who a root frame names, as render_folded() writes roots: an fscost
-// operation (operations.h, "other" included) -> Op; "[user]" / "[kernel]" ->
+// operation (model/operations.h, "other" included) -> Op; "[user]" / "[kernel]" ->
 // User / Kernel with an empty name; "[kthread:NAME]" -> Kthread NAME.
 // Anything else -> nullopt.
 std::optional<std::pair<SampleKind, std::string>> owner_from_root(std::string_view root);

@@ -1,4 +1,4 @@
-// perf script text -> Profile (format_perf_script.h, docs/FORMATS.md).
+// perf script text -> Profile (io/perf_script.h, docs/FORMATS.md).
 //
 // Written by hand: the format is perf's printf output (tools/perf/
 // builtin-script.c, util/evsel_fprintf.c), not a grammar any library parses.

@@ -1,9 +1,9 @@
-// Which operation a kernel stack from perf is inside (format_perf_script.h),
+// Which operation a kernel stack from perf is inside (io/perf_script.h),
 // and whether a stack is on the syscall entry/exit path (syscall_frames.h):
 // one table of the kernel's syscall frames for both.
 //
 // fscost record reads the syscall number and flags at sys_enter
-// (userspace/syscall_table.cpp); a perf sample has only its stack, so the
+// (userspace/collector/syscall_table.cpp); a perf sample has only its stack, so the
 // same table is keyed here by the kernel functions that implement each
 // syscall. Flags are invisible: openat(O_CREAT) stays "open".
 #include <array>
@@ -78,7 +78,7 @@ struct SyscallOp {
   Op alt = Op::None;
 };
 
-// The syscalls of userspace/syscall_table.cpp, by the name in the wrapper
+// The syscalls of userspace/collector/syscall_table.cpp, by the name in the wrapper
 // (newfstatat/newstat are x86's names for the stat family).
 constexpr auto kSyscalls = std::to_array<SyscallOp>({
     {"open", Op::Open},           {"openat", Op::Open},

@@ -1,4 +1,4 @@
-// The syscall entry/exit path in a kernel stack (format_syscall_frames.cpp,
+// The syscall entry/exit path in a kernel stack (io/syscall_frames.cpp,
 // which also reads a perf stack's operation from the same frame tables).
 #pragma once
 

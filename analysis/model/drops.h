@@ -2,8 +2,11 @@
 // fixes it. Printed with every report so lost data is never silent.
 #pragma once
 
+#include <cstddef>
 #include <span>
 #include <string_view>
+
+#include "fscost_tables.h"
 
 namespace fscost {
 
@@ -13,7 +16,12 @@ struct DropCounter {
   std::string_view hint;         // how to stop losing it
 };
 
-// Every counter this fscost knows, in report order.
+// The counters of the BPF side's .bss `drops` array (FSCOST_DROP_TABLE in
+// bpf/fscost_tables.h): entry i is enum fscost_drop value i.
+inline constexpr std::size_t kBpfDropCount = 0 FSCOST_DROP_TABLE(FSCOST_ROW_COUNT);
+std::span<const DropCounter> bpf_drop_counters();
+
+// Every counter this fscost knows, in report order: the BPF ones first.
 std::span<const DropCounter> drop_counters();
 
 // The entry for `name`; an unknown name (a newer recorder) gets a generic

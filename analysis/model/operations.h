@@ -1,6 +1,7 @@
-// The filesystem operations fscost attributes cost to. The syscall → operation
-// mapping (userspace/syscall_table.cpp) and the BPF side use these ids; the
-// profile stores the names, so analysis never depends on the ids.
+// The filesystem operations fscost attributes cost to. The syscall →
+// operation mapping (userspace/collector/syscall_table.cpp) and the BPF side
+// use these ids; the profile stores the names, so analysis never depends on
+// the ids.
 #pragma once
 
 #include <array>

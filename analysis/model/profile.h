@@ -1,7 +1,7 @@
 // The profile: what `fscost record` measured, as `analysis/` sees it.
 //
 // Plain data, no kernel types. userspace/ fills it from BPF maps; analysis/
-// reads it from a file (profile_io.h) and derives every view from it.
+// reads it from a file (io/profile_io.h) and derives every view from it.
 // Units: nanoseconds for time, counts for everything else.
 #pragma once
 

@@ -10,17 +10,20 @@
 #include <string_view>
 #include <vector>
 
+#include "fscost_tables.h"
 #include "model/frame.h"
 
 namespace fscost {
 
-// Values fixed: bpf/ emits them. Unknown values classify like Sleep.
+// The reason the BPF side saw at sched_switch: FSCOST_BLOCK_REASON_TABLE
+// (bpf/fscost_tables.h), one value per row in order. Unknown values
+// classify like Sleep.
 enum class BlockReason : std::uint32_t {
-  Sleep = 0,     // blocked, not in iowait, no contended lock
-  IoWait = 1,    // blocked with in_iowait set (io_schedule)
-  Lock = 2,      // blocked between lock:contention_begin and contention_end
-  Runqueue = 3,  // still runnable: preempted, or woken and waiting for a CPU
+#define FSCOST_X(id, name) name,
+  FSCOST_BLOCK_REASON_TABLE(FSCOST_X)
+#undef FSCOST_X
 };
+inline constexpr std::uint32_t kBlockReasons = 0 FSCOST_BLOCK_REASON_TABLE(FSCOST_ROW_COUNT);
 
 // Every wait class, in report column order.
 inline constexpr std::array<std::string_view, 6> kWaitClasses = {

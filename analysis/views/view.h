@@ -34,7 +34,7 @@ struct ReportOptions {
   View view = View::OnCpu;
 };
 
-// Rejects an --op that names no operation in operations.h ("none"
+// Rejects an --op that names no operation in model/operations.h ("none"
 // included). A known operation without data in this profile is fine.
 Result<std::monostate> validate_report_options(const Profile& p, const ReportOptions& opt);
 

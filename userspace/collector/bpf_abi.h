@@ -8,7 +8,6 @@
 static_assert(sizeof(fscost_syscall_rule) == 24);
 static_assert(sizeof(fscost_op_stats) == 8 * (7 + FSCOST_LAT_BUCKETS));
 static_assert(sizeof(fscost_sample_key) == 24 + FSCOST_NAME_LEN);
-static_assert(sizeof(fscost_task) % 8 == 0);
 static_assert(sizeof(fscost_offcpu_key) == 40);
 static_assert(sizeof(fscost_lock_key) == 56);
 static_assert(sizeof(fscost_lock_val) == 48);

@@ -101,7 +101,9 @@ RawData Collector::read() const {
   for (auto& [dev, bytes] : read_hash<__u32, __u64>(bpf_map__fd(m.dev_write_bytes)))
     d.dev_write_bytes[dev] = bytes;
   read_stacks(bpf_map__fd(m.stacks), d);
-  for (int i = 0; i < FSCOST_DROP__COUNT; ++i) d.drops[i] = skel_->bss->drops[i];
+  // The skeleton's view of the array: sized by the same enum.
+  static_assert(sizeof(skel_->bss->drops) == sizeof(d.drops));
+  std::copy(std::begin(skel_->bss->drops), std::end(skel_->bss->drops), d.drops.begin());
   d.samples_total = skel_->bss->samples_total;
   d.prog_missed = prog_missed(skel_->obj);
   return d;

@@ -16,30 +16,22 @@ constexpr auto kHooks = std::to_array<Hook>({
     {"sched", "sched_waking", "waking", ProbeGroup::Wakers},
     {"lock", "contention_begin", "lock_begin", ProbeGroup::Locks},
     {"lock", "contention_end", "lock_end", ProbeGroup::Locks},
-    // In enum fscost_xfs_event order (xfs_event_names() relies on it).
-    {"xfs", "xfs_trans_alloc", "xfs_trans_alloc", ProbeGroup::Xfs},
-    {"xfs", "xfs_trans_commit", "xfs_trans_commit", ProbeGroup::Xfs},
-    {"xfs", "xfs_trans_cancel", "xfs_trans_cancel", ProbeGroup::Xfs},
-    {"xfs", "xfs_log_reserve", "xfs_log_reserve", ProbeGroup::Xfs},
-    {"xfs", "xfs_log_regrant", "xfs_log_regrant", ProbeGroup::Xfs},
-    {"xfs", "xfs_log_grant_sleep", "xfs_log_grant_sleep", ProbeGroup::Xfs},
-    {"xfs", "xfs_log_force", "xfs_log_force", ProbeGroup::Xfs},
-    {"xfs", "xfs_buf_read", "xfs_buf_read", ProbeGroup::XfsBuf},
-    {"xfs", "xfs_buf_get", "xfs_buf_get", ProbeGroup::XfsBuf},
-    {"xfs", "xfs_buf_lock", "xfs_buf_lock", ProbeGroup::XfsBuf},
-    {"xfs", "xfs_ilock", "xfs_ilock", ProbeGroup::XfsBuf},
-    {"xfs", "xfs_iget_miss", "xfs_iget_miss", ProbeGroup::Xfs},
+    // One per FSCOST_XFS_EVENT_TABLE row (bpf/fscost_tables.h); bpf/xfs.bpf.h
+    // names the programs from the same row.
+#define XFS_HOOK(id, tp, group) Hook{"xfs", #tp, #tp, ProbeGroup::group},
+    FSCOST_XFS_EVENT_TABLE(XFS_HOOK)
+#undef XFS_HOOK
     {"block", "block_rq_issue", "block_rq_issue", ProbeGroup::Block, true},
 });
 
-constexpr std::size_t kFirstXfs = 8;
-static_assert(kHooks.size() == kFirstXfs + FSCOST_XFS_EVENTS + 1);
-
-constexpr auto kXfsNames = [] {
-  std::array<std::string_view, FSCOST_XFS_EVENTS> names{};
-  for (std::size_t i = 0; i < names.size(); ++i) names[i] = kHooks[kFirstXfs + i].event;
-  return names;
-}();
+// The counter names, index = enum fscost_xfs_event: the tracepoint names.
+#define XFS_NAME(id, tp, group) std::string_view(#tp),
+constexpr auto kXfsNames = std::to_array({FSCOST_XFS_EVENT_TABLE(XFS_NAME)});
+#undef XFS_NAME
+static_assert(kXfsNames.size() == FSCOST_XFS_EVENTS);
+#define XFS_IN_ORDER(id, tp, group) static_assert(kXfsNames[FSCOST_XFS_##id] == #tp);
+FSCOST_XFS_EVENT_TABLE(XFS_IN_ORDER)
+#undef XFS_IN_ORDER
 
 }  // namespace
 

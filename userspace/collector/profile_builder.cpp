@@ -11,6 +11,7 @@
 
 #include "collector/hooks.h"
 #include "symbols/kallsyms.h"
+#include "model/drops.h"
 #include "model/operations.h"
 #include "symbols/user_symbols.h"
 #include "model/wait_class.h"
@@ -129,6 +130,12 @@ std::vector<StackSample> convert_samples(const RawData& raw, const Frames& frame
   return out;
 }
 
+// k.reason is an enum fscost_block_reason; both enums are the one table.
+#define SAME_REASON(id, name) \
+  static_assert(static_cast<std::uint32_t>(BlockReason::name) == FSCOST_BLOCK_##id);
+FSCOST_BLOCK_REASON_TABLE(SAME_REASON)
+#undef SAME_REASON
+
 std::vector<OffCpuStack> convert_offcpu(const RawData& raw, const Frames& frames) {
   std::map<std::tuple<std::string, std::string, Stack, Stack, std::string>, OffCpuStack> merged;
   for (const auto& [k, v] : raw.offcpu) {
@@ -181,18 +188,16 @@ std::string device_name(std::uint32_t dev) {
   return fmt::format("{}:{}", major, minor);
 }
 
+// Named by the drop table, in enum fscost_drop order; the lost stack
+// lookups of read_stacks() count with bpf_get_stack's failures.
+static_assert(kBpfDropCount == FSCOST_DROP__COUNT);
 std::map<std::string, std::uint64_t> convert_drops(const RawData& raw) {
-  return {
-      {"stack_map_full", raw.drops[FSCOST_DROP_STACK_FULL]},
-      {"stack_other_errors", raw.drops[FSCOST_DROP_STACK_OTHER] + raw.stack_lookups_failed},
-      {"sample_map_full", raw.drops[FSCOST_DROP_SAMPLE_MAP_FULL]},
-      {"task_map_full", raw.drops[FSCOST_DROP_TASK_MAP_FULL]},
-      {"tracked_map_full", raw.drops[FSCOST_DROP_TRACKED_MAP_FULL]},
-      {"offcpu_map_full", raw.drops[FSCOST_DROP_OFFCPU_MAP_FULL]},
-      {"lock_map_full", raw.drops[FSCOST_DROP_LOCK_MAP_FULL]},
-      {"lock_nesting", raw.drops[FSCOST_DROP_LOCK_NESTING]},
-      {"prog_missed", raw.prog_missed},
-  };
+  std::map<std::string, std::uint64_t> out;
+  auto bpf = bpf_drop_counters();
+  for (std::size_t i = 0; i < bpf.size(); ++i) out[std::string(bpf[i].name)] = raw.drops[i];
+  out[std::string(bpf[FSCOST_DROP_STACK_OTHER].name)] += raw.stack_lookups_failed;
+  out["prog_missed"] = raw.prog_missed;
+  return out;
 }
 
 }  // namespace

@@ -83,14 +83,6 @@ const auto kRules = std::to_array<SyscallRule>({
 
 std::span<const SyscallRule> syscall_rules() { return kRules; }
 
-Op classify(long nr, std::uint64_t flag_word) {
-  for (const auto& r : kRules) {
-    if (r.nr != nr) continue;
-    return (r.flag_mask & flag_word) ? r.alt : r.op;
-  }
-  return Op::Other;
-}
-
 std::vector<fscost_syscall_rule> bpf_syscall_rules() {
   std::vector<fscost_syscall_rule> out(FSCOST_MAX_SYSCALLS);
   for (const auto& r : kRules) {

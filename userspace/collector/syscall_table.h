@@ -24,12 +24,10 @@ struct SyscallRule {
 
 std::span<const SyscallRule> syscall_rules();
 
-// The operation a syscall with this flag word is counted as; the same
-// decision the BPF side makes (bpf/fscost.bpf.c classify()).
-Op classify(long nr, std::uint64_t flag_word);
-
-// The table as the BPF array map wants it: index = syscall number; entries
-// not in the table have op FSCOST_OP_NONE and count as "other".
+// The table as the BPF array map wants it (bpf/syscalls.bpf.h classify()
+// applies it): index = syscall number, FSCOST_MAX_SYSCALLS entries; entries
+// not in the table have op FSCOST_OP_NONE and count as "other", as do
+// numbers past the end, which the array lookup refuses.
 std::vector<fscost_syscall_rule> bpf_syscall_rules();
 
 }  // namespace fscost

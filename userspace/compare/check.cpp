@@ -1,6 +1,6 @@
 // fscost compare's whole-command checks (check_compare_args) and the
 // options as summary.json records them; the parsers are in
-// compare_options.cpp.
+// compare/options.cpp.
 #include <fmt/format.h>
 
 #include <algorithm>

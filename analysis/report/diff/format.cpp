@@ -1,4 +1,4 @@
-// Numbers and plain-text layout for the diff renderers (diff_format.h).
+// Numbers and plain-text layout for the diff renderers (report/diff/format.h).
 #include "report/diff/format.h"
 
 #include <fmt/format.h>

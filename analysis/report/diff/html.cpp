@@ -1,5 +1,5 @@
 // The diff as one self-contained HTML page (docs/DIFF.md), in the frame of
-// the single-profile report (html_report.cpp: same style, script and
+// the single-profile report (report/profile/html.cpp: same style, script and
 // navigation): summary with the text explanation, warnings, per-operation
 // tables, the lock diff, differential flame graphs, then the caller's
 // sections. write_diff_outputs puts it next to the text and JSON.

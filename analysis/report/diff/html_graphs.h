@@ -1,4 +1,4 @@
-// Internal to diff_html.cpp: the differential flame graphs of the diff page.
+// Internal to report/diff/html.cpp: the differential flame graphs of the diff page.
 #pragma once
 
 #include <functional>

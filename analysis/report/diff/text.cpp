@@ -1,7 +1,7 @@
 // The diff as mail-ready text: header, warnings, then per operation one
 // sentence per side of the CPU (on-CPU, off-CPU) saying how much changed,
 // how sure that is, and where the change comes from; the tables follow
-// (diff_text_tables.cpp). No line is wider than the page.
+// (report/diff/text_tables.cpp). No line is wider than the page.
 #include <fmt/format.h>
 
 #include <algorithm>

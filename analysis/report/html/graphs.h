@@ -1,4 +1,4 @@
-// Internal to the HTML pages (html_report.cpp, diff_html*.cpp): the flame
+// Internal to the HTML pages (report/profile/html.cpp, report/diff/html*.cpp): the flame
 // graphs of the report, chosen, rendered within the page's size budget and
 // made ready to inline.
 #pragma once

@@ -1,5 +1,5 @@
 // The HTML report: the page, its sections and the table of contents; the
-// graphs come from html_graphs.cpp. Every string from the profile is escaped
+// graphs come from report/html/graphs.cpp. Every string from the profile is escaped
 // here; the SVGs come escaped from render_svg. Written by hand (no template
 // engine): the page is a few fixed sections, and a dependency would not make
 // the escaping any safer.

@@ -1,4 +1,4 @@
-// speedscope output (format_speedscope.h, docs/FORMATS.md). Built from
+// speedscope output (report/speedscope.h, docs/FORMATS.md). Built from
 // render_folded's lines so speedscope shows exactly the stacks, roots and
 // values of the folded output and of the flame graphs made from it.
 #include "report/speedscope.h"

@@ -2,21 +2,51 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+#include <vector>
+
+#include "fscost_tables.h"
+
 namespace fscost {
 namespace {
 
-TEST(Drops, DocumentedCounters) {
-  std::vector<std::string_view> names;
+// The BPF side's counters are FSCOST_DROP_TABLE, row i at index i (= enum
+// fscost_drop value i), ahead of userspace's own.
+TEST(Drops, BpfCountersAreTheTableInOrder) {
+  std::vector<std::string_view> rows;
+#define ROW(id, name, what, hint) rows.push_back(name);
+  FSCOST_DROP_TABLE(ROW)
+#undef ROW
+  auto bpf = bpf_drop_counters();
+  ASSERT_EQ(bpf.size(), rows.size());
+  ASSERT_EQ(kBpfDropCount, rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(bpf[i].name, rows[i]) << i;
+    EXPECT_EQ(drop_counters()[i].name, rows[i]) << i;
+  }
+  EXPECT_GT(drop_counters().size(), bpf.size());
+}
+
+TEST(Drops, NamesAreUniqueAndDescribed) {
+  std::set<std::string_view> names;
   for (const auto& d : drop_counters()) {
-    names.push_back(d.name);
+    EXPECT_TRUE(names.insert(d.name).second) << d.name << " twice";
     EXPECT_FALSE(d.description.empty()) << d.name;
     EXPECT_FALSE(d.hint.empty()) << d.name;
+    EXPECT_EQ(describe_drop(d.name).description, d.description) << d.name;
   }
-  EXPECT_EQ(names, (std::vector<std::string_view>{"stack_map_full", "stack_other_errors",
-                                                  "sample_map_full", "task_map_full",
-                                                  "tracked_map_full", "offcpu_map_full",
-                                                  "lock_map_full", "lock_nesting", "prog_missed",
-                                                  "folded_rounded_to_zero", "perf_no_stack"}));
+}
+
+// A full map is fixed by the option that sizes it.
+TEST(Drops, EveryFullMapNamesItsKnob) {
+  int full = 0;
+  for (const auto& d : bpf_drop_counters()) {
+    if (!d.name.ends_with("_map_full")) continue;
+    ++full;
+    EXPECT_TRUE(d.hint.starts_with("raise --")) << d.name << ": " << d.hint;
+  }
+  EXPECT_EQ(full, 6);
 }
 
 TEST(Drops, KnobsForKnownCounters) {
@@ -27,7 +57,18 @@ TEST(Drops, KnobsForKnownCounters) {
   EXPECT_EQ(describe_drop("tracked_map_full").hint, "raise --max-procs");
   EXPECT_EQ(describe_drop("offcpu_map_full").hint, "raise --max-offcpu");
   EXPECT_EQ(describe_drop("lock_map_full").hint, "raise --max-locks");
+  EXPECT_NE(describe_drop("stack_other_errors").hint.find("fscost features"),
+            std::string_view::npos);
   EXPECT_NE(describe_drop("prog_missed").hint.find("--freq"), std::string_view::npos);
+}
+
+// Counted outside the BPF object: by the collector, or by an importer.
+TEST(Drops, UserspaceCountersFollowTheBpfOnes) {
+  std::vector<std::string_view> rest;
+  for (std::size_t i = kBpfDropCount; i < drop_counters().size(); ++i)
+    rest.push_back(drop_counters()[i].name);
+  EXPECT_EQ(rest, (std::vector<std::string_view>{"prog_missed", "folded_rounded_to_zero",
+                                                 "perf_no_stack"}));
 }
 
 TEST(Drops, UnknownCounterStillDescribed) {

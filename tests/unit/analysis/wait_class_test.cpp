@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "fixture.h"
+#include "fscost_tables.h"
 
 namespace fscost {
 namespace {
@@ -16,11 +17,27 @@ const auto kReserve = stack({"xfs_trans_alloc", "xfs_log_reserve", "xlog_grant_h
 const auto kForce =
     stack({"xfs_file_fsync", "xfs_log_force_seq", "xlog_wait_on_iclog", "schedule"});
 
-TEST(WaitClass, ReasonValuesMatchTheBpfSide) {
-  EXPECT_EQ(static_cast<std::uint32_t>(BlockReason::Sleep), 0u);
-  EXPECT_EQ(static_cast<std::uint32_t>(BlockReason::IoWait), 1u);
-  EXPECT_EQ(static_cast<std::uint32_t>(BlockReason::Lock), 2u);
-  EXPECT_EQ(static_cast<std::uint32_t>(BlockReason::Runqueue), 3u);
+// BlockReason is FSCOST_BLOCK_REASON_TABLE, the table bpf/fscost.h makes
+// enum fscost_block_reason from: row i has value i on both sides.
+constexpr bool reasons_in_table_order() {
+  std::uint32_t row = 0;
+  bool ok = true;
+#define ROW(id, name) ok = ok && static_cast<std::uint32_t>(BlockReason::name) == row++;
+  FSCOST_BLOCK_REASON_TABLE(ROW)
+#undef ROW
+  return ok && row == kBlockReasons;
+}
+static_assert(reasons_in_table_order());
+
+// Every reason the BPF side emits gets a class: its own, given a plain stack.
+TEST(WaitClass, EveryTableReasonHasAClass) {
+  std::vector<std::string> classes;
+#define ROW(id, name) classes.push_back(classify_wait(BlockReason::name, kPlain));
+  FSCOST_BLOCK_REASON_TABLE(ROW)
+#undef ROW
+  EXPECT_EQ(classes, (std::vector<std::string>{"sleep", "io", "lock", "runqueue"}));
+  for (const auto& c : classes) EXPECT_TRUE(is_wait_class(c)) << c;
+  EXPECT_EQ(classify_wait(static_cast<BlockReason>(kBlockReasons), kPlain), "sleep");
 }
 
 TEST(WaitClass, RunqueueAndLockIgnoreTheStack) {

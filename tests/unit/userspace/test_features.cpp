@@ -89,6 +89,16 @@ TEST(Features, RecordFallsBackToRawTp) {
   EXPECT_FALSE(check_can_record(f));
 }
 
+// fscost stores stacks in a hash (not a stack-trace map) and reads
+// aggregates after the run (no ring buffer): neither may block a recording.
+TEST(Features, RecordNeedsNoStackTraceMapNorRingbuf) {
+  Features f = like_dev_machine();
+  f.stack_trace_map = f.ringbuf = false;
+  EXPECT_TRUE(check_can_record(f));
+  f.task_storage = false;  // the raw_tp flavour keeps per-thread state in a hash
+  EXPECT_TRUE(check_can_record(f));
+}
+
 TEST(Features, HasTracepoint) {
   Features f = like_dev_machine();
   EXPECT_TRUE(f.has_tracepoint("lock:contention_begin"));

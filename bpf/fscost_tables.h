@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The tables the BPF side and C++ both read, each written once as an X-macro
+ * list: bpf/fscost.h expands them into the enums the BPF programs use,
+ * userspace/collector and analysis/model into their name tables. Row order
+ * is the enum value. Macros only (no types, no includes), so analysis/ can
+ * include this without libbpf or vmlinux.h.
+ */
+#ifndef FSCOST_TABLES_H
+#define FSCOST_TABLES_H
+
+/* For C++: (0 FSCOST_..._TABLE(FSCOST_ROW_COUNT)) is a table's row count. */
+#define FSCOST_ROW_COUNT(...) +1
+
+/*
+ * XFS events counted per operation, X(ID, tracepoint, probe group): the enum
+ * is FSCOST_XFS_<ID>, the BPF programs <tracepoint>_btf and <tracepoint>_raw
+ * attach to xfs:<tracepoint>, and the tracepoint is also the counter's name in
+ * profiles (docs/PROFILE.md). The group is userspace's ProbeGroup: XfsBuf
+ * events fire ~30 times per create, so they are off by default.
+ */
+#define FSCOST_XFS_EVENT_TABLE(X)			\
+	X(TRANS_ALLOC, xfs_trans_alloc, Xfs)		\
+	X(TRANS_COMMIT, xfs_trans_commit, Xfs)		\
+	X(TRANS_CANCEL, xfs_trans_cancel, Xfs)		\
+	X(LOG_RESERVE, xfs_log_reserve, Xfs)		\
+	X(LOG_REGRANT, xfs_log_regrant, Xfs)		\
+	X(LOG_GRANT_SLEEP, xfs_log_grant_sleep, Xfs)	\
+	X(LOG_FORCE, xfs_log_force, Xfs)		\
+	X(BUF_READ, xfs_buf_read, XfsBuf)		\
+	X(BUF_GET, xfs_buf_get, XfsBuf)			\
+	X(BUF_LOCK, xfs_buf_lock, XfsBuf)		\
+	X(ILOCK, xfs_ilock, XfsBuf)			\
+	X(IGET_MISS, xfs_iget_miss, Xfs)
+
+/*
+ * Why a task inside an operation went off CPU, X(ID, C++ BlockReason name):
+ * FSCOST_BLOCK_<ID> on the BPF side (sched.bpf.h block_reason()),
+ * fscost::BlockReason in analysis/model/wait_class.h.
+ */
+#define FSCOST_BLOCK_REASON_TABLE(X)					\
+	X(SLEEP, Sleep)		/* blocked, not in iowait, no contended lock */	\
+	X(IOWAIT, IoWait)	/* blocked with in_iowait set (io_schedule) */	\
+	X(LOCK, Lock)		/* between contention_begin and _end */		\
+	X(RUNQUEUE, Runqueue)	/* still runnable: preempted, or woken */
+
+/*
+ * The drop counters in the BPF .bss `drops` array, X(ID, profile name, what
+ * was lost, hint): FSCOST_DROP_<ID> indexes the array; the strings are
+ * analysis/model/drops.cpp's, printed with every report (docs/PROFILE.md).
+ */
+#define FSCOST_DROP_TABLE(X)							\
+	X(STACK_FULL, "stack_map_full",						\
+	  "kernel stacks lost: the stack map was full",				\
+	  "raise --stack-storage-size")						\
+	X(STACK_OTHER, "stack_other_errors",					\
+	  "kernel stacks lost: bpf_get_stack failed, or a stack vanished before it was read", \
+	  "see `fscost features`")						\
+	X(SAMPLE_MAP_FULL, "sample_map_full",					\
+	  "samples lost: the (operation, stack) aggregation map was full",	\
+	  "raise --max-stacks")							\
+	X(TASK_MAP_FULL, "task_map_full",					\
+	  "operations lost: no per-thread state could be stored "		\
+	  "(the raw_tp flavour's tid hash was full, or task storage found no memory)", \
+	  "raise --max-threads (raw_tp flavour; task storage has no size limit)") \
+	X(TRACKED_MAP_FULL, "tracked_map_full",					\
+	  "processes not followed: the tracked-process map was full",		\
+	  "raise --max-procs")							\
+	X(OFFCPU_MAP_FULL, "offcpu_map_full",					\
+	  "off-CPU intervals lost: the (operation, off-CPU stack, waker) map was full", \
+	  "raise --max-offcpu")							\
+	X(LOCK_MAP_FULL, "lock_map_full",					\
+	  "lock contentions lost: the (operation, lock, stack) map was full",	\
+	  "raise --max-locks")							\
+	X(LOCK_NESTING, "lock_nesting",						\
+	  "lock contentions not timed: a third contention began while a task "	\
+	  "already waited on two (an interrupt contending inside a contention)", \
+	  "none needed when small next to the contention counts; "		\
+	  "the BPF side tracks two nested waits per task")
+
+#endif /* FSCOST_TABLES_H */

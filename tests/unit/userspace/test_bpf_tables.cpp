@@ -1,0 +1,107 @@
+// The tables both sides read (bpf/fscost_tables.h) against the real BPF
+// object: its skeleton is opened, not loaded, so no root is needed.
+#include <bpf/libbpf.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+
+#include "collector/hooks.h"
+#include "fscost_bpf.skel.h"
+#include "model/drops.h"
+#include "model/wait_class.h"
+
+namespace fscost {
+namespace {
+
+struct SkelDeleter {
+  void operator()(fscost_bpf* s) const { fscost_bpf__destroy(s); }
+};
+using Skel = std::unique_ptr<fscost_bpf, SkelDeleter>;
+
+Skel open_skeleton() { return Skel(fscost_bpf__open()); }
+
+// Program name → section name, for every program of the object.
+std::map<std::string, std::string> programs(const Skel& s) {
+  std::map<std::string, std::string> out;
+  bpf_program* p;
+  bpf_object__for_each_program(p, s->obj) out[bpf_program__name(p)] = bpf_program__section_name(p);
+  return out;
+}
+
+TEST(BpfTables, EveryHookHasItsPrograms) {
+  Skel s = open_skeleton();
+  ASSERT_TRUE(s) << "cannot open the BPF object";
+  auto progs = programs(s);
+  for (const auto& h : hooks()) {
+    std::string name(h.program), event(h.event);
+    if (h.single_flavour) {
+      EXPECT_EQ(progs[name], "tracepoint/" + std::string(h.category) + "/" + event) << name;
+      continue;
+    }
+    EXPECT_EQ(progs[name + "_btf"], "tp_btf/" + event) << name;
+    EXPECT_EQ(progs[name + "_raw"], "raw_tp/" + event) << name;
+  }
+}
+
+// The collector autoloads by the hook table: a program it does not list
+// would load and attach in every recording, whatever --probes says.
+TEST(BpfTables, EveryProgramIsAHookOrTheSampler) {
+  Skel s = open_skeleton();
+  ASSERT_TRUE(s);
+  std::set<std::string> listed = {"on_sample"};  // CpuSampler attaches it
+  for (const auto& h : hooks()) {
+    std::string name(h.program);
+    if (h.single_flavour) {
+      listed.insert(name);
+    } else {
+      listed.insert(name + "_btf");
+      listed.insert(name + "_raw");
+    }
+  }
+  for (const auto& [name, section] : programs(s))
+    EXPECT_TRUE(listed.count(name)) << name << " (" << section << ") is in no hook";
+}
+
+TEST(BpfTables, XfsCountersInEnumOrder) {
+  auto names = xfs_event_names();
+  ASSERT_EQ(names.size(), std::size_t{FSCOST_XFS_EVENTS});
+#define CHECK_XFS(id, tp, group) EXPECT_EQ(names[FSCOST_XFS_##id], #tp);
+  FSCOST_XFS_EVENT_TABLE(CHECK_XFS)
+#undef CHECK_XFS
+  EXPECT_EQ(names[FSCOST_XFS_TRANS_ALLOC], "xfs_trans_alloc");
+  EXPECT_EQ(names[FSCOST_XFS_IGET_MISS], "xfs_iget_miss");
+  std::map<std::string_view, ProbeGroup> group;
+  for (const auto& h : hooks())
+    if (h.category == "xfs") group[h.event] = h.group;
+  for (auto n : names) EXPECT_TRUE(group.count(n)) << n << " has no hook";
+  EXPECT_EQ(group["xfs_trans_alloc"], ProbeGroup::Xfs);
+  EXPECT_EQ(group["xfs_buf_lock"], ProbeGroup::XfsBuf);  // per buffer: off by default
+}
+
+TEST(BpfTables, DropNamesByEnumIndex) {
+  auto bpf = bpf_drop_counters();
+  ASSERT_EQ(bpf.size(), std::size_t{FSCOST_DROP__COUNT});
+  // The .bss array the collector copies is the enum's size.
+  EXPECT_EQ(sizeof(std::declval<fscost_bpf&>().bss->drops), sizeof(__u64) * FSCOST_DROP__COUNT);
+#define CHECK_DROP(id, key, what, hint) EXPECT_EQ(bpf[FSCOST_DROP_##id].name, key);
+  FSCOST_DROP_TABLE(CHECK_DROP)
+#undef CHECK_DROP
+  EXPECT_EQ(bpf[FSCOST_DROP_STACK_FULL].name, "stack_map_full");
+  EXPECT_EQ(bpf[FSCOST_DROP_LOCK_NESTING].name, "lock_nesting");
+}
+
+#define SAME_REASON(id, name) \
+  static_assert(static_cast<std::uint32_t>(BlockReason::name) == FSCOST_BLOCK_##id);
+FSCOST_BLOCK_REASON_TABLE(SAME_REASON)
+#undef SAME_REASON
+
+TEST(BpfTables, BlockReasonsMatchTheBpfEnum) {
+  EXPECT_EQ(static_cast<std::uint32_t>(BlockReason::Lock), std::uint32_t{FSCOST_BLOCK_LOCK});
+  EXPECT_EQ(kBlockReasons, std::uint32_t{FSCOST_BLOCK_RUNQUEUE} + 1);
+}
+
+}  // namespace
+}  // namespace fscost
