@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Fails if a source file includes a layer above its own, or a private
-header of another layer (the table: scripts/layers.txt, docs/DESIGN.md)."""
+header of another layer (the table: scripts/layers.txt, docs/DESIGN.md).
+
+check_layers.py [TREE]: TREE (default: this checkout) holds scripts/layers.txt
+and the roots it names; tests/data/layers/ is a tree that must fail."""
 import pathlib
 import re
 import sys
 
-top = pathlib.Path(__file__).resolve().parent.parent
+top = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).parent.parent).resolve()
 include = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 

@@ -1,4 +1,4 @@
-// diff_runs: the stages of diff_internal.h, in order.
+// diff_runs: the stages of diff/internal.h, in order.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -13,20 +13,19 @@ namespace fscost {
 
 namespace {
 
-// Every run's metrics, and every view's mean stacks of both sides (made
-// into the memos here, so the explanations and the HTML report only read
-// them): independent items, computed in parallel.
+// Every run's metrics, and every view's mean stacks of both sides:
+// independent items, computed in parallel.
 void prepare(const RunSet& a, const RunSet& b, std::vector<RunMetrics>& ma,
-             std::vector<RunMetrics>& mb) {
+             std::vector<RunMetrics>& mb, MeanStacks& sa, MeanStacks& sb) {
   const RunSet* side[2] = {&a, &b};
-  std::shared_ptr<MeanStackMemo> memo[2] = {mean_stack_memo(a), mean_stack_memo(b)};
+  MeanStacks* out[2] = {&sa, &sb};
   ma.resize(a.runs.size());
   mb.resize(b.runs.size());
   const std::size_t stacks = 2 * kViews.size(), runs = ma.size() + mb.size();
   // The stacks first: they are the largest items.
   parallel_for(stacks + runs, [&](std::size_t i) {
     if (i < stacks) {
-      memo[i / kViews.size()]->get(*side[i / kViews.size()], kViews[i % kViews.size()], {});
+      out[i / kViews.size()]->build(*side[i / kViews.size()], kViews[i % kViews.size()]);
     } else if (i -= stacks; i < ma.size()) {
       ma[i] = run_metrics(a.runs[i]);
     } else {
@@ -56,7 +55,8 @@ Diff diff_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   require_runs(a, "A");
   require_runs(b, "B");
   std::vector<RunMetrics> ma, mb;
-  prepare(a, b, ma, mb);
+  auto sa = std::make_shared<MeanStacks>(), sb = std::make_shared<MeanStacks>();
+  prepare(a, b, ma, mb, *sa, *sb);
   Diff d;
   d.label_a = a.label;
   d.label_b = b.label;
@@ -68,8 +68,8 @@ Diff diff_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   control_fdr(d);
   parallel_for(d.ops.size(), [&](std::size_t i) {
     classify_locks(d.ops[i]);
-    explain_oncpu(d.ops[i], a, b, cfg);
-    explain_offcpu(d.ops[i], a, b, cfg);
+    explain_oncpu(d.ops[i], *sa, *sb, cfg);
+    explain_offcpu(d.ops[i], *sa, *sb, cfg);
   });
   // "other" (syscalls outside the operation table: exec, futex, the
   // workload's own joins) goes last whatever it weighs: a reviewer reads the
@@ -80,6 +80,8 @@ Diff diff_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
     return weight(x) > weight(y);
   });
   d.warnings = diff_warnings(d, a, b, ma, mb);
+  d.stacks_a = std::move(sa);
+  d.stacks_b = std::move(sb);
   return d;
 }
 

@@ -29,17 +29,13 @@ namespace fscost {
 
 inline constexpr int kDiffSchemaVersion = 1;
 
-class MeanStackMemo;  // mean_stacks.h
+class MeanStacks;  // mean_stacks.h
 
 // All runs of one configuration.
 struct RunSet {
   std::string label;                 // "A", "rmapbt=0", or the path given
   std::vector<Profile> runs;
   std::vector<std::string> sources;  // file of each run, same order
-  // The runs' mean stacks per view and operation, made by the first diff
-  // or report that needs them and shared by the rest (diff_runs, then
-  // render_diff_html); remade if `runs` changes.
-  mutable std::shared_ptr<MeanStackMemo> memo;
 };
 
 // A profile file, or a directory whose *.profile files (sorted by name,
@@ -169,6 +165,9 @@ struct Diff {
   Comparison kthread_ns;   // background kernel-thread CPU per run
   std::vector<OpDiff> ops; // by |Δ on-CPU + Δ off-CPU| × count, descending; "other" last
   std::vector<Warning> warnings;
+  // Each side's mean stacks per view and operation (mean_stacks.h): what
+  // the explanation read, and what the HTML report draws.
+  std::shared_ptr<const MeanStacks> stacks_a, stacks_b;
 };
 
 // Throws UserError if a side has no runs.

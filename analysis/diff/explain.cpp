@@ -137,9 +137,9 @@ std::vector<DeltaPart> parts_of(const Sampled& s, const CallGraph& cg, const OpD
 
 }  // namespace
 
-void explain_oncpu(OpDiff& op, const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
-  const FlameInput& fa = mean_stacks(a, View::OnCpu, op.op);
-  const FlameInput& fb = mean_stacks(b, View::OnCpu, op.op);
+void explain_oncpu(OpDiff& op, const MeanStacks& a, const MeanStacks& b, const DiffConfig& cfg) {
+  const FlameInput& fa = a.get(View::OnCpu, op.op);
+  const FlameInput& fb = b.get(View::OnCpu, op.op);
   FlameNode tree = flame_diff_tree(fa, fb);
   const FlameNode* root = op_node(tree, op.op);
   if (!root) return;  // no samples of the op on either side

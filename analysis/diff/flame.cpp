@@ -7,8 +7,11 @@ namespace fscost {
 
 FlameInput mean_flame_input(const RunSet& runs, View view,
                             const std::optional<std::string>& op) {
-  if (op) return mean_stack_memo(runs)->get(runs, view, *op);
-  auto all = build_mean_stacks(runs, view, false);
+  auto all = build_mean_stacks(runs, view, op.has_value());
+  if (op) {
+    auto it = all.find(*op);
+    return it == all.end() ? FlameInput{} : std::move(it->second);
+  }
   return all.empty() ? FlameInput{} : std::move(all.begin()->second);
 }
 

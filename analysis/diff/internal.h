@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "diff/diff.h"
+#include "diff/mean_stacks.h"
 #include "diff/metrics.h"
 
 namespace fscost {
@@ -34,11 +35,11 @@ std::string lock_phrase(const LockDiff& l);
 
 // After classify_locks: the op's on-CPU delta split into new code, spin and
 // more work (call graph of the mean stacks of a and b).
-void explain_oncpu(OpDiff& op, const RunSet& a, const RunSet& b, const DiffConfig& cfg);
+void explain_oncpu(OpDiff& op, const MeanStacks& a, const MeanStacks& b, const DiffConfig& cfg);
 
 // After classify_locks: the op's off-CPU delta per wait class, each placed
 // at the narrowest function of its blocked stacks; "lock" split per lock.
-void explain_offcpu(OpDiff& op, const RunSet& a, const RunSet& b, const DiffConfig& cfg);
+void explain_offcpu(OpDiff& op, const MeanStacks& a, const MeanStacks& b, const DiffConfig& cfg);
 
 std::vector<Warning> diff_warnings(const Diff& d, const RunSet& a, const RunSet& b,
                                    const std::vector<RunMetrics>& ma,

@@ -87,7 +87,7 @@ constexpr std::array<std::string_view, 5> kSchedulerTail = {
     "schedule*", "__schedule*", "io_schedule*", "__cond_resched", "preempt_schedule*"};
 
 // One wait class's blocked stacks, op root first, without the class frame,
-// the scheduler tail, and the waker after "--" (folded.cpp's off-CPU lines).
+// the scheduler tail, and the waker after "--" (views/stacks.h: the off-CPU stacks).
 std::vector<FlameStack> blocked_stacks(const FlameInput& in, const std::string& cls) {
   std::string tag = "[" + cls + "]";
   std::vector<FlameStack> out;
@@ -133,10 +133,10 @@ void classify_locks(OpDiff& op) {
   }
 }
 
-void explain_offcpu(OpDiff& op, const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
+void explain_offcpu(OpDiff& op, const MeanStacks& a, const MeanStacks& b, const DiffConfig& cfg) {
   double total = op.offcpu.delta();
-  const FlameInput& fa = mean_stacks(a, View::OffCpu, op.op);
-  const FlameInput& fb = mean_stacks(b, View::OffCpu, op.op);
+  const FlameInput& fa = a.get(View::OffCpu, op.op);
+  const FlameInput& fb = b.get(View::OffCpu, op.op);
   std::vector<DeltaPart> parts;
   for (const auto& [cls, c] : op.offcpu_by_class) {
     if (cls == "lock" || !any_cost(c)) continue;

@@ -263,20 +263,6 @@ std::map<std::string, FlameInput> finish(const Sums& sums, const LineIndex& inde
   return out;
 }
 
-std::vector<const void*> fingerprint_of(const RunSet& runs) {
-  std::vector<const void*> fp{runs.runs.data(), reinterpret_cast<const void*>(runs.runs.size())};
-  for (const auto& p : runs.runs)
-    for (auto [data, size] :
-         {std::pair<const void*, std::size_t>{p.samples.data(), p.samples.size()},
-          {p.offcpu.data(), p.offcpu.size()},
-          {p.locks.data(), p.locks.size()},
-          {p.ops.data(), p.ops.size()}}) {
-      fp.push_back(data);
-      fp.push_back(reinterpret_cast<const void*>(size));
-    }
-  return fp;
-}
-
 }  // namespace
 
 std::map<std::string, FlameInput> build_mean_stacks(const RunSet& runs, View view, bool per_op) {
@@ -301,23 +287,21 @@ std::map<std::string, FlameInput> build_mean_stacks(const RunSet& runs, View vie
   return finish(sums, index, frames, groups, runs.runs.size());
 }
 
-const FlameInput& MeanStackMemo::get(const RunSet& runs, View view, const std::string& op) {
+void MeanStacks::build(const RunSet& runs, View view) {
+  by_view_[static_cast<std::size_t>(view)] = build_mean_stacks(runs, view, true);
+}
+
+const FlameInput& MeanStacks::get(View view, const std::string& op) const {
   static const FlameInput kNone;
-  auto v = static_cast<std::size_t>(view);
-  std::call_once(once_[v], [&] { by_view_[v] = build_mean_stacks(runs, view, true); });
-  auto it = by_view_[v].find(op);
-  return it == by_view_[v].end() ? kNone : it->second;
+  const auto& ops = by_view_[static_cast<std::size_t>(view)];
+  auto it = ops.find(op);
+  return it == ops.end() ? kNone : it->second;
 }
 
-std::shared_ptr<MeanStackMemo> mean_stack_memo(const RunSet& runs) {
-  auto fp = fingerprint_of(runs);
-  if (!runs.memo || runs.memo->fingerprint() != fp)
-    runs.memo = std::make_shared<MeanStackMemo>(std::move(fp));
-  return runs.memo;
-}
-
-const FlameInput& mean_stacks(const RunSet& runs, View view, const std::string& op) {
-  return mean_stack_memo(runs)->get(runs, view, op);
+MeanStacks mean_stacks_of(const RunSet& runs) {
+  MeanStacks m;
+  for (View v : kViews) m.build(runs, v);
+  return m;
 }
 
 }  // namespace fscost

@@ -123,24 +123,46 @@ std::string render_diff_svg(const FlameInput& a, const FlameInput& b, const Diff
   return DiffGraph(a, b, opt).render(opt.svg.min_width_px);
 }
 
-DiffGraph::DiffGraph(const FlameInput& a, const FlameInput& b, DiffOptions opt)
-    : root_(flame_diff_tree(a, b)),
-      opt_(std::move(opt)),
-      spans_(flame::measure(root_, [this](const FlameNode& n) { return width_of(n, opt_.width); })) {}
+// The merged tree, its layout spans, each frame's tooltip and its
+// significance, made once for every width the graph is drawn at.
+class DiffGraph::Impl {
+ public:
+  Impl(const FlameInput& a, const FlameInput& b, DiffOptions opt)
+      : root_(flame_diff_tree(a, b)),
+        opt_(std::move(opt)),
+        spans_(flame::measure(root_, [this](const FlameNode& n) { return width_of(n, opt_.width); })) {}
 
-DiffGraph::~DiffGraph() = default;
-DiffGraph::DiffGraph(DiffGraph&&) noexcept = default;
-DiffGraph& DiffGraph::operator=(DiffGraph&&) noexcept = default;
+  std::string render(double min_width_px);
+  std::size_t size(double min_width_px);
 
-// A drawing before its frames: what render and size share.
-struct DiffGraph::Drawing {
-  SvgOptions svg;
-  Layout lay;
-  double max_abs = 0;
-  std::vector<std::string> lines;  // under the title
+ private:
+  struct Memo {
+    std::size_t tooltip_at = 0, tooltip_size = 0;  // escaped, in tooltips_
+    bool insignificant = false;
+    bool done = false;
+  };
+  // A drawing before its frames: what render and size share.
+  struct Drawing {
+    SvgOptions svg;
+    Layout lay;
+    double max_abs = 0;
+    std::vector<std::string> lines;  // under the title
+  };
+  Drawing plan(double min_width_px) const;
+  const Memo& memo(const FlameNode& n, std::size_t index, std::span<const std::string_view> path);
+  // Calls emit(frame, markup) for each frame of `d`, in order.
+  template <typename Emit>
+  void each_frame(const Drawing& d, Emit&& emit);
+
+  FlameNode root_;
+  DiffOptions opt_;
+  std::vector<flame::Span> spans_;  // by the node's pre-order number; measured once
+  std::vector<Memo> memo_;          // by the node's pre-order number
+  std::string tooltips_;            // every memoised tooltip, one after another
+  std::string scratch_;             // a tooltip before escaping
 };
 
-DiffGraph::Drawing DiffGraph::plan(double min_width_px) const {
+DiffGraph::Impl::Drawing DiffGraph::Impl::plan(double min_width_px) const {
   Drawing d;
   d.svg = opt_.svg;
   d.svg.min_width_px = min_width_px;
@@ -154,8 +176,8 @@ DiffGraph::Drawing DiffGraph::plan(double min_width_px) const {
 }
 
 // "all" is asked too, with an empty path: in a per-op graph it is the op.
-const DiffGraph::Memo& DiffGraph::memo(const FlameNode& n, std::size_t index,
-                                       std::span<const std::string_view> path) {
+const DiffGraph::Impl::Memo& DiffGraph::Impl::memo(const FlameNode& n, std::size_t index,
+                                                   std::span<const std::string_view> path) {
   Memo& m = memo_[index];
   if (!m.done) {
     scratch_.clear();
@@ -170,7 +192,7 @@ const DiffGraph::Memo& DiffGraph::memo(const FlameNode& n, std::size_t index,
 }
 
 template <typename Emit>
-void DiffGraph::each_frame(const Drawing& d, Emit&& emit) {
+void DiffGraph::Impl::each_frame(const Drawing& d, Emit&& emit) {
   memo_.resize(d.lay.nodes);
   std::vector<std::string_view> path;  // the frame's path, "all" excluded
   for (const flame::Frame& f : d.lay.frames) {
@@ -188,7 +210,7 @@ void DiffGraph::each_frame(const Drawing& d, Emit&& emit) {
   }
 }
 
-std::string DiffGraph::render(double min_width_px) {
+std::string DiffGraph::Impl::render(double min_width_px) {
   Drawing d = plan(min_width_px);
   if (d.lay.frames.empty()) return flame::empty_svg(d.svg, d.lines);
   flame::Shell s = flame::shell(d.svg, d.lines, d.lay.max_depth);
@@ -202,7 +224,7 @@ std::string DiffGraph::render(double min_width_px) {
 
 // The document around the frames is drawn (it is small); the frames are
 // counted.
-std::size_t DiffGraph::size(double min_width_px) {
+std::size_t DiffGraph::Impl::size(double min_width_px) {
   Drawing d = plan(min_width_px);
   if (d.lay.frames.empty()) return flame::empty_svg(d.svg, d.lines).size();
   flame::Shell s = flame::shell(d.svg, d.lines, d.lay.max_depth);
@@ -212,5 +234,13 @@ std::size_t DiffGraph::size(double min_width_px) {
       d, [&](const flame::Frame& f, const flame::FrameMarkup& m) { bytes += writer.size(f, m); });
   return bytes;
 }
+
+DiffGraph::DiffGraph(const FlameInput& a, const FlameInput& b, DiffOptions opt)
+    : impl_(std::make_unique<Impl>(a, b, std::move(opt))) {}
+DiffGraph::~DiffGraph() = default;
+DiffGraph::DiffGraph(DiffGraph&&) noexcept = default;
+DiffGraph& DiffGraph::operator=(DiffGraph&&) noexcept = default;
+std::string DiffGraph::render(double min_width_px) { return impl_->render(min_width_px); }
+std::size_t DiffGraph::size(double min_width_px) { return impl_->size(min_width_px); }
 
 }  // namespace fscost

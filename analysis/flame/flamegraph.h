@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -63,7 +64,7 @@ struct SvgOptions {
 SvgOptions flame_svg_options(const Profile& p, View view,
                              const std::optional<std::string>& op, bool per_op);
 
-// Folded stacks as parse_folded (format_folded.h) read them, frames kept as
+// Folded stacks as parse_folded (io/folded.h) read them, frames kept as
 // they are; `column` 1 takes the second count of the two-column (diff) form.
 FlameInput flame_input(const FoldedStacks& folded, int column = 0);
 
@@ -105,10 +106,6 @@ struct DiffOptions {
 // operation, so a run that did more operations is not "slower" for it).
 std::string render_diff_svg(const FlameInput& a, const FlameInput& b, const DiffOptions& opt);
 
-namespace flame {
-struct Span;  // flame_layout.h
-}
-
 // A differential flame graph drawn more than once, at growing pruning
 // widths (a page's size budget): the merged tree, its layout spans, each
 // frame's tooltip and its significance are made once. render(px) is
@@ -118,8 +115,7 @@ struct Span;  // flame_layout.h
 class DiffGraph {
  public:
   DiffGraph(const FlameInput& a, const FlameInput& b, DiffOptions opt);
-  // Defined where flame::Span is complete. Moving is cheap, copying is not
-  // needed: no copies.
+  // Moving is cheap; copying is not needed.
   ~DiffGraph();
   DiffGraph(DiffGraph&&) noexcept;
   DiffGraph& operator=(DiffGraph&&) noexcept;
@@ -129,24 +125,8 @@ class DiffGraph {
   std::size_t size(double min_width_px);
 
  private:
-  struct Memo {
-    std::size_t tooltip_at = 0, tooltip_size = 0;  // escaped, in tooltips_
-    bool insignificant = false;
-    bool done = false;
-  };
-  struct Drawing;
-  Drawing plan(double min_width_px) const;
-  const Memo& memo(const FlameNode& n, std::size_t index, std::span<const std::string_view> path);
-  // Calls emit(frame, markup) for each frame of `d`, in order.
-  template <typename Emit>
-  void each_frame(const Drawing& d, Emit&& emit);
-
-  FlameNode root_;
-  DiffOptions opt_;
-  std::vector<flame::Span> spans_;  // by the node's pre-order number; measured once
-  std::vector<Memo> memo_;  // by the node's pre-order number
-  std::string tooltips_;    // every memoised tooltip, one after another
-  std::string scratch_;     // a tooltip before escaping
+  class Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 // What FlameGraph's difffolded.pl prints for the two folded files: one

@@ -103,7 +103,7 @@ std::string side(const RunSet& r) {
   return fmt::format("{} ({} run{}, mean)", r.label, r.runs.size(), r.runs.size() == 1 ? "" : "s");
 }
 
-// A graph before drawing; its stacks are the runs' memoised mean stacks.
+// A graph before drawing; its stacks are the diff's mean stacks.
 struct Pending {
   GraphSet* set = nullptr;
   View view;
@@ -114,11 +114,12 @@ struct Pending {
   std::unique_ptr<DiffGraph> graph;  // made when first measured, kept to draw
 };
 
-void plan_set(const OpDiff& op, const RunSet& a, const RunSet& b, const DiffHtmlOptions& opt,
-              GraphSet& set, std::set<std::string>& ids, std::vector<Pending>& pending) {
+void plan_set(const OpDiff& op, const RunSet& a, const RunSet& b, const MeanStacks& sa,
+              const MeanStacks& sb, const DiffHtmlOptions& opt, GraphSet& set,
+              std::set<std::string>& ids, std::vector<Pending>& pending) {
   for (View view : kViews) {
-    const FlameInput& in_a = mean_stacks(a, view, op.op);
-    const FlameInput& in_b = mean_stacks(b, view, op.op);
+    const FlameInput& in_a = sa.get(view, op.op);
+    const FlameInput& in_b = sb.get(view, op.op);
     if (!has_data(in_a) && !has_data(in_b)) continue;
     DiffOptions d;
     d.svg.title =
@@ -148,15 +149,17 @@ Hook significance_hook(const OpDiff& op, View view) {
 
 std::vector<GraphSet> diff_graph_sets(const Diff& d, const RunSet& a, const RunSet& b,
                                       const DiffHtmlOptions& opt, std::set<std::string>& ids) {
-  // Held here: Pending points into the memos.
-  auto memo_a = mean_stack_memo(a), memo_b = mean_stack_memo(b);
+  // A Diff from diff_runs carries the stacks it explained; one made
+  // otherwise gets them here. Held here: Pending points into them.
+  auto sa = d.stacks_a ? d.stacks_a : std::make_shared<const MeanStacks>(mean_stacks_of(a));
+  auto sb = d.stacks_b ? d.stacks_b : std::make_shared<const MeanStacks>(mean_stacks_of(b));
   std::vector<GraphSet> sets;
   sets.reserve(d.ops.size());  // Pending points into it
   for (const auto& op : d.ops)
     sets.push_back({unique_id("graphs-" + op.op, ids), op.op, op.op, {}});
   std::vector<Pending> pending;
   for (std::size_t i = 0; i < d.ops.size(); ++i)
-    plan_set(d.ops[i], a, b, opt, sets[i], ids, pending);
+    plan_set(d.ops[i], a, b, *sa, *sb, opt, sets[i], ids, pending);
   std::vector<GraphSlot> slots;
   for (const auto& g : pending) slots.push_back({g.set, g.view, g.id, g.opt.svg.min_width_px});
   auto graph = [&](std::size_t i) -> DiffGraph& {

@@ -63,7 +63,7 @@ TEST(FlameFrames, DiffGraphSizeIsTheDrawingsSize) {
   EXPECT_EQ(empty.size(0.1), empty.render(0.1).size());
 }
 
-// The escaper before runs were copied whole (flame_svg.cpp at 91f2707),
+// The escaper before runs were copied whole (flame_svg.cpp at 91f2707, now model/escape.cpp),
 // kept as the reference; UTF-8 validation is shared (valid_utf8).
 std::string escaped_bytewise(std::string_view s) {
   std::string out;

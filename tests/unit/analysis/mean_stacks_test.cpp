@@ -99,18 +99,19 @@ TEST(MeanStacks, EqualTheFoldedPathOnAwkwardFrames) {
   expect_paths_agree(s);
 }
 
-TEST(MeanStacks, MemoIsRemadeWhenTheRunsChange) {
-  RunSet s = make_runs(base_spec(), 2, 3, "A");
-  FlameInput before = mean_flame_input(s, View::OnCpu, std::string("create"));
-  auto memo = s.memo;
-  ASSERT_TRUE(memo);
-  EXPECT_EQ(mean_stack_memo(s), memo);  // unchanged runs: the same memo
-  s.runs.push_back(s.runs.front());
-  s.runs.back().samples.front().count *= 100;
-  FlameInput after = mean_flame_input(s, View::OnCpu, std::string("create"));
-  EXPECT_NE(s.memo, memo);
-  expect_same(after, folded_mean(s, View::OnCpu, std::string("create")), "after");
-  EXPECT_NE(before.stacks.front().second, after.stacks.front().second);
+// The explanation and the HTML report read the stacks diff_runs made: the
+// same as mean_flame_input of each side.
+TEST(MeanStacks, DiffCarriesTheStacksItExplained) {
+  RunSet a = make_runs(base_spec(), 2, 3, "A"), b = make_runs(base_spec(), 3, 5, "B");
+  Diff d = diff_runs(a, b);
+  ASSERT_TRUE(d.stacks_a && d.stacks_b);
+  for (View view : kViews)
+    for (const std::string op : {"create", "unlink", "no-such-op"}) {
+      std::string what = std::string(view_name(view)) + " " + op;
+      expect_same(d.stacks_a->get(view, op), mean_flame_input(a, view, op), "A " + what);
+      expect_same(d.stacks_b->get(view, op), mean_flame_input(b, view, op), "B " + what);
+    }
+  EXPECT_FALSE(d.stacks_a->get(View::OnCpu, "create").stacks.empty());
 }
 
 }  // namespace

@@ -1,0 +1,2 @@
+// A lower layer may not include a higher one.
+#include "high/high.h"
