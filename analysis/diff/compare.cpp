@@ -160,6 +160,7 @@ LockDiff compare_lock(const Sides& s, const std::string& op, const LockKey& key)
   d.wait = s.op(op, field(&LockMetrics::wait), "ns/op");
   d.spin = s.op(op, field(&LockMetrics::spin), "ns/op");
   d.sleep = s.op(op, field(&LockMetrics::sleep), "ns/op");
+  d.optimistic_spin = s.op(op, field(&LockMetrics::optimistic_spin), "ns/op");
   d.per_contention = compare(per_contention(s.a, op, key), per_contention(s.b, op, key), "ns",
                              s.cfg.level, s.cfg.alpha);
   return d;
@@ -169,9 +170,12 @@ std::vector<LockDiff> compare_locks(const Sides& s, const std::string& op) {
   auto keys = keys_of<LockKey>(s, op, [](const OpMetrics& m) -> const auto& { return m.locks; });
   std::vector<LockDiff> out;
   for (const auto& key : keys) out.push_back(compare_lock(s, op, key));
-  std::stable_sort(out.begin(), out.end(), [](const auto& x, const auto& y) {
-    return std::fabs(x.wait.delta()) > std::fabs(y.wait.delta());
-  });
+  // Optimistic spin is a lock's cost the wait does not include.
+  auto weight = [](const LockDiff& l) {
+    return std::max(std::fabs(l.wait.delta()), std::fabs(l.optimistic_spin.delta()));
+  };
+  std::stable_sort(out.begin(), out.end(),
+                   [&](const auto& x, const auto& y) { return weight(x) > weight(y); });
   return out;
 }
 
@@ -226,7 +230,8 @@ Families every_comparison(Diff& d) {
       f.functions.push_back(&fn.self);
     }
     for (auto& l : op.locks)
-      for (Comparison* c : {&l.contentions, &l.wait, &l.spin, &l.sleep, &l.per_contention})
+      for (Comparison* c :
+           {&l.contentions, &l.wait, &l.spin, &l.sleep, &l.optimistic_spin, &l.per_contention})
         f.locks.push_back(c);
   }
   return f;

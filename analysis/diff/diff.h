@@ -106,6 +106,10 @@ struct LockDiff {
   Comparison wait;              // ns/op, begin → end
   Comparison spin;              // ns/op on CPU
   Comparison sleep;             // ns/op off CPU
+  // ns/op sampled spinning optimistically on it (rwsem/mutex owner spin),
+  // which contention_begin/end never time: a separate column, never added
+  // to `spin`.
+  Comparison optimistic_spin;
   Comparison per_contention;    // ns per contention (runs with contentions only)
   LockChange change = LockChange::NoChange;
   std::string detail;           // "2.1× contentions/op", "1.4× wait per contention", ...
@@ -135,7 +139,7 @@ struct OpDiff {
   Comparison rate;     // ops/s over the recording
   std::map<std::string, Comparison> offcpu_by_class;  // kWaitClasses → ns/op
   std::vector<FunctionDiff> functions;  // by |Δ inclusive| descending
-  std::vector<LockDiff> locks;          // by |Δ wait| descending
+  std::vector<LockDiff> locks;          // by |Δ wait| or |Δ optimistic spin|, descending
   std::vector<DeltaPart> oncpu_parts;   // by |delta_ns| descending
   std::vector<DeltaPart> offcpu_parts;
 };

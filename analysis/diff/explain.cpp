@@ -9,11 +9,14 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
+#include <tuple>
 
 #include "diff/callgraph.h"
 #include "diff/internal.h"
 #include "diff/mean_stacks.h"
 #include "flame/flamegraph.h"  // flame_diff_tree
+#include "views/lock_names.h"  // spinning_lock
 #include "views/spin_check.h"
 
 namespace fscost {
@@ -23,10 +26,14 @@ namespace {
 enum Class { kNewCode, kSpin, kMoreWork, kClassCount };
 constexpr std::array<const char*, kClassCount> kKinds = {"new-code", "spin", "more-work"};
 
+// A lock a spinning stack waits for, named from the stack (spinning_lock).
+using SpinKey = std::tuple<std::string, std::string, bool>;  // name, type, optimistic
+
 struct Sampled {
   std::array<double, kClassCount> total{};
   // Per call-graph vertex: the class's delta at stacks ending there.
   std::array<std::vector<double>, kClassCount> self;
+  std::map<SpinKey, double> spin_by_lock;  // the spin class's delta per lock
 };
 
 struct Walk {
@@ -53,6 +60,9 @@ void walk(const FlameNode& n, bool new_path, Walk& w) {
     Class k = class_of(w.path, new_path);
     w.out.total[k] += d;
     if (auto v = w.cg.find(n.name)) w.out.self[k][*v] += d;
+    if (k == kSpin)
+      if (auto l = spinning_lock(w.path))
+        w.out.spin_by_lock[{l->name, l->type, l->optimistic}] += d;
   }
   for (const auto& c : n.children) walk(c, new_path || c.value == 0, w);
   w.path.pop_back();
@@ -71,25 +81,37 @@ bool function_significant(const OpDiff& op, const std::string& name) {
   return false;
 }
 
-// Names the locks whose spin moved most in the part's direction.
-void describe_spin(DeltaPart& p, const OpDiff& op, const DiffConfig& cfg) {
-  std::vector<const LockDiff*> locks;
+const LockDiff* lock_diff(const OpDiff& op, const std::string& name, const std::string& type) {
   for (const auto& l : op.locks)
-    if (l.spin.delta() * p.delta_ns > 0) locks.push_back(&l);
-  std::stable_sort(locks.begin(), locks.end(), [](const LockDiff* x, const LockDiff* y) {
-    return std::fabs(x->spin.delta()) > std::fabs(y->spin.delta());
+    if (l.name == name && l.type == type) return &l;
+  return nullptr;
+}
+
+// The spin part belongs to the locks its own stacks spin on (the caller of
+// down_write, mutex_lock, spin_lock names the lock as for a traced wait),
+// never to another lock that happened to move the same way.
+void describe_spin(DeltaPart& p, const Sampled& s, const OpDiff& op, const DiffConfig& cfg) {
+  std::vector<std::pair<SpinKey, double>> locks;
+  for (const auto& [key, d] : s.spin_by_lock)
+    if (d * p.delta_ns > 0) locks.emplace_back(key, d);
+  std::stable_sort(locks.begin(), locks.end(), [](const auto& x, const auto& y) {
+    return std::fabs(x.second) > std::fabs(y.second);
   });
   if (locks.empty()) {
-    p.detail = "spinning the lock tracepoints did not time (rwsem optimistic spin?)";
-    p.significant = op.oncpu.significant() && function_significant(op, p.where);
+    p.detail = "spin on locks the stacks do not name";
+    p.significant = false;
     return;
   }
-  p.where = locks[0]->name;
-  p.detail = lock_phrase(*locks[0]);
+  const auto& [name, type, optimistic] = locks[0].first;
+  p.where = name;
+  p.detail = optimistic ? "optimistic spin (sampled; the lock tracepoints do not see it)"
+                        : "spin in the lock's slow path (sampled)";
+  const LockDiff* l = lock_diff(op, name, type);
+  if (l) p.detail += ", " + lock_phrase(*l);
+  p.significant = l && (optimistic ? l->optimistic_spin : l->spin).significant();
   for (std::size_t i = 1; i < locks.size() && i < cfg.top; ++i)
-    p.detail += fmt::format("; also {} {}/op", locks[i]->name,
-                            ns_text(locks[i]->spin.delta(), true));
-  p.significant = locks[0]->spin.significant();
+    p.detail += fmt::format("; also {} {}/op", std::get<0>(locks[i].first),
+                            ns_text(locks[i].second, true));
 }
 
 // Sampled deltas become parts of the exact delta: the difference between
@@ -124,7 +146,7 @@ std::vector<DeltaPart> parts_of(const Sampled& s, const CallGraph& cg, const OpD
     p.share = exact != 0 ? p.delta_ns / exact : 0;
     p.where = cg.vertex(narrowest_flow(cg, s.self[k], cfg.flow_share).through).name;
     if (k == kSpin)
-      describe_spin(p, op, cfg);
+      describe_spin(p, s, op, cfg);
     else
       p.significant = op.oncpu.significant() && function_significant(op, p.where);
     parts.push_back(std::move(p));

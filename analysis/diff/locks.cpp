@@ -21,10 +21,15 @@ bool clearly_positive(const stats::Summary& s) {
   return s.n >= 2 ? s.ci_lo > 0 : s.mean > 0;
 }
 
+// By the traced wait, or, for a lock whose cost is mostly optimistic
+// spinning the tracepoints never time, by the sampled spin.
 LockChange change_of(const LockDiff& l) {
-  bool in_a = clearly_positive(l.wait.sa), in_b = clearly_positive(l.wait.sb);
-  if (l.wait.verdict == Verdict::More) return in_a ? LockChange::Worse : LockChange::New;
-  if (l.wait.verdict == Verdict::Less) return in_b ? LockChange::Better : LockChange::Gone;
+  const Comparison& c = std::fabs(l.optimistic_spin.delta()) > std::fabs(l.wait.delta())
+                            ? l.optimistic_spin
+                            : l.wait;
+  bool in_a = clearly_positive(c.sa), in_b = clearly_positive(c.sb);
+  if (c.verdict == Verdict::More) return in_a ? LockChange::Worse : LockChange::New;
+  if (c.verdict == Verdict::Less) return in_b ? LockChange::Better : LockChange::Gone;
   return LockChange::NoChange;
 }
 
@@ -43,6 +48,9 @@ std::string ratios(const LockDiff& l) {
   std::string w = ratio_text(l.per_contention.sb.mean, l.per_contention.sa.mean);
   if (!c.empty()) out = c + " contentions/op";
   if (!w.empty()) out += (out.empty() ? "" : ", ") + w + " wait per contention";
+  std::string o = ratio_text(l.optimistic_spin.sb.mean, l.optimistic_spin.sa.mean);
+  if (!o.empty() && std::fabs(l.optimistic_spin.delta()) > std::fabs(l.wait.delta()))
+    out = o + " optimistic spin" + (out.empty() ? "" : ", " + out);
   return out;
 }
 

@@ -130,6 +130,8 @@ void add_samples(const Profile& p, std::map<std::string, OpMetrics>& ops) {
     }
     fs.self[id] += ns;
     fs.has_self[id] = 1;
+    if (auto l = spinning_lock(s.frames); l && l->optimistic)
+      last_op->locks[{l->name, l->type}].optimistic_spin += ns;
   }
   std::vector<std::uint32_t> by_name(names.size());
   std::iota(by_name.begin(), by_name.end(), 0u);

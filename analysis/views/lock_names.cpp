@@ -171,6 +171,55 @@ std::string lock_name(const LockStat& s) {
   return fmt::format("lock@0x{:x}", s.address);
 }
 
+namespace {
+
+// Leaves that spin, and the lock type their callers reveal. Order matters:
+// an rwsem or mutex frame below osq_lock decides whose queue it is.
+constexpr std::array<std::string_view, 2> kRwsemSpin = {"rwsem_spin_on_owner",
+                                                        "rwsem_optimistic_spin"};
+constexpr std::array<std::string_view, 4> kQueuedSpin = {
+    "native_queued_spin_lock_slowpath", "queued_spin_lock_slowpath",
+    "__pv_queued_spin_lock_slowpath", "__raw_spin_lock*"};
+
+bool has_frame(const Stack& frames, std::string_view pattern) {
+  for (const auto& f : frames)
+    if (frame_matches(f.str(), pattern)) return true;
+  return false;
+}
+
+}  // namespace
+
+std::optional<SpinningLock> spinning_lock(const Stack& frames) {
+  if (frames.empty()) return std::nullopt;
+  const std::string& leaf = frames.back().str();
+  SpinningLock l;
+  std::uint32_t flags = 0;
+  auto rwsem = [&] {
+    return has_frame(frames, "rwsem_*") || has_frame(frames, "down_read*") ||
+           has_frame(frames, "down_write*");
+  };
+  if (frame_matches_any(leaf, kRwsemSpin) || (leaf == "osq_lock" && rwsem())) {
+    bool write = has_frame(frames, "rwsem_down_write*") || has_frame(frames, "down_write*");
+    flags = write ? kLockWrite : kLockRead;
+    l.optimistic = true;
+  } else if (leaf == "mutex_spin_on_owner" || leaf == "osq_lock") {
+    flags = kLockMutex;
+    l.optimistic = true;
+  } else if (frame_matches_any(leaf, kQueuedSpin)) {
+    flags = kLockSpin;
+  } else if (frame_matches(leaf, "queued_read_lock_slowpath")) {
+    flags = kLockSpin | kLockRead;
+  } else if (frame_matches(leaf, "queued_write_lock_slowpath")) {
+    flags = kLockSpin | kLockWrite;
+  } else {
+    return std::nullopt;
+  }
+  l.type = lock_type(flags);
+  std::ptrdiff_t site = lock_site(frames);
+  l.name = site >= 0 ? role_name(frames, site, flags) : "unknown lock";
+  return l;
+}
+
 std::string lock_mode(std::uint64_t spin_ns, std::uint64_t sleep_ns) {
   if (spin_ns > 0 && sleep_ns > 0) return "both";
   if (spin_ns > 0) return "spin";

@@ -33,6 +33,22 @@ std::string lock_type(std::uint32_t flags);
 // (AGI)", "<function> lock"); else "lock@0x<address>" if there is no stack.
 std::string lock_name(const LockStat& s);
 
+// The lock a sampled stack spins on, named as lock_name names a traced
+// wait from the same call site. `optimistic` is spinning the lock
+// tracepoints never see: an rwsem's optimistic spin (rwsem_spin_on_owner,
+// rwsem_optimistic_spin, osq_lock under rwsem_*), which runs before
+// contention_begin (kernel/locking/rwsem.c), and a mutex's
+// (mutex_spin_on_owner, osq_lock), which it reports only as MUTEX|SPIN
+// without its on-CPU time. Otherwise a spinlock or rwlock slow path,
+// whose spin the tracepoints time.
+struct SpinningLock {
+  std::string name;  // "i_rwsem (parent dir, open)", "xfs_buf lock (AGI)", ...
+  std::string type;  // "rwsem:W", "rwsem:R", "mutex", "spinlock", "rwlock:R", "rwlock:W"
+  bool optimistic = false;
+};
+// nullopt if the stack's leaf does not spin on a lock.
+std::optional<SpinningLock> spinning_lock(const Stack& frames);
+
 // "spin", "sleep", "both" or "-": how the waits were spent.
 std::string lock_mode(std::uint64_t spin_ns, std::uint64_t sleep_ns);
 

@@ -188,7 +188,7 @@ void lock_table(std::string& out, const Diff& d) {
   }
   out += "<table class=\"diff locks\">\n" +
          stat_heads({"operation", "lock", "type", "change", "detail", "contentions/op A → B",
-                     "per contention A → B"});
+                     "per contention A → B", "optimistic spin A → B (sampled)"});
   for (const auto& op : d.ops)
     for (const auto& l : op.locks) {
       auto arrow = [](const Comparison& c) {
@@ -198,7 +198,7 @@ void lock_table(std::string& out, const Diff& d) {
       };
       stat_row(out,
                {op.op, l.name, l.type, to_string(l.change), l.detail, arrow(l.contentions),
-                arrow(l.per_contention)},
+                arrow(l.per_contention), arrow(l.optimistic_spin)},
                l.wait);
     }
   out += "</table>\n";

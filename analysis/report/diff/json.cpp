@@ -88,6 +88,7 @@ json locks(const std::vector<LockDiff>& v) {
                  {"wait", comparison(l.wait)},
                  {"spin", comparison(l.spin)},
                  {"sleep", comparison(l.sleep)},
+                 {"optimistic_spin", comparison(l.optimistic_spin)},
                  {"per_contention", comparison(l.per_contention)}});
   return a;
 }

@@ -119,13 +119,14 @@ std::string change_text(const LockDiff& l) {
 
 void locks(Page& page, const OpDiff& op, std::size_t top) {
   if (op.locks.empty()) return;
-  subheading(page, "locks, by |Δ wait|:");
+  subheading(page, "locks, by |Δ wait| or |Δ optimistic spin|:");
   for (std::size_t i = 0; i < op.locks.size() && i < top; ++i) {
     const LockDiff& l = op.locks[i];
     page.para(fmt::format("{} [{}]: {}", l.name, l.type, change_text(l)), "    ", "      ");
     row(page, 6, "contentions", l.contentions);
     row(page, 6, "wait", l.wait);
     if (nonzero(l.per_contention)) row(page, 6, "per contention", l.per_contention);
+    if (nonzero(l.optimistic_spin)) row(page, 6, "optimistic spin", l.optimistic_spin);
   }
 }
 

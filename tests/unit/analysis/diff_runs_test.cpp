@@ -61,7 +61,7 @@ std::vector<std::pair<std::string, const Comparison*>> comparisons(const OpDiff&
     out.push_back({f.name + " self", &f.self});
   }
   for (const auto& l : op.locks)
-    for (const auto* c : {&l.contentions, &l.wait, &l.spin, &l.sleep})
+    for (const auto* c : {&l.contentions, &l.wait, &l.spin, &l.sleep, &l.optimistic_spin})
       out.push_back({l.name, c});
   return out;
 }
@@ -220,8 +220,10 @@ TEST(DiffRuns, MirroredLocksAreBetterAndGone) {
 }
 
 // rwsem optimistic spinning runs before lock:contention_begin: the sampler
-// sees it, no lock row does. It is still spin, placed by the call graph.
-TEST(DiffRuns, UntracedSpinIsPlacedByTheCallGraph) {
+// sees it, no traced wait does. It is spin on the rwsem its stack takes
+// (the parent directory's i_rwsem under filename_create), in that lock's
+// row as sampled optimistic spin, and charged to no other lock.
+TEST(DiffRuns, UntracedSpinIsChargedToTheLockItsStackTakes) {
   ConfigSpec b = base_spec();
   op_of(b, "mkdir").oncpu.push_back(
       {frames_of(kMkdirPath, {"filename_create", "down_write", "rwsem_down_write_slowpath",
@@ -231,9 +233,16 @@ TEST(DiffRuns, UntracedSpinIsPlacedByTheCallGraph) {
   const OpDiff& mkdir = op_of(d, "mkdir");
   const DeltaPart* spin = part(mkdir.oncpu_parts, "spin");
   ASSERT_TRUE(spin);
-  EXPECT_EQ(spin->where, "rwsem_spin_on_owner");
-  EXPECT_NE(spin->detail.find("did not time"), std::string::npos) << spin->detail;
+  EXPECT_EQ(spin->where, "i_rwsem (parent dir, filename_create)");
+  EXPECT_EQ(spin->detail.rfind("optimistic spin (sampled", 0), 0u) << spin->detail;
   EXPECT_TRUE(spin->significant);
+  const LockDiff* l = nullptr;
+  for (const auto& x : mkdir.locks)
+    if (x.name == spin->where && x.type == "rwsem:W") l = &x;
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->optimistic_spin.verdict, Verdict::More);
+  EXPECT_EQ(l->change, LockChange::New);
+  EXPECT_EQ(l->spin.delta(), 0);  // traced spin stays its own column
   EXPECT_EQ(part(mkdir.oncpu_parts, "new-code"), nullptr);  // spin wins over new code
 }
 

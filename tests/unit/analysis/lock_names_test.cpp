@@ -180,6 +180,41 @@ TEST(LockName, AddressWhenThereIsNoCallSite) {
   EXPECT_EQ(lock_name(at({"_raw_spin_lock", "queued_spin_lock_slowpath"}, 0xabc)), "lock@0xabc");
 }
 
+// The stacks perf record -g showed on the rmapbt demo (docs/CASES.md, case
+// 2): the open's optimistic spin is the parent directory's i_rwsem, which
+// contention_begin never sees; the file table's spinlock is another lock.
+TEST(SpinningLock, OptimisticRwsemSpinIsTheRwsemBeingTaken) {
+  auto l = spinning_lock(stack({"entry_SYSCALL_64", "do_syscall_64", "__x64_sys_openat",
+                                "do_sys_openat2", "do_filp_open", "path_openat", "down_write",
+                                "rwsem_down_write_slowpath", "rwsem_spin_on_owner"}));
+  ASSERT_TRUE(l);
+  EXPECT_EQ(l->name, "i_rwsem (parent dir, open)");
+  EXPECT_EQ(l->type, "rwsem:W");
+  EXPECT_TRUE(l->optimistic);
+  auto r = spinning_lock(stack({"do_mkdirat", "filename_create", "down_read",
+                                "rwsem_down_read_slowpath", "osq_lock"}));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->name, "i_rwsem (parent dir, filename_create)");
+  EXPECT_EQ(r->type, "rwsem:R");
+  EXPECT_TRUE(r->optimistic);
+}
+
+TEST(SpinningLock, TracedSpinlocksAndMutexes) {
+  auto f = spinning_lock(stack({"path_openat", "alloc_fd", "_raw_spin_lock",
+                                "native_queued_spin_lock_slowpath"}));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(f->name, "files->file_lock (alloc_fd)");
+  EXPECT_EQ(f->type, "spinlock");
+  EXPECT_FALSE(f->optimistic);
+  auto m = spinning_lock(stack({"xlog_cil_push_work", "mutex_lock", "__mutex_lock",
+                                "mutex_spin_on_owner"}));
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->type, "mutex");
+  EXPECT_TRUE(m->optimistic);
+  EXPECT_FALSE(spinning_lock(stack({"path_openat", "xfs_create", "xfs_trans_alloc"})));
+  EXPECT_FALSE(spinning_lock({}));
+}
+
 TEST(LockMode, FromSpinAndSleep) {
   EXPECT_EQ(lock_mode(1, 0), "spin");
   EXPECT_EQ(lock_mode(0, 1), "sleep");
