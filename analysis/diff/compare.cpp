@@ -229,6 +229,7 @@ Families every_comparison(Diff& d) {
       f.functions.push_back(&fn.inclusive);
       f.functions.push_back(&fn.self);
     }
+    for (auto& path : op.paths) f.functions.push_back(&path.inclusive);
     for (auto& l : op.locks)
       for (Comparison* c :
            {&l.contentions, &l.wait, &l.spin, &l.sleep, &l.optimistic_spin, &l.per_contention})

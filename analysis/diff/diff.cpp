@@ -65,6 +65,7 @@ Diff diff_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   d.config = cfg;
   d.ops = compare_ops(ma, mb, cfg);
   compare_totals(d, ma, mb);
+  parallel_for(d.ops.size(), [&](std::size_t i) { find_paths(d.ops[i], a, b, *sa, *sb, cfg); });
   control_fdr(d);
   parallel_for(d.ops.size(), [&](std::size_t i) {
     classify_locks(d.ops[i]);

@@ -49,6 +49,11 @@ struct DiffConfig {
   double flow_share = 0.5;       // "under <function>": narrowest function carrying this share
   double user_share_warn = 0.10; // warn when user CPU exceeds this share of the workload's CPU
   std::size_t top = 3;           // items named per class in the text
+  // Explanation by descent: follow a child while it carries this share of
+  // its caller's delta (else the delta splits there), and report a path
+  // only if it carries path_share of the op's delta in its direction.
+  double descend_share = 0.8;
+  double path_share = 0.1;
 };
 
 enum class Verdict {
@@ -128,6 +133,27 @@ struct DeltaPart {
   bool significant = false;  // the underlying comparison survived FDR control
 };
 
+// A call chain carrying part of an operation's on-CPU delta, found by
+// descent on the differential call tree (diff/paths.cpp): from the op down,
+// following the child that carries most of the delta, stopping where it
+// splits.
+struct DeltaPath {
+  // "new-code"  the last frame cost nothing in A, which had enough samples
+  //             at its caller to tell absent from unsampled;
+  // "more-work" / "less-work"  the same path, costing more (less) in B;
+  // "contention"  most of the delta spins on a lock (`lock`).
+  std::string kind;
+  std::vector<std::string> frames;  // below the op, outermost first; the last is where it splits
+  Comparison inclusive;  // ns/op at the last frame, inclusive, per run (cpu-clock samples)
+  // Of the op's gross sampled delta in this direction (the sum of every
+  // stack's increase, or decrease): in [0, 1], the paths' shares add up to
+  // at most 1.
+  double share = 0;
+  // The last frame's children carrying the delta: name, Δ ns/op (mean).
+  std::vector<std::pair<std::string, double>> split;
+  std::string lock;  // "contention": the lock spun on (spinning_lock)
+};
+
 struct OpDiff {
   std::string op;
   Comparison count;    // operations per run (a workload that did different work is suspect)
@@ -141,6 +167,7 @@ struct OpDiff {
   std::vector<FunctionDiff> functions;  // by |Δ inclusive| descending
   std::vector<LockDiff> locks;          // by |Δ wait| or |Δ optimistic spin|, descending
   std::vector<DeltaPart> oncpu_parts;   // by |delta_ns| descending
+  std::vector<DeltaPath> paths;         // increases first, each by share descending
   std::vector<DeltaPart> offcpu_parts;
 };
 

@@ -33,6 +33,12 @@ void classify_locks(OpDiff& op);
 // "same lock, worse: 2.1× contentions/op, 1.3× wait per contention", ...
 std::string lock_phrase(const LockDiff& l);
 
+// Before control_fdr: the 1–3 call chains that carry most of the op's
+// on-CPU increase, and of its decrease (OpDiff::paths), each with its
+// per-run comparison (in the functions family).
+void find_paths(OpDiff& op, const RunSet& a, const RunSet& b, const MeanStacks& sa,
+                const MeanStacks& sb, const DiffConfig& cfg);
+
 // After classify_locks: the op's on-CPU delta split into new code, spin and
 // more work (call graph of the mean stacks of a and b).
 void explain_oncpu(OpDiff& op, const MeanStacks& a, const MeanStacks& b, const DiffConfig& cfg);

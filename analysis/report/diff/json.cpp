@@ -66,6 +66,21 @@ json parts(const std::vector<DeltaPart>& v) {
   return a;
 }
 
+json paths(const std::vector<DeltaPath>& v) {
+  json a = json::array();
+  for (const auto& p : v) {
+    json split = json::array();
+    for (const auto& [name, d] : p.split) split.push_back({{"name", name}, {"delta_ns", num(d)}});
+    a.push_back({{"kind", p.kind},
+                 {"frames", p.frames},
+                 {"share", num(p.share)},
+                 {"inclusive", comparison(p.inclusive)},
+                 {"split", std::move(split)},
+                 {"lock", p.lock}});
+  }
+  return a;
+}
+
 json functions(const std::vector<FunctionDiff>& v) {
   json a = json::array();
   for (const auto& f : v)
@@ -108,6 +123,7 @@ json op_json(const OpDiff& o) {
           {"functions", functions(o.functions)},
           {"locks", locks(o.locks)},
           {"oncpu_parts", parts(o.oncpu_parts)},
+          {"paths", paths(o.paths)},
           {"offcpu_parts", parts(o.offcpu_parts)}};
 }
 

@@ -140,11 +140,18 @@ bool recorded(const Comparison& c) {
   return c.sa.n + c.sb.n > 0 && (c.sa.mean != 0 || c.sb.mean != 0);
 }
 
+bool has_significant_path(const OpDiff& op) {
+  return std::any_of(op.paths.begin(), op.paths.end(),
+                     [](const DeltaPath& p) { return p.inclusive.significant(); });
+}
+
 std::string side(const Diff& d, const OpDiff& op, std::string_view what, const Comparison& c,
                  const std::vector<DeltaPart>& parts) {
   std::string s = op.op + ": ";
   if (!recorded(c)) return s + std::string(what) + " none in A or B.";
   s += measured(what, c, d.config.level) + ": ";
+  if (&parts == &op.oncpu_parts && c.significant() && has_significant_path(op))
+    return s + "by call path,";
   if (c.verdict == Verdict::TooFewRuns)
     s += "too few runs for a conclusion (" + run_counts(c) + ")";
   else if (!c.significant())
@@ -156,7 +163,55 @@ std::string side(const Diff& d, const OpDiff& op, std::string_view what, const C
   return s + ".";
 }
 
+// "31× A", "new in B", "0.4× A".
+std::string times_a(const Comparison& c) {
+  if (!(c.sa.mean > 0)) return "new in B";
+  double r = c.sb.mean / c.sa.mean;
+  return r >= 10 ? fmt::format("{:.0f}× A", r) : fmt::format("{:.1f}× A", r);
+}
+
+std::string path_kind(const DeltaPath& p) {
+  if (p.kind == "new-code") return "new code";
+  if (p.kind == "contention") return "spin on " + (p.lock.empty() ? "a lock" : p.lock);
+  if (p.kind == "less-work") return "same path, less work";
+  return "same path, more work";
+}
+
+// The chain's last frames: where the delta leaves the op's common path.
+std::string chain_text(const DeltaPath& p, std::size_t keep = 4) {
+  std::string s;
+  std::size_t from = p.frames.size() > keep ? p.frames.size() - keep : 0;
+  if (from > 0) s = "… → ";
+  for (std::size_t i = from; i < p.frames.size(); ++i) s += (i > from ? " → " : "") + p.frames[i];
+  return s;
+}
+
+std::string path_text(const DeltaPath& p) {
+  const Comparison& c = p.inclusive;
+  double mag = std::fabs(c.delta());
+  std::string s = fmt::format("{}{} ({}, {} of the {}) {}: {}", number(c.delta(), c.unit, mag, true),
+                              suffix(c.unit, mag), times_a(c), share_text(p.share),
+                              c.delta() >= 0 ? "increase" : "decrease", path_kind(p),
+                              chain_text(p));
+  if (!p.split.empty()) {
+    s += "; there";
+    for (std::size_t i = 0; i < p.split.size(); ++i)
+      s += fmt::format("{} {} {}", i ? "," : "", p.split[i].first,
+                       number(p.split[i].second, "ns", std::fabs(p.split[i].second), true) +
+                           suffix("ns", std::fabs(p.split[i].second)));
+  }
+  return s + ".";
+}
+
 }  // namespace
+
+// The significant call paths of an op's on-CPU delta, one item each; the
+// rest is not significant and is not given as a reason.
+void paths(Page& page, const OpDiff& op) {
+  if (!op.oncpu.significant()) return;
+  for (const auto& p : op.paths)
+    if (p.inclusive.significant()) page.para(path_text(p), "  - ", "    ");
+}
 
 std::string sentence(const Diff& d, const OpDiff& op, bool oncpu) {
   return oncpu ? side(d, op, "on-CPU", op.oncpu, op.oncpu_parts)
@@ -173,6 +228,7 @@ std::string explanation(const Diff& d, std::size_t width) {
   for (std::size_t i = 0; i < d.ops.size(); ++i) {
     if (i > 0) page.blank();
     page.para(sentence(d, d.ops[i], true));
+    paths(page, d.ops[i]);
     page.para(sentence(d, d.ops[i], false));
   }
   return page.out;

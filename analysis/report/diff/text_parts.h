@@ -25,6 +25,8 @@ struct Page {
 // "create: on-CPU +1.9 µs/op (+18%, 95% CI +1.2..+2.6, q 0.002): 62% new
 // code under f, ...". `oncpu` false: the off-CPU side.
 std::string sentence(const Diff& d, const OpDiff& op, bool oncpu);
+// The significant call paths of the op's on-CPU delta (OpDiff::paths), one item each.
+void paths(Page& page, const OpDiff& op);
 
 // Header, warnings and the sentences of every operation, without the
 // tables: what the HTML page shows in its summary.

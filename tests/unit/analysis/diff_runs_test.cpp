@@ -259,8 +259,10 @@ TEST(DiffRuns, FamiliesUnderBenjaminiHochberg) {
   // Every op comparison above, per-contention comparisons and the five
   // whole-run ones are in the family.
   std::size_t extra = 5;
-  for (const auto& op : d.ops)
+  for (const auto& op : d.ops) {
     for (const auto& l : op.locks) extra += l.per_contention.welch.valid;
+    for (const auto& p : op.paths) extra += p.inclusive.welch.valid;
+  }
   EXPECT_EQ(d.family, valid + extra);
   EXPECT_EQ(d.families.metrics + d.families.functions + d.families.locks, d.family);
   EXPECT_GT(d.families.functions, d.families.metrics);  // many functions, few per-op figures
