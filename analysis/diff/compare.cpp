@@ -7,10 +7,12 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <map>
 #include <set>
 #include <utility>
 
 #include "diff/internal.h"
+#include "model/frame_match.h"  // function_family
 #include "model/parallel.h"
 #include "model/wait_class.h"
 
@@ -146,6 +148,32 @@ std::vector<FunctionDiff> compare_functions(const Sides& s, const std::string& o
   return out;
 }
 
+std::vector<FamilyDiff> compare_families(const Sides& s, const std::string& op,
+                                         const std::vector<FunctionDiff>& functions) {
+  std::map<std::string, std::size_t> members;
+  for (const auto& f : functions)
+    if (auto fam = function_family(f.name); !fam.empty()) ++members[std::string(fam)];
+  std::vector<FamilyDiff> out;
+  for (const auto& [fam, n] : members) {
+    if (n < 2) continue;
+    auto value = [&](const OpMetrics& m) {
+      auto it = std::lower_bound(m.families.begin(), m.families.end(), fam,
+                                 [](const auto& e, const std::string& k) { return e.first < k; });
+      return it != m.families.end() && it->first == fam ? it->second : 0.0;
+    };
+    FamilyDiff d;
+    d.name = fam + "_*";
+    d.functions = n;
+    d.inclusive = s.op(op, value, "ns/op");
+    d.new_in_b = all_zero(d.inclusive.a);
+    out.push_back(std::move(d));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto& x, const auto& y) {
+    return std::fabs(x.inclusive.delta()) > std::fabs(y.inclusive.delta());
+  });
+  return out;
+}
+
 LockDiff compare_lock(const Sides& s, const std::string& op, const LockKey& key) {
   auto field = [&](double LockMetrics::*f) {
     return [&key, f](const OpMetrics& m) {
@@ -195,6 +223,7 @@ OpDiff compare_op(const Sides& s, const std::string& op) {
         s.op(op, [&](const OpMetrics& m) { return from(m.offcpu_class, cls); }, "ns/op");
   }
   d.functions = compare_functions(s, op);
+  d.families = compare_families(s, op, d.functions);
   d.locks = compare_locks(s, op);
   return d;
 }
@@ -230,6 +259,7 @@ Families every_comparison(Diff& d) {
       f.functions.push_back(&fn.self);
     }
     for (auto& path : op.paths) f.functions.push_back(&path.inclusive);
+    for (auto& fam : op.families) f.functions.push_back(&fam.inclusive);
     for (auto& l : op.locks)
       for (Comparison* c :
            {&l.contentions, &l.wait, &l.spin, &l.sleep, &l.optimistic_spin, &l.per_contention})

@@ -94,6 +94,16 @@ struct FunctionDiff {
   bool gone_in_b = false;  // no cost in any B run
 };
 
+// A family of functions under one operation (function_family: the first
+// two words of their names, "xfs_attr"), from cpu-clock samples as ns/op;
+// only families with at least two member functions in A or B.
+struct FamilyDiff {
+  std::string name;           // "xfs_attr_*"
+  std::size_t functions = 0;  // distinct member functions under the op, A or B
+  Comparison inclusive;       // a stack counts once, however many members it holds
+  bool new_in_b = false;      // no cost in any A run
+};
+
 enum class LockChange {
   New,       // a new contention point: absent or insignificant in A, significant in B
   Worse,     // the same lock, worse: contentions/op or wait per contention up
@@ -152,6 +162,9 @@ struct DeltaPath {
   // The last frame's children carrying the delta: name, Δ ns/op (mean).
   std::vector<std::pair<std::string, double>> split;
   std::string lock;  // "contention": the lock spun on (spinning_lock)
+  // Earlier paths that end below this one's last frame: `inclusive` leaves
+  // their stacks out (it is what they left of this frame's delta).
+  std::size_t besides = 0;
 };
 
 struct OpDiff {
@@ -165,6 +178,7 @@ struct OpDiff {
   Comparison rate;     // ops/s over the recording
   std::map<std::string, Comparison> offcpu_by_class;  // kWaitClasses → ns/op
   std::vector<FunctionDiff> functions;  // by |Δ inclusive| descending
+  std::vector<FamilyDiff> families;     // by |Δ inclusive| descending
   std::vector<LockDiff> locks;          // by |Δ wait| or |Δ optimistic spin|, descending
   std::vector<DeltaPart> oncpu_parts;   // by |delta_ns| descending
   std::vector<DeltaPath> paths;         // increases first, each by share descending

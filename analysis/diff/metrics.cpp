@@ -6,6 +6,7 @@
 #include <numeric>
 #include <unordered_map>
 
+#include "model/frame_match.h"  // function_family
 #include "views/lock_names.h"
 #include "views/offcpu_view.h"  // wait_class_index
 #include "model/wait_class.h"
@@ -68,6 +69,7 @@ void add_locks(const Profile& p, std::map<std::string, OpMetrics>& ops) {
 struct FrameSums {
   std::vector<double> incl, self;
   std::vector<std::uint8_t> has_incl, has_self;  // a map entry, even if it sums to 0
+  std::map<std::uint32_t, double> family;        // family number → ns/op, union-inclusive
 
   void fit(std::size_t n) {
     if (incl.size() >= n) return;
@@ -95,6 +97,20 @@ void add_samples(const Profile& p, std::map<std::string, OpMetrics>& ops) {
   std::vector<std::uint32_t> local(Frame::pool_size(), kUnseen);  // pool id → run's number
   std::vector<Frame> names;                                        // run's number → frame
   std::vector<std::uint32_t> seen;  // stack number that last counted the frame
+  // Function families (function_family): the run's frame number → family
+  // number, and a stamp per family as for frames.
+  std::vector<std::uint32_t> family_of;
+  std::vector<std::string_view> families;
+  std::vector<std::uint32_t> family_seen;
+  auto family_number = [&](const Frame& f) {
+    std::string_view fam = function_family(f.str());
+    if (fam.empty()) return kUnseen;
+    auto it = std::find(families.begin(), families.end(), fam);
+    if (it != families.end()) return static_cast<std::uint32_t>(it - families.begin());
+    families.push_back(fam);  // views into the frame pool, which is never freed
+    family_seen.push_back(0);
+    return static_cast<std::uint32_t>(families.size() - 1);
+  };
   std::unordered_map<OpMetrics*, FrameSums> sums;
   std::uint32_t stack = 0;
   // Neighbouring samples mostly share their op: look it up when it changes.
@@ -121,6 +137,12 @@ void add_samples(const Profile& p, std::map<std::string, OpMetrics>& ops) {
         id = local[f.id()] = static_cast<std::uint32_t>(names.size());
         names.push_back(f);
         seen.push_back(0);
+        family_of.push_back(family_number(f));
+      }
+      // A stack counts once for a family, however many of its frames are in it.
+      if (std::uint32_t fam = family_of[id]; fam != kUnseen && family_seen[fam] != stack) {
+        family_seen[fam] = stack;
+        fs.family[fam] += ns;
       }
       fs.fit(names.size());
       if (seen[id] == stack) continue;  // a recursive function counts once per stack
@@ -141,6 +163,8 @@ void add_samples(const Profile& p, std::map<std::string, OpMetrics>& ops) {
   for (auto& [m, fs] : sums) {
     flush(by_name, names, fs.incl, fs.has_incl, m->incl);
     flush(by_name, names, fs.self, fs.has_self, m->self);
+    for (auto [fam, ns] : fs.family) m->families.emplace_back(std::string(families[fam]), ns);
+    std::sort(m->families.begin(), m->families.end());
   }
 }
 

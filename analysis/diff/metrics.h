@@ -46,6 +46,10 @@ struct OpMetrics {
   // name. Inclusive counts a function once per stack even if it recurses;
   // self is the leaf.
   FunctionValues incl, self;
+  // The same per function family (function_family, "xfs_attr"), union-
+  // inclusive: a stack counts once if any of its frames is in the family.
+  // Sorted by name.
+  std::vector<std::pair<std::string, double>> families;
   std::map<LockKey, LockMetrics> locks;
 };
 

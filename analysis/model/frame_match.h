@@ -2,6 +2,7 @@
 // classifiers use (wait classes, lock roles, spin paths).
 #pragma once
 
+#include <algorithm>
 #include <span>
 #include <string>
 #include <string_view>
@@ -31,6 +32,21 @@ constexpr bool frame_matches_any(std::string_view frame,
   for (auto p : patterns)
     if (frame_matches(frame, p)) return true;
   return false;
+}
+
+// A function's family, from its name alone: its first two words, as
+// kernel subsystems prefix their functions ("xfs_attr_sf_addname" →
+// "xfs_attr", "__xfs_trans_commit" → "xfs_trans", "xlog_cil_push_work" →
+// "xlog_cil"). "" for names of fewer than three words ("down_write",
+// "path_openat"), which name no family.
+constexpr std::string_view function_family(std::string_view frame) {
+  std::string_view f = base_name(frame);
+  f.remove_prefix(std::min(f.find_first_not_of('_'), f.size()));
+  std::size_t first = f.find('_');
+  if (first == 0 || first == std::string_view::npos) return {};
+  std::size_t second = f.find('_', first + 1);
+  if (second == std::string_view::npos || second == first + 1 || second + 1 >= f.size()) return {};
+  return f.substr(0, second);
 }
 
 // True if any frame of the stack matches one of `patterns`.

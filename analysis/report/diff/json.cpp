@@ -76,8 +76,19 @@ json paths(const std::vector<DeltaPath>& v) {
                  {"share", num(p.share)},
                  {"inclusive", comparison(p.inclusive)},
                  {"split", std::move(split)},
-                 {"lock", p.lock}});
+                 {"lock", p.lock},
+                 {"besides", p.besides}});
   }
+  return a;
+}
+
+json families(const std::vector<FamilyDiff>& v) {
+  json a = json::array();
+  for (const auto& f : v)
+    a.push_back({{"name", f.name},
+                 {"functions", f.functions},
+                 {"new_in_b", f.new_in_b},
+                 {"inclusive", comparison(f.inclusive)}});
   return a;
 }
 
@@ -124,6 +135,7 @@ json op_json(const OpDiff& o) {
           {"locks", locks(o.locks)},
           {"oncpu_parts", parts(o.oncpu_parts)},
           {"paths", paths(o.paths)},
+          {"families", families(o.families)},
           {"offcpu_parts", parts(o.offcpu_parts)}};
 }
 

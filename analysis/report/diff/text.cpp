@@ -193,6 +193,7 @@ std::string path_text(const DeltaPath& p) {
                               suffix(c.unit, mag), times_a(c), share_text(p.share),
                               c.delta() >= 0 ? "increase" : "decrease", path_kind(p),
                               chain_text(p));
+  if (p.besides > 0) s += p.besides == 1 ? ", besides the path above" : ", besides the paths above";
   if (!p.split.empty()) {
     s += "; there";
     for (std::size_t i = 0; i < p.split.size(); ++i)
@@ -206,11 +207,23 @@ std::string path_text(const DeltaPath& p) {
 }  // namespace
 
 // The significant call paths of an op's on-CPU delta, one item each; the
-// rest is not significant and is not given as a reason.
+// rest is not significant and is not given as a reason. Then the function
+// families that moved, significant and at least 5% of the op's delta.
 void paths(Page& page, const OpDiff& op) {
   if (!op.oncpu.significant()) return;
   for (const auto& p : op.paths)
     if (p.inclusive.significant()) page.para(path_text(p), "  - ", "    ");
+  std::string fams;
+  std::size_t n = 0;
+  for (const auto& f : op.families) {
+    const Comparison& c = f.inclusive;
+    if (!c.significant() || std::fabs(c.delta()) < 0.05 * std::fabs(op.oncpu.delta())) continue;
+    if (++n > 5) break;
+    double mag = std::fabs(c.delta());
+    fams += fmt::format("{}{} {}{} ({})", fams.empty() ? "" : ", ", f.name,
+                        number(c.delta(), c.unit, mag, true), suffix(c.unit, mag), times_a(c));
+  }
+  if (!fams.empty()) page.para("families: " + fams + ".", "  - ", "    ");
 }
 
 std::string sentence(const Diff& d, const OpDiff& op, bool oncpu) {

@@ -7,6 +7,7 @@
 
 #include "diff/diff.h"
 #include "diff_fixture.h"
+#include "model/frame_match.h"
 
 namespace fscost::test {
 namespace {
@@ -53,8 +54,11 @@ TEST(DiffPaths, NewCodeEndsWhereTheInjectedStacksHang) {
   EXPECT_EQ(up[0]->split[1].first, "xfs_parent_hashname");
   EXPECT_TRUE(significant(create, false).empty());
   expect_shares_bounded(create);
-  for (const auto& op : d.ops)
-    if (op.op != "create") EXPECT_TRUE(significant(op, true).empty()) << op.op;
+  for (const auto& op : d.ops) {
+    if (op.op != "create") {
+      EXPECT_TRUE(significant(op, true).empty()) << op.op;
+    }
+  }
 }
 
 // The parent-pointer shape (docs/CASES.md, case 1): the create's commit
@@ -91,6 +95,51 @@ TEST(DiffPaths, NoPathOnTheSameConfiguration) {
     EXPECT_TRUE(significant(op, false).empty()) << op.op;
     expect_shares_bounded(op);
   }
+}
+
+}  // namespace
+}  // namespace fscost::test
+
+namespace fscost::test {
+namespace {
+
+TEST(FunctionFamily, FirstTwoWordsOfNamesOfThreeOrMore) {
+  EXPECT_EQ(function_family("xfs_attr_sf_addname"), "xfs_attr");
+  EXPECT_EQ(function_family("__xfs_trans_commit"), "xfs_trans");
+  EXPECT_EQ(function_family("xlog_cil_push_work"), "xlog_cil");
+  EXPECT_EQ(function_family("xfs_rmapbt_cmp_two_keys.isra.0"), "xfs_rmapbt");
+  EXPECT_EQ(function_family("down_write"), "");
+  EXPECT_EQ(function_family("path_openat"), "");
+  EXPECT_EQ(function_family("schedule"), "");
+  EXPECT_EQ(function_family("xfs__x"), "");
+  EXPECT_EQ(function_family("_"), "");
+}
+
+// A family counts a stack once however many members it holds, and needs
+// two members to be one.
+TEST(DiffFamilies, UnionInclusiveOverItsMembers) {
+  auto at = [](Stack tail) { return frames_of(kCreatePath, tail); };
+  ConfigSpec b = base_spec();
+  op_of(b, "create").oncpu.push_back({at({"xfs_attr_set_iter", "xfs_attr_sf_addname"}), 500});
+  op_of(b, "create").oncpu.push_back({at({"xfs_attr_defer_add"}), 300});
+  Diff d = diff_runs(make_runs(base_spec(), 5, 100, "A"), make_runs(b, 5, 200, "B"));
+  const OpDiff& create = op_of(d, "create");
+  const FamilyDiff* attr = nullptr;
+  for (const auto& f : create.families) {
+    EXPECT_GE(f.functions, 2u) << f.name;
+    if (f.name == "xfs_attr_*") attr = &f;
+  }
+  ASSERT_TRUE(attr);
+  EXPECT_EQ(attr->functions, 3u);
+  EXPECT_TRUE(attr->new_in_b);
+  EXPECT_TRUE(attr->inclusive.significant());
+  // 800 of the create's samples per run, counted once each: the per-op
+  // ns of 800 samples, not of the 1300 frame hits.
+  const FunctionDiff* sf = nullptr;
+  for (const auto& f : create.functions)
+    if (f.name == "xfs_attr_set_iter") sf = &f;
+  ASSERT_TRUE(sf);
+  EXPECT_NEAR(attr->inclusive.sb.mean / sf->inclusive.sb.mean, 800.0 / 500, 0.05);
 }
 
 }  // namespace

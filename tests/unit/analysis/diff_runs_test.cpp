@@ -262,6 +262,7 @@ TEST(DiffRuns, FamiliesUnderBenjaminiHochberg) {
   for (const auto& op : d.ops) {
     for (const auto& l : op.locks) extra += l.per_contention.welch.valid;
     for (const auto& p : op.paths) extra += p.inclusive.welch.valid;
+    for (const auto& f : op.families) extra += f.inclusive.welch.valid;
   }
   EXPECT_EQ(d.family, valid + extra);
   EXPECT_EQ(d.families.metrics + d.families.functions + d.families.locks, d.family);
