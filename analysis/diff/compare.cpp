@@ -246,10 +246,13 @@ struct Families {
   std::vector<Comparison*> metrics, functions, locks;
 };
 
-Families every_comparison(Diff& d) {
+// Every comparison of the ops `tested` selects (whole-run figures with
+// them), or of the others.
+Families every_comparison(Diff& d, bool tested) {
   Families f;
-  f.metrics = {&d.sys_ns, &d.user_ns, &d.wall_ns, &d.user_share, &d.kthread_ns};
+  if (tested) f.metrics = {&d.sys_ns, &d.user_ns, &d.wall_ns, &d.user_share, &d.kthread_ns};
   for (auto& op : d.ops) {
+    if (op.tested != tested) continue;
     for (Comparison* c :
          {&op.count, &op.oncpu, &op.offcpu, &op.spin, &op.sleep, &op.latency, &op.rate})
       f.metrics.push_back(c);
@@ -346,7 +349,20 @@ void compare_totals(Diff& d, const std::vector<RunMetrics>& a, const std::vector
 }
 
 void control_fdr(Diff& d) {
-  Families f = every_comparison(d);
+  // "other" is every syscall outside the op table (futex, exec, the
+  // harness's own), and an op called a few times a run cannot carry a
+  // per-op figure: neither is a finding, nor may it dilute the FDR of those
+  // that are. Their comparisons keep their intervals, with no verdict.
+  for (auto& op : d.ops)
+    op.tested = op.op != "other" &&
+                std::max(op.count.sa.mean, op.count.sb.mean) >= d.config.min_ops;
+  Families untested = every_comparison(d, false);
+  for (auto* v : {&untested.metrics, &untested.functions, &untested.locks})
+    for (Comparison* c : *v) {
+      set_verdict(*c, kNaN, d.config.alpha);
+      if (c->verdict != Verdict::TooFewRuns) c->verdict = Verdict::NoChange;
+    }
+  Families f = every_comparison(d, true);
   d.families.metrics = control_family(f.metrics, d.config.alpha);
   d.families.functions = control_family(f.functions, d.config.alpha);
   d.families.locks = control_family(f.locks, d.config.alpha);

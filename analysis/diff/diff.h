@@ -54,6 +54,9 @@ struct DiffConfig {
   // only if it carries path_share of the op's delta in its direction.
   double descend_share = 0.8;
   double path_share = 0.1;
+  // Ops called fewer times per run (the larger side's mean), and "other",
+  // are not tested: out of the FDR families and the first screen.
+  double min_ops = 100;
 };
 
 enum class Verdict {
@@ -169,6 +172,7 @@ struct DeltaPath {
 
 struct OpDiff {
   std::string op;
+  bool tested = true;  // in the FDR families (DiffConfig::min_ops; not "other")
   Comparison count;    // operations per run (a workload that did different work is suspect)
   Comparison oncpu;    // ns/op, exact (sched_switch accounting)
   Comparison offcpu;   // ns/op

@@ -171,6 +171,7 @@ void explain_oncpu(OpDiff& op, const MeanStacks& a, const MeanStacks& b, const D
   Walk w{cg, s, {}};
   walk(*root, false, w);
   op.oncpu_parts = parts_of(s, cg, op, cfg);
+  shares_of_gross(op.oncpu_parts);
 }
 
 }  // namespace fscost

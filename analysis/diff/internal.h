@@ -51,6 +51,18 @@ std::vector<Warning> diff_warnings(const Diff& d, const RunSet& a, const RunSet&
                                    const std::vector<RunMetrics>& ma,
                                    const std::vector<RunMetrics>& mb);
 
+// Each part's share of the gross delta in its own direction (the sum of
+// the parts that moved that way), signed: no share exceeds 100%, and a
+// part pulling against the total is not a share of the total over 100%.
+inline void shares_of_gross(std::vector<DeltaPart>& parts) {
+  double up = 0, down = 0;
+  for (const auto& p : parts) (p.delta_ns >= 0 ? up : down) += p.delta_ns;
+  for (auto& p : parts) {
+    double gross = p.delta_ns >= 0 ? up : down;
+    p.share = gross != 0 ? p.delta_ns / std::fabs(gross) : 0;
+  }
+}
+
 // "850 ns", "1.9 µs", "3.40 ms", "1.20 s"; signed with `sign`.
 inline std::string ns_text(double ns, bool sign = false) {
   double a = std::fabs(ns);

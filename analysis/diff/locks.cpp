@@ -162,6 +162,7 @@ void explain_offcpu(OpDiff& op, const MeanStacks& a, const MeanStacks& b, const 
     return std::fabs(x.delta_ns) > std::fabs(y.delta_ns);
   });
   op.offcpu_parts = std::move(parts);
+  shares_of_gross(op.offcpu_parts);
 }
 
 }  // namespace fscost

@@ -64,6 +64,11 @@ void add_diff(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--top", a->config.top, "Functions and locks named per operation")
       ->capture_default_str()
       ->check(CLI::Range(1, 100));
+  sub->add_option("--min-ops", a->config.min_ops,
+                  "Ops with fewer calls per run are not tested (no verdict, not on the first "
+                  "screen)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e12));
   sub->callback([a, &run] { run = [a] { return run_diff(*a); }; });
 }
 

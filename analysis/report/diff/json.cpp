@@ -123,6 +123,7 @@ json op_json(const OpDiff& o) {
   json classes = json::object();
   for (const auto& [cls, c] : o.offcpu_by_class) classes[cls] = comparison(c);
   return {{"op", o.op},
+          {"tested", o.tested},
           {"count", comparison(o.count)},
           {"oncpu", comparison(o.oncpu)},
           {"offcpu", comparison(o.offcpu)},

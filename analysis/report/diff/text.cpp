@@ -110,18 +110,20 @@ std::string part_text(const DeltaPart& p) {
 
 // Parts in the direction of the total first, at most `top` of each kind;
 // those pulling the other way after "offset by".
-std::string parts_text(const std::vector<DeltaPart>& parts, std::size_t top) {
+std::string parts_text(const std::vector<DeltaPart>& parts, std::size_t top, double total,
+                       bool significant_only) {
   std::vector<std::string> with, against;
   std::map<std::string, std::size_t> per_kind;
   std::size_t left_out = 0;
   double left_share = 0;
   for (const auto& p : parts) {
+    if (significant_only && !p.significant) continue;
     if (++per_kind[p.kind] > top) {
       ++left_out;
       left_share += p.share;
       continue;
     }
-    (p.share >= 0 ? with : against).push_back(part_text(p));
+    (p.delta_ns * total >= 0 ? with : against).push_back(part_text(p));
   }
   std::string s;
   for (const auto& t : with) s += (s.empty() ? "" : ", ") + t;
@@ -146,7 +148,7 @@ bool has_significant_path(const OpDiff& op) {
 }
 
 std::string side(const Diff& d, const OpDiff& op, std::string_view what, const Comparison& c,
-                 const std::vector<DeltaPart>& parts) {
+                 const std::vector<DeltaPart>& parts, bool significant_only = false) {
   std::string s = op.op + ": ";
   if (!recorded(c)) return s + std::string(what) + " none in A or B.";
   s += measured(what, c, d.config.level) + ": ";
@@ -158,8 +160,10 @@ std::string side(const Diff& d, const OpDiff& op, std::string_view what, const C
     s += "no significant change";
   else if (parts.empty())
     s += "not attributed (no stacks)";
+  else if (std::string t = parts_text(parts, d.config.top, c.delta(), significant_only); t.empty())
+    s += "no part of it is significant on its own";
   else
-    s += parts_text(parts, d.config.top);
+    s += t;
   return s + ".";
 }
 
@@ -218,6 +222,10 @@ void paths(Page& page, const OpDiff& op) {
   for (const auto& f : op.families) {
     const Comparison& c = f.inclusive;
     if (!c.significant() || std::fabs(c.delta()) < 0.05 * std::fabs(op.oncpu.delta())) continue;
+    // A family on nearly every stack of the op (the syscall entry's) is
+    // the op itself, not a subsystem within it.
+    if (std::min(c.sa.mean, c.sb.mean) >= 0.9 * std::min(op.oncpu.sa.mean, op.oncpu.sb.mean))
+      continue;
     if (++n > 5) break;
     double mag = std::fabs(c.delta());
     fams += fmt::format("{}{} {}{} ({})", fams.empty() ? "" : ", ", f.name,
@@ -226,9 +234,9 @@ void paths(Page& page, const OpDiff& op) {
   if (!fams.empty()) page.para("families: " + fams + ".", "  - ", "    ");
 }
 
-std::string sentence(const Diff& d, const OpDiff& op, bool oncpu) {
-  return oncpu ? side(d, op, "on-CPU", op.oncpu, op.oncpu_parts)
-               : side(d, op, "off-CPU", op.offcpu, op.offcpu_parts);
+std::string sentence(const Diff& d, const OpDiff& op, bool oncpu, bool significant_only) {
+  return oncpu ? side(d, op, "on-CPU", op.oncpu, op.oncpu_parts, significant_only)
+               : side(d, op, "off-CPU", op.offcpu, op.offcpu_parts, significant_only);
 }
 
 std::string explanation(const Diff& d, std::size_t width) {
@@ -252,7 +260,10 @@ std::string explanation(const Diff& d, std::size_t width) {
 std::string render_diff_text(const Diff& d, std::size_t width) {
   diff_text::Page page;
   page.width = width;
-  page.out = diff_text::explanation(d, width);
+  page.out = diff_text::first_screen(d, width);
+  page.line(std::string(width, '-'));
+  page.blank();
+  page.out += diff_text::explanation(d, width);
   page.blank();
   diff_text::tables(page, d);
   return page.out;

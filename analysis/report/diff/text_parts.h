@@ -24,9 +24,18 @@ struct Page {
 // The explanation of one side of an operation's delta, unwrapped:
 // "create: on-CPU +1.9 µs/op (+18%, 95% CI +1.2..+2.6, q 0.002): 62% new
 // code under f, ...". `oncpu` false: the off-CPU side.
-std::string sentence(const Diff& d, const OpDiff& op, bool oncpu);
+// `significant_only` leaves out the parts whose comparison is not
+// significant (the first screen gives no n.s. part as a reason).
+std::string sentence(const Diff& d, const OpDiff& op, bool oncpu, bool significant_only = false);
 // The significant call paths of the op's on-CPU delta (OpDiff::paths), one item each.
 void paths(Page& page, const OpDiff& op);
+
+// What summary.txt opens with, at most kFirstScreenLines lines: per tested
+// op whose cost changed significantly, the delta, its call paths and
+// families, and a contention verdict; then the warnings that change the
+// reading (report/diff/first_screen.cpp).
+inline constexpr std::size_t kFirstScreenLines = 40;
+std::string first_screen(const Diff& d, std::size_t width);
 
 // Header, warnings and the sentences of every operation, without the
 // tables: what the HTML page shows in its summary.

@@ -198,7 +198,24 @@ TEST(DiffText, HeaderAndWarningsFirst) {
   EXPECT_NE(u.find("FDR 0.05 per family (40 metrics, 90 function and 13 lock comparisons)"), std::string::npos) << u;
   EXPECT_NE(u.find("warnings:\n- User CPU is 14% of the workload's CPU (more than 10%)"),
             std::string::npos);
-  EXPECT_LT(t.find("warnings:"), t.find("create: on-CPU"));
+  // The first screen: the ops that changed, then the warnings, then a line
+  // of dashes; below it, the full explanation with the warnings first.
+  std::size_t rule = t.find("\n" + std::string(72, '-') + "\n");
+  ASSERT_NE(rule, std::string::npos) << t;
+  EXPECT_LT(t.find("create: on-CPU"), t.find("warnings:"));
+  EXPECT_LT(t.find("warnings:"), rule);
+  EXPECT_LT(t.find("warnings:", rule), t.find("create: on-CPU", rule));
+}
+
+// At most 40 lines before the rule, and it is there on a diff with
+// nothing significant too.
+TEST(DiffText, FirstScreenFitsFortyLines) {
+  for (const Diff& d : {sample_diff(), single_runs()}) {
+    std::string t = render_diff_text(d);
+    std::size_t rule = t.find("\n" + std::string(72, '-') + "\n");
+    ASSERT_NE(rule, std::string::npos) << t;
+    EXPECT_LE(std::count(t.begin(), t.begin() + rule + 1, '\n'), 40) << t.substr(0, rule);
+  }
 }
 
 TEST(DiffText, ExplainsTheOnCpuDeltaWithItsParts) {

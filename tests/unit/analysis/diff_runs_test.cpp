@@ -284,7 +284,26 @@ TEST(DiffRuns, OtherGoesLast) {
   Diff d = diff_runs(make_runs(a, 5, 100, "A"), make_runs(b, 5, 200, "B"));
   ASSERT_EQ(d.ops.size(), 3u);
   EXPECT_EQ(d.ops.back().op, "other");
-  EXPECT_TRUE(d.ops.back().oncpu.significant());  // it did weigh most
+  // It did weigh most, but "other" is every syscall outside the op table:
+  // measured, not tested, and in no FDR family.
+  EXPECT_FALSE(d.ops.back().tested);
+  EXPECT_EQ(d.ops.back().oncpu.verdict, Verdict::NoChange);
+  EXPECT_GT(d.ops.back().oncpu.delta(), 0);
+  EXPECT_TRUE(d.ops.front().tested);
+}
+
+TEST(DiffRuns, OpsUnderMinOpsAreNotTested) {
+  DiffConfig cfg;
+  cfg.min_ops = 1e9;  // more calls than any op of the fixture makes
+  ConfigSpec b = base_spec();
+  inject_new_code(b);
+  Diff d = diff_runs(make_runs(base_spec(), 5, 100, "A"), make_runs(b, 5, 200, "B"), cfg);
+  for (const auto& op : d.ops) {
+    EXPECT_FALSE(op.tested) << op.op;
+    EXPECT_FALSE(op.oncpu.significant()) << op.op;
+  }
+  EXPECT_EQ(d.families.functions, 0u);
+  EXPECT_EQ(d.families.metrics, 5u);  // the whole-run figures alone
 }
 
 TEST(DiffRuns, OneRunEachIsTooFewRuns) {

@@ -1,0 +1,139 @@
+// The first screen of summary.txt: the reviewer's question answered in at
+// most kFirstScreenLines lines — per operation whose cost changed
+// significantly, by how much, along which call paths, in which function
+// families, and whether lock contention changed (a new contention point, the
+// same lock worse, spin or sleep); then the warnings that change how to read
+// that. Everything else follows below a separator (render_diff_text).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "report/diff/format.h"
+#include "report/diff/text_parts.h"
+#include "report/diff_report.h"
+
+namespace fscost::diff_text {
+
+namespace {
+
+bool lock_changed(const OpDiff& op) {
+  return std::any_of(op.locks.begin(), op.locks.end(),
+                     [](const LockDiff& l) { return l.change != LockChange::NoChange; });
+}
+
+bool changed(const OpDiff& op) {
+  return op.tested && (op.oncpu.significant() || op.offcpu.significant() || lock_changed(op));
+}
+
+// How a lock's cost moved: the significant ones of its three figures.
+std::string how(const LockDiff& l) {
+  std::vector<std::string> ways;
+  if (l.optimistic_spin.significant()) ways.push_back("optimistic spin (sampled)");
+  if (l.spin.significant()) ways.push_back("spin");
+  if (l.sleep.significant()) ways.push_back("sleep");
+  std::string s;
+  for (std::size_t i = 0; i < ways.size(); ++i) s += (i ? " and " : "") + ways[i];
+  return s.empty() ? "wait" : s;
+}
+
+std::string verdict(const OpDiff& op) {
+  std::vector<std::string> found;
+  for (const auto& l : op.locks) {
+    std::string what;
+    switch (l.change) {
+      case LockChange::New: what = "new contention point"; break;
+      case LockChange::Worse: what = "same lock, worse"; break;
+      case LockChange::Better: what = "same lock, better"; break;
+      case LockChange::Gone: what = "contention point gone"; break;
+      case LockChange::NoChange: continue;
+    }
+    found.push_back(fmt::format("{}: {} [{}], {}", what, l.name, l.type, how(l)));
+    if (found.size() == 2) break;
+  }
+  if (found.empty()) return "contention: no significant change in spin or sleep on any lock.";
+  std::string s = "contention: ";
+  for (std::size_t i = 0; i < found.size(); ++i) s += (i ? "; " : "") + found[i];
+  return s + ".";
+}
+
+void op_block(Page& page, const Diff& d, const OpDiff& op) {
+  if (op.oncpu.significant()) {
+    page.para(sentence(d, op, true, true));
+    paths(page, op);
+  }
+  if (op.offcpu.significant()) page.para(sentence(d, op, false, true));
+  if (!op.oncpu.significant() && !op.offcpu.significant())
+    page.para(op.op + ": no significant change in on- or off-CPU time per operation.");
+  page.para(verdict(op), "  ", "    ");
+}
+
+// Warnings about the whole comparison, and those about an op shown here.
+bool reads_here(const Warning& w, const std::vector<const OpDiff*>& shown) {
+  if (w.kind != "noise" && w.kind != "op-count") return true;
+  return std::any_of(shown.begin(), shown.end(),
+                     [&](const OpDiff* op) { return w.message.starts_with(op->op + ":"); });
+}
+
+std::size_t lines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
+
+}  // namespace
+
+std::string first_screen(const Diff& d, std::size_t width) {
+  Page head;
+  head.width = width;
+  head.para(fmt::format("fscost diff: A = {} ({} run{}), B = {} ({} run{})", d.label_a, d.runs_a,
+                        d.runs_a == 1 ? "" : "s", d.label_b, d.runs_b, d.runs_b == 1 ? "" : "s"));
+  head.para(fmt::format("B - A per operation, {:g}% CIs; Welch's t, Benjamini-Hochberg FDR {:g}; "
+                        "ops with fewer than {:g} calls per run and \"other\" not tested.",
+                        100 * d.config.level, d.config.alpha, d.config.min_ops));
+  std::vector<const OpDiff*> shown;
+  std::vector<std::string> blocks;
+  for (const auto& op : d.ops)
+    if (changed(op)) {
+      Page b;
+      b.width = width;
+      b.blank();
+      op_block(b, d, op);
+      blocks.push_back(std::move(b.out));
+      shown.push_back(&op);
+    }
+  Page warn;
+  warn.width = width;
+  bool any = false;
+  for (const auto& w : d.warnings)
+    if (reads_here(w, shown)) {
+      if (!any) (warn.blank(), warn.line("warnings:"));
+      any = true;
+      warn.para(w.message, "- ", "  ");
+    }
+  // Ops in the diff's order (by what they cost the workload) while they fit.
+  std::string out = head.out;
+  std::size_t budget = kFirstScreenLines - std::min(kFirstScreenLines, lines(out) + 2);
+  std::size_t warn_lines = std::min(lines(warn.out), budget / 2);
+  std::size_t used = 0, left_out = 0;
+  for (const auto& b : blocks) {
+    if (used + lines(b) + warn_lines > budget) {
+      ++left_out;
+      continue;
+    }
+    out += b;
+    used += lines(b);
+  }
+  if (blocks.empty())
+    out += "\nNo tested operation's cost changed significantly.\n";
+  if (left_out > 0)
+    out += fmt::format("\n{} more operation{} changed: below.\n", left_out, left_out == 1 ? "" : "s");
+  // Warnings last, cut to what is left of the screen.
+  std::size_t room = kFirstScreenLines - std::min(kFirstScreenLines, lines(out) + 1);
+  std::size_t n = 0, at = 0;
+  while (at < warn.out.size() && n < room) {
+    at = warn.out.find('\n', at) + 1;
+    ++n;
+  }
+  out += warn.out.substr(0, at);
+  if (at < warn.out.size()) out += "(more warnings below)\n";
+  return out;
+}
+
+}  // namespace fscost::diff_text
