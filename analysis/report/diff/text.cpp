@@ -219,7 +219,21 @@ void paths(Page& page, const OpDiff& op) {
     if (p.inclusive.significant()) page.para(path_text(p), "  - ", "    ");
   std::string fams;
   std::size_t n = 0;
-  for (const auto& f : op.families) {
+  // The most novel first, by B's mean as a multiple of A's (new = ∞): code
+  // B runs and A (almost) does not is the mechanism's name; a family A
+  // already ran, costing a little more, is its consequence.
+  auto novelty = [](const FamilyDiff* f) {
+    const auto& c = f->inclusive;
+    double r = c.sa.mean > 0 ? c.sb.mean / c.sa.mean : HUGE_VAL;
+    return c.delta() >= 0 ? r : (c.sb.mean > 0 ? c.sa.mean / c.sb.mean : HUGE_VAL);
+  };
+  std::vector<const FamilyDiff*> order;
+  for (const auto& f : op.families) order.push_back(&f);
+  std::stable_sort(order.begin(), order.end(), [&](const FamilyDiff* x, const FamilyDiff* y) {
+    return novelty(x) > novelty(y);
+  });
+  for (const FamilyDiff* fp : order) {
+    const FamilyDiff& f = *fp;
     const Comparison& c = f.inclusive;
     if (!c.significant() || std::fabs(c.delta()) < 0.05 * std::fabs(op.oncpu.delta())) continue;
     // A family on nearly every stack of the op (the syscall entry's) is
