@@ -65,11 +65,11 @@ Diff diff_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   d.config = cfg;
   d.ops = compare_ops(ma, mb, cfg);
   compare_totals(d, ma, mb);
-  parallel_for(d.ops.size(), [&](std::size_t i) { find_paths(d.ops[i], a, b, *sa, *sb, cfg); });
+  std::vector<FlameNode> trees = find_paths(d, a, b, *sa, *sb, cfg);
   control_fdr(d);
   parallel_for(d.ops.size(), [&](std::size_t i) {
     classify_locks(d.ops[i]);
-    explain_oncpu(d.ops[i], *sa, *sb, cfg);
+    explain_oncpu(d.ops[i], *sa, *sb, trees[i], cfg);
     explain_offcpu(d.ops[i], *sa, *sb, cfg);
   });
   // "other" (syscalls outside the operation table: exec, futex, the

@@ -159,10 +159,10 @@ std::vector<DeltaPart> parts_of(const Sampled& s, const CallGraph& cg, const OpD
 
 }  // namespace
 
-void explain_oncpu(OpDiff& op, const MeanStacks& a, const MeanStacks& b, const DiffConfig& cfg) {
+void explain_oncpu(OpDiff& op, const MeanStacks& a, const MeanStacks& b, const FlameNode& tree,
+                   const DiffConfig& cfg) {
   const FlameInput& fa = a.get(View::OnCpu, op.op);
   const FlameInput& fb = b.get(View::OnCpu, op.op);
-  FlameNode tree = flame_diff_tree(fa, fb);
   const FlameNode* root = op_node(tree, op.op);
   if (!root) return;  // no samples of the op on either side
   CallGraph cg = CallGraph::build(fa.stacks, fb.stacks, op.op);

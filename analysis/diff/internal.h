@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "diff/diff.h"
+#include "flame/flamegraph.h"  // FlameNode
 #include "diff/mean_stacks.h"
 #include "diff/metrics.h"
 
@@ -33,15 +34,21 @@ void classify_locks(OpDiff& op);
 // "same lock, worse: 2.1× contentions/op, 1.3× wait per contention", ...
 std::string lock_phrase(const LockDiff& l);
 
-// Before control_fdr: the 1–3 call chains that carry most of the op's
+// Before control_fdr: per op, the 1–3 call chains that carry most of its
 // on-CPU increase, and of its decrease (OpDiff::paths), each with its
 // per-run comparison (in the functions family).
-void find_paths(OpDiff& op, const RunSet& a, const RunSet& b, const MeanStacks& sa,
-                const MeanStacks& sb, const DiffConfig& cfg);
+// Returns each op's differential on-CPU tree (by op index), which
+// explain_oncpu reads too.
+std::vector<FlameNode> find_paths(Diff& d, const RunSet& a, const RunSet& b,
+                                  const MeanStacks& sa, const MeanStacks& sb,
+                                  const DiffConfig& cfg);
 
 // After classify_locks: the op's on-CPU delta split into new code, spin and
 // more work (call graph of the mean stacks of a and b).
-void explain_oncpu(OpDiff& op, const MeanStacks& a, const MeanStacks& b, const DiffConfig& cfg);
+// `tree`: flame_diff_tree of the op's on-CPU mean stacks, as find_paths
+// made it.
+void explain_oncpu(OpDiff& op, const MeanStacks& a, const MeanStacks& b, const FlameNode& tree,
+                   const DiffConfig& cfg);
 
 // After classify_locks: the op's off-CPU delta per wait class, each placed
 // at the narrowest function of its blocked stacks; "lock" split per lock.

@@ -14,11 +14,11 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <memory>
 #include <span>
-#include <unordered_map>
-#include <unordered_set>
 
 #include "diff/internal.h"
+#include "model/parallel.h"
 #include "flame/flamegraph.h"  // flame_diff_tree
 #include "views/lock_names.h"  // spinning_lock
 #include "views/spin_check.h"  // is_spin_stack
@@ -39,16 +39,21 @@ struct Node {
   const FlameNode* n = nullptr;
   double net = 0;   // ns/op, B − A, inclusive
   double spin = 0;  // of which in spinning stacks
+  std::uint32_t id = 0;     // pre-order number
+  const Node* up = nullptr;  // the caller; null at the op
   std::vector<Node> kids;
 };
 
-Node annotate(const FlameNode& n, Stack& path) {
+// `next` numbers the nodes; kids get their caller once they sit in place.
+Node annotate(const FlameNode& n, Stack& path, std::uint32_t& next) {
   Node out{&n, n.value_b - n.value};
+  out.id = next++;
   path.push_back(n.name);
   double self = out.net;
+  out.kids.reserve(n.children.size());
   for (const auto& c : n.children) {
     self -= c.value_b - c.value;
-    out.kids.push_back(annotate(c, path));
+    out.kids.push_back(annotate(c, path, next));
     out.spin += out.kids.back().spin;
   }
   if (is_spin_stack(path)) out.spin += self;
@@ -56,55 +61,76 @@ Node annotate(const FlameNode& n, Stack& path) {
   return out;
 }
 
+void link(Node& n) {
+  for (auto& k : n.kids) {
+    k.up = &n;
+    link(k);
+  }
+}
+
 // A delta counted in the direction sought: positive when it goes that way.
 double toward(double v, bool up) { return up ? v : -v; }
 
 // What the paths found so far took out of each node, for one direction,
 // and the paths' last nodes, whose subtrees went with them.
-struct Taken {
-  std::unordered_map<const Node*, double> from;
-  std::unordered_set<const Node*> closed;
-};
-
-// Descends from the op for one path in direction `up`; returns the chain
-// (op root first) and what its last node carries, and takes that out of
-// every node on the chain. A node that carries at least `floor` ends the
-// path unless one child carries `share` of it; a node that carries less
-// (an ancestor that moved the other way, or the op itself) leads to the
-// child whose subtree holds the largest delta this way.
-std::pair<std::vector<const Node*>, double> descend(const Node& root, bool up, double share,
-                                                    double floor, Taken& taken) {
-  auto left = [&](const Node& n) {
-    auto it = taken.from.find(&n);
-    return toward(n.net, up) - (it == taken.from.end() ? 0 : it->second);
-  };
-  std::unordered_map<const Node*, double> most;  // the largest left() in the subtree
-  std::function<double(const Node&)> deepest = [&](const Node& n) {
-    if (taken.closed.count(&n)) return -HUGE_VAL;
-    double m = left(n);
-    for (const auto& k : n.kids) m = std::max(m, deepest(k));
-    return most[&n] = m;
-  };
-  deepest(root);
-  std::vector<const Node*> chain{&root};
-  for (const Node* n = &root;;) {
-    const Node* next = nullptr;
-    if (n != &root && left(*n) >= floor) {
-      for (const auto& k : n->kids)
-        if (!taken.closed.count(&k) && (!next || left(k) > left(*next))) next = &k;
-      if (!next || left(*next) < share * left(*n)) break;  // it splits here
-    } else {
-      for (const auto& k : n->kids)
-        if (!next || most[&k] > most[next]) next = &k;
-      if (!next || most[next] < floor) return {{&root}, 0};  // nothing left this way
-    }
-    chain.push_back(n = next);
+// One direction's descent state, by node id: what the paths found took out
+// of each node, which subtrees went with them, and the largest delta left
+// in each subtree (to steer through nodes that moved the other way).
+class Descent {
+ public:
+  Descent(const Node& root, bool up, std::size_t nodes)
+      : up_(up), taken_(nodes, 0), closed_(nodes, 0), most_(nodes, 0) {
+    fill(root);
   }
-  double moved = left(*chain.back());
-  for (const Node* n : chain) taken.from[n] += moved;
-  taken.closed.insert(chain.back());
-  return {chain, moved};
-}
+
+  double left(const Node& n) const { return toward(n.net, up_) - taken_[n.id]; }
+
+  // Descends from the op for one path; returns the chain (op root first)
+  // and what its last node carries, and takes that out of every node on
+  // the chain. A node that carries at least `floor` ends the path unless
+  // one child carries `share` of it; a node that carries less (an ancestor
+  // that moved the other way, or the op itself) leads to the child whose
+  // subtree holds the largest delta this way.
+  std::pair<std::vector<const Node*>, double> next(const Node& root, double share, double floor) {
+    std::vector<const Node*> chain{&root};
+    for (const Node* n = &root;;) {
+      const Node* best = nullptr;
+      if (n != &root && left(*n) >= floor) {
+        for (const auto& k : n->kids)
+          if (!closed_[k.id] && (!best || left(k) > left(*best))) best = &k;
+        if (!best || left(*best) < share * left(*n)) break;  // it splits here
+      } else {
+        for (const auto& k : n->kids)
+          if (!best || most_[k.id] > most_[best->id]) best = &k;
+        if (!best || most_[best->id] < floor) return {{&root}, 0};  // nothing left this way
+      }
+      chain.push_back(n = best);
+    }
+    double moved = left(*chain.back());
+    for (const Node* n : chain) taken_[n->id] += moved;
+    closed_[chain.back()->id] = 1;
+    // Only the chain's nodes changed: refresh their subtree maxima upward.
+    for (const Node* n = chain.back(); n; n = n->up) most_[n->id] = local_most(*n);
+    return {chain, moved};
+  }
+
+ private:
+  double local_most(const Node& n) const {
+    if (closed_[n.id]) return -HUGE_VAL;
+    double m = left(n);
+    for (const auto& k : n.kids) m = std::max(m, most_[k.id]);
+    return m;
+  }
+  void fill(const Node& n) {
+    for (const auto& k : n.kids) fill(k);
+    most_[n.id] = local_most(n);
+  }
+
+  bool up_;
+  std::vector<double> taken_;
+  std::vector<char> closed_;
+  std::vector<double> most_;
+};
 
 // What one figure counts: stacks under `prefix` (op root first) that are
 // under none of `except` (earlier paths' frames below it, reported already).
@@ -117,28 +143,55 @@ bool starts_with(std::span<const Frame> frames, const Stack& prefix) {
   return frames.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), frames.begin());
 }
 
-// Inclusive ns/op of each figure in each run: one pass over each run's
-// stacks for all of them.
-std::vector<std::vector<double>> per_run(const RunSet& s, const std::vector<Prefix>& figures,
-                                         const std::string& op) {
-  std::vector<std::vector<double>> out(figures.size());
+// The figures of every op, and the ops' calls, in one run: one pass over
+// the run's stacks for all of them. out[op][figure] is ns/op.
+std::vector<std::vector<double>> run_figures(const Profile& p,
+                                             const std::vector<std::string>& ops,
+                                             const std::vector<std::vector<Prefix>>& figures) {
+  std::vector<std::vector<std::uint64_t>> samples(ops.size());
+  for (std::size_t i = 0; i < ops.size(); ++i) samples[i].assign(figures[i].size(), 0);
   FoldedFrames ff;
-  for (const auto& p : s.runs) {
-    std::vector<std::uint64_t> samples(figures.size(), 0);
-    for_each_stack(p, View::OnCpu, {op, true}, ff, [&](const StackRecord& r) {
-      for (std::size_t i = 0; i < figures.size(); ++i)
-        if (starts_with(r.frames, figures[i].prefix) &&
-            std::none_of(figures[i].except.begin(), figures[i].except.end(),
-                         [&](const Stack& e) { return starts_with(r.frames, e); }))
-          samples[i] += r.value;
-    });
+  const std::string* last = nullptr;
+  std::size_t at = ops.size();
+  for_each_stack(p, View::OnCpu, {std::nullopt, true}, ff, [&](const StackRecord& r) {
+    if (!last || r.owner != *last) {  // neighbouring records mostly share their op
+      last = &r.owner;
+      at = std::find(ops.begin(), ops.end(), r.owner) - ops.begin();
+    }
+    if (at == ops.size()) return;
+    const auto& fig = figures[at];
+    for (std::size_t i = 0; i < fig.size(); ++i)
+      if (starts_with(r.frames, fig[i].prefix) &&
+          std::none_of(fig[i].except.begin(), fig[i].except.end(),
+                       [&](const Stack& e) { return starts_with(r.frames, e); }))
+        samples[at][i] += r.value;
+  });
+  std::vector<std::vector<double>> out(ops.size());
+  for (std::size_t k = 0; k < ops.size(); ++k) {
     std::uint64_t count = 0;
     for (const auto& o : p.ops)
-      if (o.name == op) count = o.count;
-    for (std::size_t i = 0; i < figures.size(); ++i)
-      out[i].push_back(count ? samples_to_ns(static_cast<double>(samples[i]), p.meta.freq_hz) /
+      if (o.name == ops[k]) count = o.count;
+    for (auto n : samples[k])
+      out[k].push_back(count ? samples_to_ns(static_cast<double>(n), p.meta.freq_hz) /
                                    static_cast<double>(count)
                              : 0);
+  }
+  return out;
+}
+
+// Each figure's per-run values over a side's runs (runs in parallel):
+// [op][figure][run].
+std::vector<std::vector<std::vector<double>>> side_figures(
+    const RunSet& s, const std::vector<std::string>& ops,
+    const std::vector<std::vector<Prefix>>& figures) {
+  std::vector<std::vector<std::vector<double>>> by_run(s.runs.size());
+  parallel_for(s.runs.size(),
+               [&](std::size_t r) { by_run[r] = run_figures(s.runs[r], ops, figures); });
+  std::vector<std::vector<std::vector<double>>> out(ops.size());
+  for (std::size_t k = 0; k < ops.size(); ++k) {
+    out[k].assign(figures[k].size(), {});
+    for (std::size_t i = 0; i < figures[k].size(); ++i)
+      for (const auto& run : by_run) out[k][i].push_back(run[k][i]);
   }
   return out;
 }
@@ -224,58 +277,95 @@ DeltaPath make_path(const Found& f, double gross, const std::vector<double>& a_r
   return p;
 }
 
-}  // namespace
-
-void find_paths(OpDiff& op, const RunSet& a, const RunSet& b, const MeanStacks& sa,
-                const MeanStacks& sb, const DiffConfig& cfg) {
-  FlameNode tree = flame_diff_tree(sa.get(View::OnCpu, op.op), sb.get(View::OnCpu, op.op));
-  const FlameNode* root = nullptr;
-  for (const auto& c : tree.children)
-    if (c.name == op.op) root = &c;
-  if (!root) return;
-  Stack scratch;
-  const Node whole = annotate(*root, scratch);
+// One op's descent: the tree, what it found, and the figures to measure.
+struct OpPaths {
+  // Held by pointer: Node points into the tree, Found's chains into whole.
+  std::unique_ptr<FlameNode> tree;
+  std::unique_ptr<Node> whole;
   std::vector<Found> found;
-  const double floor = cfg.path_share * std::fabs(whole.net);
+  double gross[2] = {0, 0};  // [up]
+  std::vector<Prefix> figures;  // per path: its frame, then its caller
+  std::vector<std::size_t> besides;
+};
+
+OpPaths descend_op(const OpDiff& op, const MeanStacks& sa, const MeanStacks& sb,
+                   const DiffConfig& cfg) {
+  OpPaths o;
+  o.tree = std::make_unique<FlameNode>(
+      flame_diff_tree(sa.get(View::OnCpu, op.op), sb.get(View::OnCpu, op.op)));
+  const FlameNode* root = nullptr;
+  for (const auto& c : o.tree->children)
+    if (c.name == op.op) root = &c;
+  if (!root) return o;
+  Stack scratch;
+  std::uint32_t nodes = 0;
+  o.whole = std::make_unique<Node>(annotate(*root, scratch, nodes));
+  link(*o.whole);
+  const double floor = cfg.path_share * std::fabs(o.whole->net);
   double moved_dir[2] = {0, 0};  // [up]: what the paths found carry, each way
   for (bool up : {true, false}) {
-    Taken taken;
-    for (std::size_t i = 0; i < kMaxPaths && floor > 0; ++i) {
-      auto [chain, moved] = descend(whole, up, cfg.descend_share, floor, taken);
+    if (!(floor > 0)) break;
+    Descent descent(*o.whole, up, nodes);
+    for (std::size_t i = 0; i < kMaxPaths; ++i) {
+      auto [chain, moved] = descent.next(*o.whole, cfg.descend_share, floor);
       if (chain.size() < 2 || moved < floor) break;
-      found.push_back({std::move(chain), moved, up});
+      o.found.push_back({std::move(chain), moved, up});
       moved_dir[up] += moved;
     }
   }
   // The gross delta each way: the net plus what the other way took back,
   // and at least what this way's paths carry.
-  double gross[2];
   for (bool up : {false, true})
-    gross[up] = std::max(std::max(toward(whole.net, up), 0.0) + moved_dir[!up], moved_dir[up]);
+    o.gross[up] =
+        std::max(std::max(toward(o.whole->net, up), 0.0) + moved_dir[!up], moved_dir[up]);
   // Each path's frame, less the earlier paths below it (a path ending
   // above one found before carries only what that one left), and its
   // caller's (is a frame absent from A new?).
-  std::vector<Prefix> figures;
-  std::vector<std::size_t> besides(found.size(), 0);
-  for (std::size_t i = 0; i < found.size(); ++i) {
-    Prefix f{prefix_of(found[i].chain, found[i].chain.size()), {}};
+  o.besides.assign(o.found.size(), 0);
+  for (std::size_t i = 0; i < o.found.size(); ++i) {
+    Prefix f{prefix_of(o.found[i].chain, o.found[i].chain.size()), {}};
     for (std::size_t j = 0; j < i; ++j) {
-      Stack earlier = prefix_of(found[j].chain, found[j].chain.size());
+      Stack earlier = prefix_of(o.found[j].chain, o.found[j].chain.size());
       if (earlier.size() > f.prefix.size() && starts_with(earlier, f.prefix)) {
         f.except.push_back(std::move(earlier));
-        ++besides[i];
+        ++o.besides[i];
       }
     }
-    Prefix caller{prefix_of(found[i].chain, found[i].chain.size() - 1), f.except};
-    figures.push_back(std::move(f));
-    figures.push_back(std::move(caller));
+    Prefix caller{prefix_of(o.found[i].chain, o.found[i].chain.size() - 1), f.except};
+    o.figures.push_back(std::move(f));
+    o.figures.push_back(std::move(caller));
   }
-  auto va = per_run(a, figures, op.op), vb = per_run(b, figures, op.op);
-  for (std::size_t i = 0; i < found.size(); ++i) {
-    op.paths.push_back(make_path(found[i], gross[found[i].up], va[2 * i], vb[2 * i],
-                                 samples_in(a, va[2 * i + 1], op.op), cfg));
-    op.paths.back().besides = besides[i];
+  return o;
+}
+
+}  // namespace
+
+std::vector<FlameNode> find_paths(Diff& d, const RunSet& a, const RunSet& b,
+                                  const MeanStacks& sa, const MeanStacks& sb,
+                                  const DiffConfig& cfg) {
+  std::vector<OpPaths> ops(d.ops.size());
+  parallel_for(d.ops.size(), [&](std::size_t i) { ops[i] = descend_op(d.ops[i], sa, sb, cfg); });
+  // The figures of every op measured in one pass over each run.
+  std::vector<std::string> names;
+  std::vector<std::vector<Prefix>> figures;
+  for (std::size_t i = 0; i < d.ops.size(); ++i) {
+    names.push_back(d.ops[i].op);
+    figures.push_back(ops[i].figures);
   }
+  auto va = side_figures(a, names, figures), vb = side_figures(b, names, figures);
+  for (std::size_t k = 0; k < d.ops.size(); ++k) {
+    OpPaths& o = ops[k];
+    for (std::size_t i = 0; i < o.found.size(); ++i) {
+      d.ops[k].paths.push_back(make_path(o.found[i], o.gross[o.found[i].up], va[k][2 * i],
+                                         vb[k][2 * i], samples_in(a, va[k][2 * i + 1], d.ops[k].op),
+                                         cfg));
+      d.ops[k].paths.back().besides = o.besides[i];
+    }
+  }
+  std::vector<FlameNode> trees;
+  trees.reserve(ops.size());
+  for (auto& o : ops) trees.push_back(std::move(*o.tree));  // Found and Node are done with it
+  return trees;
 }
 
 }  // namespace fscost
