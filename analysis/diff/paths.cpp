@@ -143,8 +143,20 @@ bool starts_with(std::span<const Frame> frames, const Stack& prefix) {
   return frames.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), frames.begin());
 }
 
+// Whether a sample's stack (the op root, then its frames sanitized as
+// views/stacks.h writes them) starts with `prefix`: frame by frame, so most
+// samples are turned away after a few frames and none is copied.
+bool starts_with(const StackSample& s, const Frame& root, const Stack& prefix, FoldedFrames& ff) {
+  if (prefix.empty()) return true;
+  if (prefix[0] != root || s.frames.size() + 1 < prefix.size()) return false;
+  for (std::size_t i = 1; i < prefix.size(); ++i)
+    if (ff.frame(s.frames[i - 1]) != prefix[i]) return false;
+  return true;
+}
+
 // The figures of every op, and the ops' calls, in one run: one pass over
-// the run's stacks for all of them. out[op][figure] is ns/op.
+// the run's samples for all of them, skipping the ops with none. out[op]
+// [figure] is ns/op.
 std::vector<std::vector<double>> run_figures(const Profile& p,
                                              const std::vector<std::string>& ops,
                                              const std::vector<std::vector<Prefix>>& figures) {
@@ -153,19 +165,22 @@ std::vector<std::vector<double>> run_figures(const Profile& p,
   FoldedFrames ff;
   const std::string* last = nullptr;
   std::size_t at = ops.size();
-  for_each_stack(p, View::OnCpu, {std::nullopt, true}, ff, [&](const StackRecord& r) {
-    if (!last || r.owner != *last) {  // neighbouring records mostly share their op
-      last = &r.owner;
-      at = std::find(ops.begin(), ops.end(), r.owner) - ops.begin();
+  Frame root;
+  for (const auto& s : p.samples) {
+    if (s.kind != SampleKind::Op || s.count == 0) continue;
+    if (!last || s.name != *last) {  // neighbouring samples mostly share their op
+      last = &s.name;
+      at = std::find(ops.begin(), ops.end(), s.name) - ops.begin();
+      if (at < ops.size()) root = ff.root(s.kind, s.name);
     }
-    if (at == ops.size()) return;
+    if (at == ops.size() || figures[at].empty()) continue;
     const auto& fig = figures[at];
     for (std::size_t i = 0; i < fig.size(); ++i)
-      if (starts_with(r.frames, fig[i].prefix) &&
+      if (starts_with(s, root, fig[i].prefix, ff) &&
           std::none_of(fig[i].except.begin(), fig[i].except.end(),
-                       [&](const Stack& e) { return starts_with(r.frames, e); }))
-        samples[at][i] += r.value;
-  });
+                       [&](const Stack& e) { return starts_with(s, root, e, ff); }))
+        samples[at][i] += s.count;
+  }
   std::vector<std::vector<double>> out(ops.size());
   for (std::size_t k = 0; k < ops.size(); ++k) {
     std::uint64_t count = 0;
