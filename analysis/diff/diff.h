@@ -124,7 +124,7 @@ struct LockDiff {
   Comparison wait;              // ns/op, begin → end
   Comparison spin;              // ns/op on CPU
   Comparison sleep;             // ns/op off CPU
-  // ns/op sampled spinning optimistically on it (rwsem/mutex owner spin),
+  // ns/op sampled spinning optimistically on it (rwsem owner spin),
   // which contention_begin/end never time: a separate column, never added
   // to `spin`.
   Comparison optimistic_spin;

@@ -20,8 +20,8 @@ struct LockMetrics {
   double wait = 0;         // ns/op, begin → end
   double spin = 0;         // ns/op
   double sleep = 0;        // ns/op
-  // ns/op of cpu-clock samples spinning optimistically on it (rwsem or
-  // mutex owner spinning, spinning_lock), which the tracepoints never time.
+  // ns/op of cpu-clock samples spinning optimistically on it (an rwsem
+  // owner spin, spinning_lock), which the tracepoints never time.
   double optimistic_spin = 0;
   std::uint64_t count = 0; // contentions in the run (per_contention needs > 0)
   double per_contention = 0;  // ns per contention; meaningful only if count > 0

@@ -203,8 +203,9 @@ std::optional<SpinningLock> spinning_lock(const Stack& frames) {
     flags = write ? kLockWrite : kLockRead;
     l.optimistic = true;
   } else if (leaf == "mutex_spin_on_owner" || leaf == "osq_lock") {
+    // A mutex's spin is inside its traced wait: contention_begin fires with
+    // MUTEX|SPIN before it (kernel/locking/mutex.c), so it is timed.
     flags = kLockMutex;
-    l.optimistic = true;
   } else if (frame_matches_any(leaf, kQueuedSpin)) {
     flags = kLockSpin;
   } else if (frame_matches(leaf, "queued_read_lock_slowpath")) {

@@ -37,10 +37,9 @@ std::string lock_name(const LockStat& s);
 // wait from the same call site. `optimistic` is spinning the lock
 // tracepoints never see: an rwsem's optimistic spin (rwsem_spin_on_owner,
 // rwsem_optimistic_spin, osq_lock under rwsem_*), which runs before
-// contention_begin (kernel/locking/rwsem.c), and a mutex's
-// (mutex_spin_on_owner, osq_lock), which it reports only as MUTEX|SPIN
-// without its on-CPU time. Otherwise a spinlock or rwlock slow path,
-// whose spin the tracepoints time.
+// contention_begin (kernel/locking/rwsem.c). A mutex's owner spin
+// (mutex_spin_on_owner, osq_lock) is inside its traced wait (MUTEX|SPIN),
+// like a spinlock or rwlock slow path: timed, not optimistic here.
 struct SpinningLock {
   std::string name;  // "i_rwsem (parent dir, open)", "xfs_buf lock (AGI)", ...
   std::string type;  // "rwsem:W", "rwsem:R", "mutex", "spinlock", "rwlock:R", "rwlock:W"
@@ -64,6 +63,11 @@ struct LockRow {
   std::uint64_t spin_ns = 0;
   std::uint64_t sleep_ns = 0;
   std::uint64_t addresses = 0;  // distinct lock addresses merged into this row
+  // cpu-clock samples of the op spinning optimistically on this lock
+  // (spinning_lock), which the tracepoints never time; the lock view fills
+  // it, lock_rows leaves it 0.
+  std::uint64_t optimistic_spin_samples = 0;
+  std::optional<double> optimistic_spin_ns;  // samples × 1e9 / freq_hz; nullopt without a rate
 };
 
 // Every LockStat of the profile merged into rows, or only those of operation

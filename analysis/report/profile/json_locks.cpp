@@ -22,6 +22,11 @@ json op_row_json(const LockRow& r, std::uint64_t ops) {
   j["wait_ns_per_op"] = or_null(per_op_ns(r.total_ns, ops));
   j["spin_ns_per_op"] = or_null(per_op_ns(r.spin_ns, ops));
   j["sleep_ns_per_op"] = or_null(per_op_ns(r.sleep_ns, ops));
+  // Sampled optimistic spin on this lock, which the traced figures exclude.
+  j["optimistic_spin_samples"] = r.optimistic_spin_samples;
+  j["optimistic_spin_ns_per_op"] =
+      r.optimistic_spin_ns && ops > 0 ? json(*r.optimistic_spin_ns / static_cast<double>(ops))
+                                      : json(nullptr);
   return j;
 }
 

@@ -8,7 +8,7 @@ namespace fscost::text {
 
 namespace {
 
-constexpr auto kOpRow = "  {:>7} {:>11} {:>11} {:>12} {:>8} {:>6}  {:<14} {:<5}  {}";
+constexpr auto kOpRow = "  {:>7} {:>11} {:>11} {:>12} {:>12} {:>8} {:>6}  {:<14} {:<5}  {}";
 constexpr auto kThreadRow = "  {:>11} {:>10} {:>10} {:>10} {:>8} {:>6}  {:<18} {:<14} {:<5}  {}";
 
 std::string us(std::uint64_t ns) { return fmt::format("{:.1f}", ns / 1e3); }
@@ -22,12 +22,15 @@ std::string sampled_us_per_op(std::optional<double> ns, std::uint64_t count) {
 
 void op_rows(std::string& out, const LockOp& op) {
   const std::uint64_t n = op.stats.count;
-  line(out, kOpRow, "cont/op", "wait µs/op", "spin µs/op", "sleep µs/op", "max µs", "addrs", "type",
-       "mode", "lock");
+  // "opt µs/op": sampled optimistic spin on the lock, which no traced wait
+  // includes (docs/LOCKS.md).
+  line(out, kOpRow, "cont/op", "wait µs/op", "spin µs/op", "sleep µs/op", "opt µs/op", "max µs",
+       "addrs", "type", "mode", "lock");
   for (const auto& r : op.rows)
     line(out, kOpRow, fixed_or_dash(per_op(r.count, n), 3), us_per_op(r.total_ns, n),
-         us_per_op(r.spin_ns, n), us_per_op(r.sleep_ns, n), us(r.max_ns), r.addresses, r.type,
-         lock_mode(r.spin_ns, r.sleep_ns), r.name);
+         us_per_op(r.spin_ns, n), us_per_op(r.sleep_ns, n),
+         sampled_us_per_op(r.optimistic_spin_ns, n),
+         us(r.max_ns), r.addresses, r.type, lock_mode(r.spin_ns, r.sleep_ns), r.name);
 }
 
 void spin_lines(std::string& out, const LockOp& op) {

@@ -42,15 +42,15 @@ TEST(ReportLocks, PerOpTable) {
   std::string t = render_text(full_profile(), locks());
   EXPECT_TRUE(has_line(t, "create: 1000 operations, 4 locks")) << t;
   EXPECT_TRUE(has_line(t,
-                       "  cont/op  wait µs/op  spin µs/op  sleep µs/op   max µs  addrs  type "
-                       "          mode   lock"))
+                       "  cont/op  wait µs/op  spin µs/op  sleep µs/op    opt µs/op   max µs  addrs  "
+                       "type           mode   lock"))
       << t;
   EXPECT_TRUE(has_line(t,
-                       "    0.300         4.0         0.0          4.0    150.0      2  "
+                       "    0.300         4.0         0.0          4.0          4.0    150.0      2  "
                        "rwsem:W        sleep  i_rwsem (parent dir, open)"))
       << t;
   EXPECT_TRUE(has_line(t,
-                       "    0.050         2.0         0.0          2.0    200.0      1  "
+                       "    0.050         2.0         0.0          2.0          0.0    200.0      1  "
                        "semaphore      sleep  xfs_buf lock (AGI)"))
       << t;
   EXPECT_TRUE(has_line(t, "unlink: 500 operations, 1 lock")) << t;
@@ -113,7 +113,9 @@ TEST(ReportLocks, Json) {
                                  {"count_per_op", 0.3},
                                  {"wait_ns_per_op", 4000.0},
                                  {"spin_ns_per_op", 0.0},
-                                 {"sleep_ns_per_op", 4000.0}}));
+                                 {"sleep_ns_per_op", 4000.0},
+                                 {"optimistic_spin_samples", 4},
+                                 {"optimistic_spin_ns_per_op", 4 * 1e9 / 999 / 1000}}));
   const json& spin = c["spin_check"];
   EXPECT_EQ(spin["traced_spin_ns"], 820'000);
   EXPECT_EQ(spin["spin_samples"], 2);
