@@ -100,16 +100,18 @@ void add_samples(const Profile& p, std::map<std::string, OpMetrics>& ops) {
   // Function families (function_family): the run's frame number → family
   // number, and a stamp per family as for frames.
   std::vector<std::uint32_t> family_of;
-  std::vector<std::string_view> families;
+  std::vector<std::string_view> families;  // views into the frame pool, never freed
+  std::unordered_map<std::string_view, std::uint32_t> family_ids;
   std::vector<std::uint32_t> family_seen;
   auto family_number = [&](const Frame& f) {
     std::string_view fam = function_family(f.str());
     if (fam.empty()) return kUnseen;
-    auto it = std::find(families.begin(), families.end(), fam);
-    if (it != families.end()) return static_cast<std::uint32_t>(it - families.begin());
-    families.push_back(fam);  // views into the frame pool, which is never freed
-    family_seen.push_back(0);
-    return static_cast<std::uint32_t>(families.size() - 1);
+    auto [it, added] = family_ids.try_emplace(fam, static_cast<std::uint32_t>(families.size()));
+    if (added) {
+      families.push_back(fam);
+      family_seen.push_back(0);
+    }
+    return it->second;
   };
   std::unordered_map<OpMetrics*, FrameSums> sums;
   std::uint32_t stack = 0;

@@ -143,16 +143,63 @@ bool starts_with(std::span<const Frame> frames, const Stack& prefix) {
   return frames.size() >= prefix.size() && std::equal(prefix.begin(), prefix.end(), frames.begin());
 }
 
-// Whether a sample's stack (the op root, then its frames sanitized as
-// views/stacks.h writes them) starts with `prefix`: frame by frame, so most
-// samples are turned away after a few frames and none is copied.
-bool starts_with(const StackSample& s, const Frame& root, const Stack& prefix, FoldedFrames& ff) {
-  if (prefix.empty()) return true;
-  if (prefix[0] != root || s.frames.size() + 1 < prefix.size()) return false;
-  for (std::size_t i = 1; i < prefix.size(); ++i)
-    if (ff.frame(s.frames[i - 1]) != prefix[i]) return false;
-  return true;
-}
+// An op's figure prefixes (and their exceptions) as a trie of frames, so
+// a sample is walked once, frame by frame, for all of them.
+class PrefixTrie {
+ public:
+  explicit PrefixTrie(const std::vector<Prefix>& figures) : figures_(figures.size()) {
+    nodes_.emplace_back();
+    for (std::size_t i = 0; i < figures.size(); ++i) {
+      nodes_[insert(figures[i].prefix)].ends.push_back({i, false});
+      for (const auto& e : figures[i].except) nodes_[insert(e)].ends.push_back({i, true});
+    }
+  }
+
+  // Adds `count` to each figure the stack (root, then `frames` sanitized
+  // by `ff`) is under and none of whose exceptions it is under.
+  void add(const Frame& root, const Stack& frames, std::uint64_t count, FoldedFrames& ff,
+           std::vector<std::uint64_t>& out) {
+    hit_.assign(figures_, 0);
+    std::size_t at = 0;
+    for (std::size_t depth = 0; at != kNone; ++depth) {
+      for (const auto& [fig, except] : nodes_[at].ends) hit_[fig] = except ? 2 : std::max<char>(hit_[fig], 1);
+      if (depth > frames.size()) break;
+      at = child(at, depth == 0 ? root : ff.frame(frames[depth - 1]));
+    }
+    for (std::size_t i = 0; i < figures_; ++i)
+      if (hit_[i] == 1) out[i] += count;
+  }
+
+ private:
+  static constexpr std::size_t kNone = SIZE_MAX;
+  struct Node {
+    std::vector<std::pair<Frame, std::size_t>> kids;
+    std::vector<std::pair<std::size_t, bool>> ends;  // (figure, is an exception)
+  };
+  std::size_t child(std::size_t n, const Frame& f) const {
+    for (const auto& [frame, k] : nodes_[n].kids)
+      if (frame == f) return k;
+    return kNone;
+  }
+  // The node under the root that `prefix` (root frame first) ends at.
+  std::size_t insert(const Stack& prefix) {
+    std::size_t at = 0;
+    for (const Frame& f : prefix) {
+      std::size_t next = child(at, f);
+      if (next == kNone) {
+        next = nodes_.size();
+        nodes_[at].kids.emplace_back(f, next);
+        nodes_.emplace_back();
+      }
+      at = next;
+    }
+    return at;
+  }
+
+  std::size_t figures_;
+  std::vector<Node> nodes_;  // [0] is the empty prefix
+  std::vector<char> hit_;    // per figure: 0 no, 1 under it, 2 under an exception
+};
 
 // The figures of every op, and the ops' calls, in one run: one pass over
 // the run's samples for all of them, skipping the ops with none. out[op]
@@ -161,7 +208,11 @@ std::vector<std::vector<double>> run_figures(const Profile& p,
                                              const std::vector<std::string>& ops,
                                              const std::vector<std::vector<Prefix>>& figures) {
   std::vector<std::vector<std::uint64_t>> samples(ops.size());
-  for (std::size_t i = 0; i < ops.size(); ++i) samples[i].assign(figures[i].size(), 0);
+  std::vector<PrefixTrie> tries;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    samples[i].assign(figures[i].size(), 0);
+    tries.emplace_back(figures[i]);
+  }
   FoldedFrames ff;
   const std::string* last = nullptr;
   std::size_t at = ops.size();
@@ -174,12 +225,7 @@ std::vector<std::vector<double>> run_figures(const Profile& p,
       if (at < ops.size()) root = ff.root(s.kind, s.name);
     }
     if (at == ops.size() || figures[at].empty()) continue;
-    const auto& fig = figures[at];
-    for (std::size_t i = 0; i < fig.size(); ++i)
-      if (starts_with(s, root, fig[i].prefix, ff) &&
-          std::none_of(fig[i].except.begin(), fig[i].except.end(),
-                       [&](const Stack& e) { return starts_with(s, root, e, ff); }))
-        samples[at][i] += s.count;
+    tries[at].add(root, s.frames, s.count, ff, samples[at]);
   }
   std::vector<std::vector<double>> out(ops.size());
   for (std::size_t k = 0; k < ops.size(); ++k) {
