@@ -69,7 +69,8 @@ void add_locks(const Profile& p, std::map<std::string, OpMetrics>& ops) {
 struct FrameSums {
   std::vector<double> incl, self;
   std::vector<std::uint8_t> has_incl, has_self;  // a map entry, even if it sums to 0
-  std::map<std::uint32_t, double> family;        // family number → ns/op, union-inclusive
+  std::vector<double> family;               // family number → ns/op, union-inclusive
+  std::vector<std::uint8_t> has_family;
 
   void fit(std::size_t n) {
     if (incl.size() >= n) return;
@@ -103,6 +104,7 @@ void add_samples(const Profile& p, std::map<std::string, OpMetrics>& ops) {
   std::vector<std::string_view> families;  // views into the frame pool, never freed
   std::unordered_map<std::string_view, std::uint32_t> family_ids;
   std::vector<std::uint32_t> family_seen;
+  std::vector<std::int8_t> spin_leaf;  // pool id → can the leaf spin; -1 not asked yet
   auto family_number = [&](const Frame& f) {
     std::string_view fam = function_family(f.str());
     if (fam.empty()) return kUnseen;
@@ -144,7 +146,12 @@ void add_samples(const Profile& p, std::map<std::string, OpMetrics>& ops) {
       // A stack counts once for a family, however many of its frames are in it.
       if (std::uint32_t fam = family_of[id]; fam != kUnseen && family_seen[fam] != stack) {
         family_seen[fam] = stack;
+        if (fam >= fs.family.size()) {
+          fs.family.resize(families.size(), 0.0);
+          fs.has_family.resize(families.size(), 0);
+        }
         fs.family[fam] += ns;
+        fs.has_family[fam] = 1;
       }
       fs.fit(names.size());
       if (seen[id] == stack) continue;  // a recursive function counts once per stack
@@ -154,8 +161,13 @@ void add_samples(const Profile& p, std::map<std::string, OpMetrics>& ops) {
     }
     fs.self[id] += ns;
     fs.has_self[id] = 1;
-    if (auto l = spinning_lock(s.frames); l && l->optimistic)
-      last_op->locks[{l->name, l->type}].optimistic_spin += ns;
+    // Whether a leaf can spin is asked once per distinct leaf, not per sample.
+    const Frame& leaf = s.frames.back();
+    if (leaf.id() >= spin_leaf.size()) spin_leaf.resize(Frame::pool_size(), -1);
+    if (spin_leaf[leaf.id()] < 0) spin_leaf[leaf.id()] = spinning_lock(Stack{leaf}).has_value();
+    if (spin_leaf[leaf.id()])
+      if (auto l = spinning_lock(s.frames); l && l->optimistic)
+        last_op->locks[{l->name, l->type}].optimistic_spin += ns;
   }
   std::vector<std::uint32_t> by_name(names.size());
   std::iota(by_name.begin(), by_name.end(), 0u);
@@ -165,7 +177,8 @@ void add_samples(const Profile& p, std::map<std::string, OpMetrics>& ops) {
   for (auto& [m, fs] : sums) {
     flush(by_name, names, fs.incl, fs.has_incl, m->incl);
     flush(by_name, names, fs.self, fs.has_self, m->self);
-    for (auto [fam, ns] : fs.family) m->families.emplace_back(std::string(families[fam]), ns);
+    for (std::uint32_t fam = 0; fam < fs.family.size(); ++fam)
+      if (fs.has_family[fam]) m->families.emplace_back(std::string(families[fam]), fs.family[fam]);
     std::sort(m->families.begin(), m->families.end());
   }
 }

@@ -83,11 +83,10 @@ Frame FoldedFrames::frame(const Frame& f) {
 }
 
 Frame FoldedFrames::root(SampleKind kind, const std::string& name) {
-  if (!last_owner_ || last_owner_->first != kind || last_owner_->second != name) {
-    last_owner_.emplace(kind, name);
-    last_root_ = Frame(folded_root(kind, name));
-  }
-  return last_root_;
+  auto& by_name = roots_.at(static_cast<std::size_t>(kind));
+  auto it = by_name.find(name);
+  if (it == by_name.end()) it = by_name.emplace(name, Frame(folded_root(kind, name))).first;
+  return it->second;
 }
 
 void for_each_stack(const Profile& p, View view, const StackFilter& filter, FoldedFrames& ff,

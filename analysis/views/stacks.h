@@ -12,12 +12,14 @@
 // line breaks become spaces, so a stack and its folded line say the same.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -51,9 +53,9 @@ class FoldedFrames {
  private:
   std::vector<std::uint32_t> cached_;  // pool id → index into frames_ + 1; 0 = not yet
   std::vector<Frame> frames_;
-  // Neighbouring records mostly share their owner.
-  std::optional<std::pair<SampleKind, std::string>> last_owner_;
-  Frame last_root_;
+  // Roots by owner, per kind: interning one takes the frame pool's lock,
+  // and records of several owners interleave.
+  std::array<std::unordered_map<std::string, Frame>, 4> roots_;
 };
 
 // Which records: those with a value, and with `op` only that operation's.
