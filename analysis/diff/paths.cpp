@@ -420,7 +420,16 @@ std::vector<FlameNode> find_paths(Diff& d, const RunSet& a, const RunSet& b,
       d.ops[k].paths.push_back(make_path(o.found[i], o.gross[o.found[i].up], va[k][2 * i],
                                          vb[k][2 * i], samples_in(a, va[k][2 * i + 1], d.ops[k].op),
                                          cfg));
-      d.ops[k].paths.back().besides = o.besides[i];
+      DeltaPath& path = d.ops[k].paths.back();
+      path.besides = o.besides[i];
+      // A path besides earlier ones splits into what they left: their
+      // frames at this depth are not its children here.
+      const Prefix& fig = o.figures[2 * i];
+      std::erase_if(path.split, [&](const auto& kid) {
+        return std::any_of(fig.except.begin(), fig.except.end(), [&](const Stack& e) {
+          return e.size() > fig.prefix.size() && e[fig.prefix.size()] == kid.first;
+        });
+      });
     }
   }
   std::vector<FlameNode> trees;
