@@ -10,6 +10,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
@@ -256,11 +257,21 @@ TEST_F(CompareTest, FsMarkSweepWritesEveryThreadCount) {
   auto which = run_capture({"sh", "-c", "command -v fs_mark"});
   FSCOST_REQUIRE(which && which.value().ok(),
                  "fs_mark not installed (scripts/setup.sh installs fsmark)");
-  Compare c =
-      start(with(kRmapbt, {"--workload-cmd", "fs_mark -d {dir} -n 1000 -s 0 -S 0 -t {threads}",
-                           "--threads", "1,2", "--runs", "2", "-o", out_}),
-            logs("fsmark"));
-  ASSERT_EQ(wait_exit(c), 0) << c.stderr_text();
+  // fs_mark itself exited 1 once in about twenty CI runs (a run of 2
+  // threads, on a fresh filesystem, nothing else wrong): one more compare
+  // before the test fails, so a rare fs_mark failure is not taken for ours.
+  Compare c;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    fs::remove_all(out_);
+    c = start(with(kRmapbt, {"--workload-cmd", "fs_mark -d {dir} -n 1000 -s 0 -S 0 -t {threads}",
+                             "--threads", "1,2", "--runs", "2", "-o", out_}),
+              logs("fsmark"));
+    if (wait_exit(c) == 0) break;
+    std::string err = c.stderr_text();
+    if (err.find("the workload exited with status") == std::string::npos) break;  // ours
+    std::cerr << "fs_mark failed in compare " << attempt + 1 << ":\n" << err << "\n";
+  }
+  ASSERT_EQ(c.status, 0) << c.stderr_text();
   json j = json::parse(slurp(out_ + "/summary.json"), nullptr, false);
   ASSERT_FALSE(j.is_discarded());
   const json& cmp = j["compare"];

@@ -120,6 +120,40 @@ void parts(std::string& out, const OpDiff& op) {
   out += "</table>\n";
 }
 
+// The call paths (explanation by descent) and the function families.
+void paths(std::string& out, const OpDiff& op) {
+  if (op.paths.empty()) return;
+  out += "<h4>Call paths carrying the on-CPU delta</h4>\n<table class=\"diff paths\">\n" +
+         stat_heads({"path (last frames)", "class", "share", "splits into"});
+  for (const auto& p : op.paths) {
+    std::string chain;
+    std::size_t from = p.frames.size() > 4 ? p.frames.size() - 4 : 0;
+    for (std::size_t i = from; i < p.frames.size(); ++i)
+      chain += (i > from ? " → " : (from ? "… → " : "")) + p.frames[i];
+    std::string split;
+    for (const auto& [name, dns] : p.split)
+      split += (split.empty() ? "" : ", ") + name + " " + value(dns, "ns/op", true);
+    stat_row(out,
+             {chain + (p.besides ? " (besides the above)" : ""),
+              p.kind == "contention" ? "contention: " + p.lock : p.kind,
+              fmt::format("{:.0f}%", 100 * p.share), split},
+             p.inclusive);
+  }
+  out += "</table>\n";
+}
+
+void families(std::string& out, const OpDiff& op) {
+  if (op.families.empty()) return;
+  out += "<h4>Function families (union-inclusive, by |Δ|)</h4>\n<table class=\"diff families\">\n" +
+         stat_heads({"family", "functions", "note"});
+  for (std::size_t i = 0; i < op.families.size() && i < kFunctionRows; ++i) {
+    const FamilyDiff& f = op.families[i];
+    stat_row(out, {f.name, std::to_string(f.functions), f.new_in_b ? "new in B" : ""},
+             f.inclusive);
+  }
+  out += "</table>\n";
+}
+
 void functions(std::string& out, const OpDiff& op) {
   if (op.functions.empty()) return;
   out += "<h4>Functions on CPU (inclusive, by |Δ|)</h4>\n<table class=\"diff functions\">\n" +
@@ -175,6 +209,8 @@ void op_block(std::string& out, const Diff& d, const OpDiff& op, const std::stri
                  explain_class(op.offcpu), esc(diff_text::sentence(d, op, false)));
   metrics(out, op);
   parts(out, op);
+  paths(out, op);
+  families(out, op);
   functions(out, op);
   out += "<p class=\"note\">Differential flame graphs: " + graph_links(graphs) + "</p>\n</div>\n";
 }

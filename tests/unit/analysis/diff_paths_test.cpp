@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "diff/diff.h"
+#include "report/diff_report.h"
 #include "diff_fixture.h"
 #include "model/frame_match.h"
 
@@ -86,6 +87,22 @@ TEST(DiffPaths, ARollAddsOnePathAndTheFinalCommitShrinksAnother) {
   EXPECT_EQ(down[0]->frames.back(), "xlog_cil_commit");
   EXPECT_EQ(down[0]->frames[down[0]->frames.size() - 2], "__xfs_trans_commit");
   expect_shares_bounded(create);
+}
+
+// The HTML report shows the paths and the families next to the functions.
+TEST(DiffPaths, HtmlHasPathAndFamilyTables) {
+  ConfigSpec b = base_spec();
+  inject_new_code(b);
+  RunSet ra = make_runs(base_spec(), 5, 100, "A"), rb = make_runs(b, 5, 200, "B");
+  Diff d = diff_runs(ra, rb);
+  std::string html = render_diff_html(d, ra, rb);
+  auto table = html.find("<table class=\"diff paths\">");
+  ASSERT_NE(table, std::string::npos);
+  EXPECT_NE(html.find("xfs_parent_addname", table), std::string::npos);
+  EXPECT_NE(html.find("new-code", table), std::string::npos);
+  auto fams = html.find("<table class=\"diff families\">");
+  ASSERT_NE(fams, std::string::npos);
+  EXPECT_NE(html.find("xfs_parent_*", fams), std::string::npos);
 }
 
 TEST(DiffPaths, NoPathOnTheSameConfiguration) {
