@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "model/frame_match.h"
+#include "views/spin_check.h"
 
 namespace fscost {
 
@@ -173,14 +174,6 @@ std::string lock_name(const LockStat& s) {
 
 namespace {
 
-// Leaves that spin, and the lock type their callers reveal. Order matters:
-// an rwsem or mutex frame below osq_lock decides whose queue it is.
-constexpr std::array<std::string_view, 2> kRwsemSpin = {"rwsem_spin_on_owner",
-                                                        "rwsem_optimistic_spin"};
-constexpr std::array<std::string_view, 4> kQueuedSpin = {
-    "native_queued_spin_lock_slowpath", "queued_spin_lock_slowpath",
-    "__pv_queued_spin_lock_slowpath", "__raw_spin_lock*"};
-
 bool has_frame(const Stack& frames, std::string_view pattern) {
   for (const auto& f : frames)
     if (frame_matches(f.str(), pattern)) return true;
@@ -189,16 +182,15 @@ bool has_frame(const Stack& frames, std::string_view pattern) {
 
 }  // namespace
 
+// Which leaves spin is spin_kind's (spin_check.cpp); here, what the leaf and
+// its callers say of the lock's type.
 std::optional<SpinningLock> spinning_lock(const Stack& frames) {
-  if (frames.empty()) return std::nullopt;
-  const std::string& leaf = frames.back().str();
+  SpinKind kind = spin_kind(frames);
+  if (kind == SpinKind::None) return std::nullopt;
+  const std::string_view leaf = base_name(frames.back().str());
   SpinningLock l;
-  std::uint32_t flags = 0;
-  auto rwsem = [&] {
-    return has_frame(frames, "rwsem_*") || has_frame(frames, "down_read*") ||
-           has_frame(frames, "down_write*");
-  };
-  if (frame_matches_any(leaf, kRwsemSpin) || (leaf == "osq_lock" && rwsem())) {
+  std::uint32_t flags = kLockSpin;
+  if (kind == SpinKind::Rwsem) {
     bool write = has_frame(frames, "rwsem_down_write*") || has_frame(frames, "down_write*");
     flags = write ? kLockWrite : kLockRead;
     l.optimistic = true;
@@ -206,14 +198,10 @@ std::optional<SpinningLock> spinning_lock(const Stack& frames) {
     // A mutex's spin is inside its traced wait: contention_begin fires with
     // MUTEX|SPIN before it (kernel/locking/mutex.c), so it is timed.
     flags = kLockMutex;
-  } else if (frame_matches_any(leaf, kQueuedSpin)) {
-    flags = kLockSpin;
-  } else if (frame_matches(leaf, "queued_read_lock_slowpath")) {
+  } else if (leaf == "queued_read_lock_slowpath") {
     flags = kLockSpin | kLockRead;
-  } else if (frame_matches(leaf, "queued_write_lock_slowpath")) {
+  } else if (leaf == "queued_write_lock_slowpath") {
     flags = kLockSpin | kLockWrite;
-  } else {
-    return std::nullopt;
   }
   l.type = lock_type(flags);
   std::ptrdiff_t site = lock_site(frames);

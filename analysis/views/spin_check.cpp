@@ -23,19 +23,7 @@ constexpr std::array<std::string_view, 7> kTracedSpinLeaves = {
 
 constexpr std::array<std::string_view, 2> kRwsemSpinLeaves = {"rwsem_spin_on_owner",
                                                               "rwsem_optimistic_spin"};
-constexpr std::array<std::string_view, 1> kRwsemFrames = {"rwsem_*"};
-
-enum class Spin { None, Traced, Rwsem };
-
-template <typename Frames>
-Spin classify(const Frames& frames) {
-  if (frames.empty()) return Spin::None;
-  const std::string& leaf = frames.back();
-  if (frame_matches_any(leaf, kRwsemSpinLeaves)) return Spin::Rwsem;
-  if (!frame_matches_any(leaf, kTracedSpinLeaves)) return Spin::None;
-  if (frame_matches(leaf, "osq_lock") && stack_has_any(frames, kRwsemFrames)) return Spin::Rwsem;
-  return Spin::Traced;
-}
+constexpr std::array<std::string_view, 3> kRwsemFrames = {"rwsem_*", "down_read*", "down_write*"};
 
 std::optional<double> as_ns(std::uint64_t samples, std::uint32_t freq_hz) {
   if (freq_hz == 0) return std::nullopt;
@@ -44,7 +32,16 @@ std::optional<double> as_ns(std::uint64_t samples, std::uint32_t freq_hz) {
 
 }  // namespace
 
-bool is_spin_stack(const Stack& frames) { return classify(frames) != Spin::None; }
+SpinKind spin_kind(const Stack& frames) {
+  if (frames.empty()) return SpinKind::None;
+  const std::string& leaf = frames.back();
+  if (frame_matches_any(leaf, kRwsemSpinLeaves)) return SpinKind::Rwsem;
+  if (!frame_matches_any(leaf, kTracedSpinLeaves)) return SpinKind::None;
+  if (frame_matches(leaf, "osq_lock") && stack_has_any(frames, kRwsemFrames)) return SpinKind::Rwsem;
+  return SpinKind::Traced;
+}
+
+bool is_spin_stack(const Stack& frames) { return spin_kind(frames) != SpinKind::None; }
 
 SpinCheck spin_check(const Profile& p, const std::string& op) {
   SpinCheck c;
@@ -52,9 +49,9 @@ SpinCheck spin_check(const Profile& p, const std::string& op) {
     if (s.kind == SampleKind::Op && s.name == op) c.traced_spin_ns += s.spin_ns;
   for (const auto& s : p.samples) {
     if (s.kind != SampleKind::Op || s.name != op) continue;
-    Spin spin = classify(s.frames);
-    if (spin == Spin::Traced) c.spin_samples += s.count;
-    if (spin == Spin::Rwsem) c.rwsem_spin_samples += s.count;
+    SpinKind spin = spin_kind(s.frames);
+    if (spin == SpinKind::Traced) c.spin_samples += s.count;
+    if (spin == SpinKind::Rwsem) c.rwsem_spin_samples += s.count;
   }
   c.sampled_spin_ns = as_ns(c.spin_samples, p.meta.freq_hz);
   c.rwsem_spin_ns = as_ns(c.rwsem_spin_samples, p.meta.freq_hz);

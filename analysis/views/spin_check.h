@@ -29,8 +29,15 @@ struct SpinCheck {
 
 SpinCheck spin_check(const Profile& p, const std::string& op);
 
-// True if the stack's leaf spins on a lock: a slow path the lock
-// tracepoints time, or rwsem optimistic spinning (which they do not).
+// How a stack's leaf spins on a lock: in a slow path the lock tracepoints
+// time (qspinlock, qrwlock, mutex owner spinning), or in an rwsem's
+// optimistic spin, which they do not (rwsem_spin_on_owner,
+// rwsem_optimistic_spin, osq_lock under an rwsem). The one table of spin
+// leaves; lock_names.h's spinning_lock names the lock.
+enum class SpinKind { None, Traced, Rwsem };
+SpinKind spin_kind(const Stack& frames);
+
+// True if the stack's leaf spins on a lock (spin_kind is not None).
 bool is_spin_stack(const Stack& frames);
 
 }  // namespace fscost

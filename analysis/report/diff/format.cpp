@@ -135,6 +135,14 @@ std::optional<std::string> times(double rel) {
 
 }  // namespace
 
+std::string chain_text(const DeltaPath& p, std::size_t keep) {
+  std::string s;
+  std::size_t from = p.frames.size() > keep ? p.frames.size() - keep : 0;
+  if (from > 0) s = "… → ";
+  for (std::size_t i = from; i < p.frames.size(); ++i) s += (i > from ? " → " : "") + p.frames[i];
+  return s;
+}
+
 std::string rel_short(const Comparison& c) {
   if (std::isnan(c.rel)) return c.sb.mean > 0 && c.sa.mean == 0 ? "new" : "-";
   if (auto t = times(c.rel)) return *t;

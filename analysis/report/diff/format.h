@@ -45,6 +45,9 @@ std::string suffix(const std::string& unit, double magnitude);
 // "87.0×" when B is over 11 times A; "new" when A is 0 and B is not, "-"
 // when undefined; rel_cell says "gone" when B is 0 and A is not.
 std::string rel_short(const Comparison& c);
+// A call path's last `keep` frames, "… → a → b → c": where its delta
+// leaves the op's common path (text and HTML).
+std::string chain_text(const DeltaPath& p, std::size_t keep = 4);
 std::string rel_cell(const Comparison& c);
 
 // A BH q-value: "0.002", "<0.001", "-" if undefined.

@@ -126,15 +126,11 @@ void paths(std::string& out, const OpDiff& op) {
   out += "<h4>Call paths carrying the on-CPU delta</h4>\n<table class=\"diff paths\">\n" +
          stat_heads({"path (last frames)", "class", "share", "splits into"});
   for (const auto& p : op.paths) {
-    std::string chain;
-    std::size_t from = p.frames.size() > 4 ? p.frames.size() - 4 : 0;
-    for (std::size_t i = from; i < p.frames.size(); ++i)
-      chain += (i > from ? " → " : (from ? "… → " : "")) + p.frames[i];
     std::string split;
     for (const auto& [name, dns] : p.split)
       split += (split.empty() ? "" : ", ") + name + " " + value(dns, "ns/op", true);
     stat_row(out,
-             {chain + (p.besides ? " (besides the above)" : ""),
+             {diff_fmt::chain_text(p) + (p.besides ? " (besides the above)" : ""),
               p.kind == "contention" ? "contention: " + p.lock : p.kind,
               fmt::format("{:.0f}%", 100 * p.share), split},
              p.inclusive);

@@ -181,15 +181,6 @@ std::string path_kind(const DeltaPath& p) {
   return "same path, more work";
 }
 
-// The chain's last frames: where the delta leaves the op's common path.
-std::string chain_text(const DeltaPath& p, std::size_t keep = 4) {
-  std::string s;
-  std::size_t from = p.frames.size() > keep ? p.frames.size() - keep : 0;
-  if (from > 0) s = "… → ";
-  for (std::size_t i = from; i < p.frames.size(); ++i) s += (i > from ? " → " : "") + p.frames[i];
-  return s;
-}
-
 std::string path_text(const DeltaPath& p) {
   const Comparison& c = p.inclusive;
   double mag = std::fabs(c.delta());
