@@ -113,12 +113,16 @@ TEST_F(ContentionTest, FdTableSpinlockShowsAsSpinWaitAndSlowPathSamples) {
   EXPECT_GT(slowpath, 0u) << "no samples in the spinlock slow path under open/close";
   // Traced spin time and sampled slow-path time measure the same spinning:
   // they agree within sampling error and the handlers' own cost (measured
-  // here: 0.2 vs 0.2-0.3 µs/op), so hold them to a factor of 2.
+  // here: 0.2 vs 0.2-0.3 µs/op). Traced time is guest wall time between
+  // contention_begin and _end and keeps any time the host took the vCPU
+  // away; cpu-clock fires once when the vCPU returns and loses the rest, so
+  // on this shared VM sampled/traced has fallen to 0.42 (CI, once). Hold
+  // them to a factor of 3 below and 2 above.
   for (const char* op : {"open", "close"}) {
     SpinCheck c = spin_check(p, op);
     ASSERT_TRUE(c.sampled_spin_ns) << op;
     double ratio = *c.sampled_spin_ns / double(c.traced_spin_ns);
-    EXPECT_GT(ratio, 0.5) << op << " traced " << c.traced_spin_ns << " sampled " << *c.sampled_spin_ns;
+    EXPECT_GT(ratio, 1.0 / 3) << op << " traced " << c.traced_spin_ns << " sampled " << *c.sampled_spin_ns;
     EXPECT_LT(ratio, 2.0) << op << " traced " << c.traced_spin_ns << " sampled " << *c.sampled_spin_ns;
   }
 }
