@@ -24,11 +24,11 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // q < alpha decides; a side with < 2 runs has no test at all.
 void set_verdict(Comparison& c, double q, double alpha) {
-  c.q = c.welch.valid ? q : kNaN;
-  if (!c.welch.valid)
+  c.q = c.tested() ? q : kNaN;
+  if (!c.tested())
     c.verdict = Verdict::TooFewRuns;
   else if (q < alpha)
-    c.verdict = c.welch.diff > 0 ? Verdict::More : Verdict::Less;
+    c.verdict = c.delta() > 0 ? Verdict::More : Verdict::Less;
   else
     c.verdict = Verdict::NoChange;
 }
@@ -67,6 +67,19 @@ struct Sides {
 
   Comparison op(const std::string& name, const OpGetter& get, const char* unit) const {
     return compare(op_values(a, name, get), op_values(b, name, get), unit, cfg.level, cfg.alpha);
+  }
+  // A figure of cpu-clock samples under op `name`, in ns/op.
+  Comparison sampled(const std::string& name, const OpGetter& get) const {
+    return compare_samples(op_values(a, name, get), exposure(a, name), op_values(b, name, get),
+                           exposure(b, name), cfg.level, cfg.alpha);
+  }
+  static std::vector<double> exposure(const std::vector<RunMetrics>& runs, const std::string& op) {
+    std::vector<double> e;
+    for (const auto& r : runs) {
+      auto it = r.ops.find(op);
+      e.push_back(it == r.ops.end() ? 0.0 : samples_exposure(it->second.count, r.identity.freq_hz));
+    }
+    return e;
   }
 };
 
@@ -127,6 +140,7 @@ std::vector<std::vector<double>> function_values(const std::vector<RunMetrics>& 
 
 std::vector<FunctionDiff> compare_functions(const Sides& s, const std::string& op) {
   const std::vector<Frame> names = function_names(s, op);
+  const std::vector<double> ea = Sides::exposure(s.a, op), eb = Sides::exposure(s.b, op);
   auto incl_a = function_values(s.a, op, names, &OpMetrics::incl);
   auto incl_b = function_values(s.b, op, names, &OpMetrics::incl);
   auto self_a = function_values(s.a, op, names, &OpMetrics::self);
@@ -135,10 +149,10 @@ std::vector<FunctionDiff> compare_functions(const Sides& s, const std::string& o
   for (std::size_t i = 0; i < names.size(); ++i) {
     FunctionDiff& d = out[i];
     d.name = names[i].str();
-    d.inclusive = compare(std::move(incl_a[i]), std::move(incl_b[i]), "ns/op", s.cfg.level,
-                          s.cfg.alpha);
-    d.self = compare(std::move(self_a[i]), std::move(self_b[i]), "ns/op", s.cfg.level,
-                     s.cfg.alpha);
+    d.inclusive = compare_samples(std::move(incl_a[i]), ea, std::move(incl_b[i]), eb,
+                                  s.cfg.level, s.cfg.alpha);
+    d.self = compare_samples(std::move(self_a[i]), ea, std::move(self_b[i]), eb, s.cfg.level,
+                             s.cfg.alpha);
     d.new_in_b = all_zero(d.inclusive.a);
     d.gone_in_b = all_zero(d.inclusive.b);
   }
@@ -164,7 +178,7 @@ std::vector<FamilyDiff> compare_families(const Sides& s, const std::string& op,
     FamilyDiff d;
     d.name = fam + "_*";
     d.functions = n;
-    d.inclusive = s.op(op, value, "ns/op");
+    d.inclusive = s.sampled(op, value);
     d.new_in_b = all_zero(d.inclusive.a);
     out.push_back(std::move(d));
   }
@@ -188,7 +202,7 @@ LockDiff compare_lock(const Sides& s, const std::string& op, const LockKey& key)
   d.wait = s.op(op, field(&LockMetrics::wait), "ns/op");
   d.spin = s.op(op, field(&LockMetrics::spin), "ns/op");
   d.sleep = s.op(op, field(&LockMetrics::sleep), "ns/op");
-  d.optimistic_spin = s.op(op, field(&LockMetrics::optimistic_spin), "ns/op");
+  d.optimistic_spin = s.sampled(op, field(&LockMetrics::optimistic_spin));
   d.per_contention = compare(per_contention(s.a, op, key), per_contention(s.b, op, key), "ns",
                              s.cfg.level, s.cfg.alpha);
   return d;
@@ -276,12 +290,12 @@ std::size_t control_family(const std::vector<Comparison*>& all, double alpha) {
   std::vector<Comparison*> family;
   std::vector<double> p;
   for (Comparison* c : all) {
-    if (!c->welch.valid || !std::isfinite(c->welch.p)) {
+    if (!c->tested() || !std::isfinite(c->p())) {
       set_verdict(*c, kNaN, alpha);
       continue;
     }
     family.push_back(c);
-    p.push_back(c->welch.p);
+    p.push_back(c->p());
   }
   std::vector<double> q = stats::benjamini_hochberg(p);
   for (std::size_t i = 0; i < family.size(); ++i) set_verdict(*family[i], q[i], alpha);
@@ -296,6 +310,14 @@ const char* to_string(Verdict v) {
     case Verdict::Less: return "less";
     case Verdict::NoChange: return "no change";
     case Verdict::TooFewRuns: return "too few runs";
+  }
+  return "?";
+}
+
+const char* to_string(StatTest t) {
+  switch (t) {
+    case StatTest::Welch: return "welch";
+    case StatTest::Counts: return "quasi-poisson";
   }
   return "?";
 }
@@ -324,6 +346,29 @@ Comparison compare(std::vector<double> a, std::vector<double> b, std::string uni
   c.a = std::move(a);
   c.b = std::move(b);
   set_verdict(c, c.welch.p, alpha);
+  return c;
+}
+
+Comparison compare_samples(std::vector<double> a, const std::vector<double>& exposure_a,
+                           std::vector<double> b, const std::vector<double>& exposure_b,
+                           double level, double alpha) {
+  // Back to counts: the count test needs them, the values are ns/op.
+  auto counts = [](const std::vector<double>& v, const std::vector<double>& e,
+                   std::vector<double>& k) {
+    if (v.size() != e.size()) return false;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (!(e[i] > 0) && v[i] != 0) return false;  // samples without a known exposure
+      k.push_back(std::round(v[i] * e[i]));
+    }
+    return true;
+  };
+  std::vector<double> ka, kb;
+  bool known = counts(a, exposure_a, ka) && counts(b, exposure_b, kb);
+  Comparison c = compare(std::move(a), std::move(b), "ns/op", level, alpha);
+  if (!known) return c;
+  c.test = StatTest::Counts;
+  c.counts = stats::count_test(ka, exposure_a, kb, exposure_b, level);
+  set_verdict(c, c.counts.p, alpha);
   return c;
 }
 

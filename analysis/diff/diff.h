@@ -27,7 +27,7 @@
 
 namespace fscost {
 
-inline constexpr int kDiffSchemaVersion = 1;
+inline constexpr int kDiffSchemaVersion = 2;
 
 class MeanStacks;  // mean_stacks.h
 
@@ -67,26 +67,48 @@ enum class Verdict {
 };
 const char* to_string(Verdict v);
 
+// Which test decides a Comparison (docs/DIFF.md "Tests").
+enum class StatTest {
+  Welch,   // exact figures (traced time, counts of events, ops/s): Welch's t
+  Counts,  // cpu-clock samples: the quasi-Poisson count test (stats::count_test)
+};
+const char* to_string(StatTest t);  // "welch", "quasi-poisson"
+
 // One metric, A against B. Values are per run, in `unit`.
 struct Comparison {
   std::string unit;                // "ns/op", "/op", "ops/s", "ns", "%", ...
   std::vector<double> a, b;        // per-run values
   stats::Summary sa, sb;
-  stats::Welch welch;
+  StatTest test = StatTest::Welch;
+  stats::Welch welch;              // always computed, decides when test == Welch
+  stats::CountTest counts;         // valid only when test == Counts
   stats::MannWhitney mwu;
   double effect = 0;               // Hedges' g (NaN if undefined)
   double rel = 0;                  // (mean b − mean a) / mean a; NaN if mean a == 0
-  double q = 1;                    // BH-adjusted Welch p within its family (Diff::families)
+  double q = 1;                    // BH-adjusted p of `test` within its family (Diff::families)
   Verdict verdict = Verdict::NoChange;
 
   double delta() const { return sb.mean - sa.mean; }
   bool significant() const { return verdict == Verdict::More || verdict == Verdict::Less; }
+  // The deciding test's validity, raw p and interval for the delta.
+  bool tested() const { return test == StatTest::Counts ? counts.valid : welch.valid; }
+  double p() const { return test == StatTest::Counts ? counts.p : welch.p; }
+  double ci_lo() const { return test == StatTest::Counts ? counts.ci_lo : welch.ci_lo; }
+  double ci_hi() const { return test == StatTest::Counts ? counts.ci_hi : welch.ci_hi; }
 };
 
 // A comparison of `a` and `b` at `level`, verdict from the raw Welch p (the
 // diff then replaces q and verdict after BH across the family).
 Comparison compare(std::vector<double> a, std::vector<double> b, std::string unit,
                    double level = 0.95, double alpha = 0.05);
+
+// The same for a figure made of cpu-clock samples, in ns/op: run i's value
+// is its samples / exposure[i], exposure = the run's operations × freq_hz /
+// 1e9 (samples_exposure). Decided by the count test when every exposure is
+// known (> 0 where the op ran), else by Welch's t.
+Comparison compare_samples(std::vector<double> a, const std::vector<double>& exposure_a,
+                           std::vector<double> b, const std::vector<double>& exposure_b,
+                           double level = 0.95, double alpha = 0.05);
 
 // One function under one operation, from cpu-clock samples converted to
 // ns/op (samples × 1e9 / freq_hz / operations).

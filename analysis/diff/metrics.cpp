@@ -234,6 +234,10 @@ double samples_to_ns(double samples, std::uint32_t freq_hz) {
   return freq_hz > 0 ? samples * 1e9 / freq_hz : 0;
 }
 
+double samples_exposure(double operations, std::uint32_t freq_hz) {
+  return operations * freq_hz / 1e9;
+}
+
 RunMetrics run_metrics(const Profile& p) {
   RunMetrics r;
   for (const auto& o : p.ops)

@@ -77,4 +77,8 @@ RunMetrics run_metrics(const Profile& p);
 // samples × 1e9 / freq_hz; 0 if the frequency is unknown.
 double samples_to_ns(double samples, std::uint32_t freq_hz);
 
+// The exposure of a sampled ns/op figure (count test, stats.h): samples =
+// ns/op × operations × freq_hz / 1e9; 0 if the frequency is unknown.
+double samples_exposure(double operations, std::uint32_t freq_hz);
+
 }  // namespace fscost

@@ -301,15 +301,31 @@ Stack prefix_of(const std::vector<const Node*>& chain, std::size_t len) {
   return s;
 }
 
+// Each run's exposure for `op`'s sampled figures (compare_samples).
+std::vector<double> exposure(const RunSet& s, const std::string& op) {
+  std::vector<double> e;
+  for (const Profile& p : s.runs) {
+    double count = 0;
+    for (const auto& o : p.ops)
+      if (o.name == op) count = static_cast<double>(o.count);
+    e.push_back(samples_exposure(count, p.meta.freq_hz));
+  }
+  return e;
+}
+
+struct Exposures {
+  std::vector<double> a, b;
+};
+
 DeltaPath make_path(const Found& f, double gross, const std::vector<double>& a_runs,
-                    const std::vector<double>& b_runs, double caller_a_samples,
-                    const DiffConfig& cfg) {
+                    const std::vector<double>& b_runs, const Exposures& e,
+                    double caller_a_samples, const DiffConfig& cfg) {
   const Node& end = *f.chain.back();
   const bool up = f.up;
   DeltaPath p;
   Stack prefix = prefix_of(f.chain, f.chain.size());
   for (std::size_t i = 1; i < prefix.size(); ++i) p.frames.push_back(prefix[i].str());
-  p.inclusive = compare(a_runs, b_runs, "ns/op", cfg.level, cfg.alpha);
+  p.inclusive = compare_samples(a_runs, e.a, b_runs, e.b, cfg.level, cfg.alpha);
   p.share = gross > 0 ? std::min(1.0, f.moved / gross) : 0;
   for (const auto& k : end.kids) {
     double d = k.n->value_b - k.n->value;
@@ -416,10 +432,12 @@ std::vector<FlameNode> find_paths(Diff& d, const RunSet& a, const RunSet& b,
   auto va = side_figures(a, names, figures), vb = side_figures(b, names, figures);
   for (std::size_t k = 0; k < d.ops.size(); ++k) {
     OpPaths& o = ops[k];
+    if (o.found.empty()) continue;
+    const Exposures e{exposure(a, d.ops[k].op), exposure(b, d.ops[k].op)};
     for (std::size_t i = 0; i < o.found.size(); ++i) {
       d.ops[k].paths.push_back(make_path(o.found[i], o.gross[o.found[i].up], va[k][2 * i],
-                                         vb[k][2 * i], samples_in(a, va[k][2 * i + 1], d.ops[k].op),
-                                         cfg));
+                                         vb[k][2 * i], e,
+                                         samples_in(a, va[k][2 * i + 1], d.ops[k].op), cfg));
       DeltaPath& path = d.ops[k].paths.back();
       path.besides = o.besides[i];
       // A path besides earlier ones splits into what they left: their

@@ -1,4 +1,5 @@
-// Welch's t, Mann–Whitney U, Hedges' g and Benjamini–Hochberg (stats.h).
+// Welch's t, the quasi-Poisson count test, Mann–Whitney U, Hedges' g and
+// Benjamini–Hochberg (stats.h).
 // Distributions are Boost.Math's; the exact U distribution is counted here
 // because Boost.Math has none.
 #include "diff/stats.h"
@@ -148,6 +149,43 @@ Welch welch_test(std::span<const double> a, std::span<const double> b, double le
   w.ci_lo = w.diff - half;
   w.ci_hi = w.diff + half;
   return w;
+}
+
+CountTest count_test(std::span<const double> ka, std::span<const double> ea,
+                     std::span<const double> kb, std::span<const double> eb, double level) {
+  CountTest c;
+  auto sum = [](std::span<const double> x) { return std::accumulate(x.begin(), x.end(), 0.0); };
+  const double Ka = sum(ka), Ea = sum(ea), Kb = sum(kb), Eb = sum(eb);
+  if (ka.size() < 2 || kb.size() < 2 || ka.size() != ea.size() || kb.size() != eb.size() ||
+      !(Ea > 0) || !(Eb > 0) || !std::isfinite(Ka + Kb))
+    return {false, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN};
+  c.valid = true;
+  c.rate_a = Ka / Ea;
+  c.rate_b = Kb / Eb;
+  c.diff = c.rate_b - c.rate_a;
+  c.df = static_cast<double>(ka.size() + kb.size() - 2);
+  double chi2 = 0;
+  auto pearson = [&](std::span<const double> k, std::span<const double> e, double rate) {
+    for (std::size_t i = 0; i < k.size(); ++i)
+      if (double fit = e[i] * rate; fit > 0) chi2 += (k[i] - fit) * (k[i] - fit) / fit;
+  };
+  pearson(ka, ea, c.rate_a);
+  pearson(kb, eb, c.rate_b);
+  c.dispersion = std::max(1.0, chi2 / c.df);
+  const double r0 = (Ka + Kb) / (Ea + Eb);
+  if (r0 == 0) {  // no sample on either side
+    c.t = 0;
+    c.p = 1;
+    c.ci_lo = c.ci_hi = 0;
+    return c;
+  }
+  c.t = c.diff / std::sqrt(c.dispersion * r0 * (1 / Ea + 1 / Eb));
+  c.p = t_two_sided_p(c.t, c.df);
+  double half = t_quantile((1 + level) / 2, c.df) *
+                std::sqrt(c.dispersion * (c.rate_a / Ea + c.rate_b / Eb));
+  c.ci_lo = c.diff - half;
+  c.ci_hi = c.diff + half;
+  return c;
 }
 
 MannWhitney mann_whitney(std::span<const double> a, std::span<const double> b) {

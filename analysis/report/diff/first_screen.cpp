@@ -84,7 +84,8 @@ std::string first_screen(const Diff& d, std::size_t width) {
   head.width = width;
   head.para(fmt::format("fscost diff: A = {} ({} run{}), B = {} ({} run{})", d.label_a, d.runs_a,
                         d.runs_a == 1 ? "" : "s", d.label_b, d.runs_b, d.runs_b == 1 ? "" : "s"));
-  head.para(fmt::format("B - A per operation, {:g}% CIs; Welch's t, Benjamini-Hochberg FDR {:g}; "
+  head.para(fmt::format("B - A per operation, {:g}% CIs; Welch's t (sampled: quasi-Poisson), "
+                        "Benjamini-Hochberg FDR {:g}; "
                         "ops with fewer than {:g} calls per run and \"other\" not tested.",
                         100 * d.config.level, d.config.alpha, d.config.min_ops));
   std::vector<const OpDiff*> shown;

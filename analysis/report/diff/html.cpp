@@ -74,7 +74,8 @@ void summary(std::string& out, const Diff& d, const RunSet& a, const RunSet& b,
   fmt::format_to(std::back_inserter(out),
                  "<section id=\"summary\">\n<h1>{}</h1>\n<dl class=\"meta\">\n"
                  "<dt>A</dt><dd>{}: {}</dd>\n<dt>B</dt><dd>{}: {}</dd>\n"
-                 "<dt>Statistics</dt><dd>Welch's t per metric, Benjamini-Hochberg false "
+                 "<dt>Statistics</dt><dd>Welch's t per metric (sampled figures: a "
+                 "quasi-Poisson test on their sample counts), Benjamini-Hochberg false "
                  "discovery rate {:g} per family ({} metrics, {} function and {} lock "
                  "comparisons), {:g}% intervals; Mann-Whitney U and "
                  "Hedges' g alongside. Grey: not significant.</dd>\n</dl>\n",

@@ -62,12 +62,11 @@ double finite_or_zero(double v) { return std::isfinite(v) ? v : 0; }
 std::string stat_cells(const Comparison& c) {
   double mag = std::max(std::fabs(finite_or_zero(c.sa.mean)), std::fabs(finite_or_zero(c.sb.mean)));
   double dmag = std::fabs(finite_or_zero(c.delta()));
-  if (c.welch.valid)
-    dmag = std::max(
-        {dmag, std::fabs(finite_or_zero(c.welch.ci_lo)), std::fabs(finite_or_zero(c.welch.ci_hi))});
-  std::string ci = c.welch.valid ? value(c.welch.ci_lo, c.unit, true, dmag) + " .. " +
-                                       value(c.welch.ci_hi, c.unit, true, dmag)
-                                 : "-";
+  if (c.tested())
+    dmag = std::max({dmag, std::fabs(finite_or_zero(c.ci_lo())), std::fabs(finite_or_zero(c.ci_hi()))});
+  std::string ci = c.tested() ? value(c.ci_lo(), c.unit, true, dmag) + " .. " +
+                                    value(c.ci_hi(), c.unit, true, dmag)
+                              : "-";
   return td(value(c.sa.mean, c.unit, false, mag)) + td(value(c.sa.sd, c.unit, false, mag)) +
          td(value(c.sb.mean, c.unit, false, mag)) + td(value(c.sb.sd, c.unit, false, mag)) +
          td(value(c.delta(), c.unit, true, dmag), "delta") + td(rel_cell(c), "delta") + td(ci) +

@@ -29,7 +29,7 @@ json summary(const stats::Summary& s) {
 
 json comparison(const Comparison& c) {
   const stats::Welch& w = c.welch;
-  return {
+  json out = {
       {"unit", c.unit},
       {"a", nums(c.a)},
       {"b", nums(c.b)},
@@ -46,12 +46,22 @@ json comparison(const Comparison& c) {
         {"p", num(w.p)},
         {"ci_lo", num(w.ci_lo)},
         {"ci_hi", num(w.ci_hi)}}},
+      {"test", to_string(c.test)},
       {"mann_whitney",
        {{"valid", c.mwu.valid}, {"u", num(c.mwu.u)}, {"p", num(c.mwu.p)}, {"exact", c.mwu.exact}}},
       {"effect", num(c.effect)},
       {"q", num(c.q)},
       {"verdict", to_string(c.verdict)},
       {"significant", c.significant()}};
+  if (c.test == StatTest::Counts) {
+    const stats::CountTest& k = c.counts;
+    out["quasi_poisson"] = {{"valid", k.valid},         {"rate_a", num(k.rate_a)},
+                            {"rate_b", num(k.rate_b)},   {"diff", num(k.diff)},
+                            {"dispersion", num(k.dispersion)}, {"df", num(k.df)},
+                            {"t", num(k.t)},             {"p", num(k.p)},
+                            {"ci_lo", num(k.ci_lo)},     {"ci_hi", num(k.ci_hi)}};
+  }
+  return out;
 }
 
 json parts(const std::vector<DeltaPart>& v) {

@@ -41,7 +41,9 @@ void header(Page& page, const Diff& d) {
                     d.runs_a, d.runs_b));
   page.para(
       fmt::format("B against A per operation; {}s of the difference; significance by "
-                  "Welch's t with Benjamini-Hochberg FDR {:g} per family ({} metrics, "
+                  "Welch's t (functions, paths and optimistic spin: a quasi-Poisson "
+                  "test on their sample counts) with Benjamini-Hochberg FDR {:g} per "
+                  "family ({} metrics, "
                   "{} function and {} lock comparisons). '*' significant, '~' not.",
                   ci_label(d.config.level), d.config.alpha, d.families.metrics,
                   d.families.functions, d.families.locks));
@@ -57,13 +59,13 @@ void warnings(Page& page, const Diff& d) {
 // "on-CPU +1.9 µs/op (+18%, 95% CI +1.2..+2.6, q 0.002)"
 std::string measured(std::string_view what, const Comparison& c, double level) {
   double mag = std::fabs(c.delta());
-  if (c.welch.valid) mag = std::max({mag, std::fabs(c.welch.ci_lo), std::fabs(c.welch.ci_hi)});
+  if (c.tested()) mag = std::max({mag, std::fabs(c.ci_lo()), std::fabs(c.ci_hi())});
   if (!std::isfinite(mag)) mag = 0;
   std::string s = fmt::format("{} {}{} ({}", what, number(c.delta(), c.unit, mag, true),
                               suffix(c.unit, mag), rel_short(c));
-  if (c.welch.valid)
-    s += fmt::format(", {} {}..{}", ci_label(level), number(c.welch.ci_lo, c.unit, mag, true),
-                     number(c.welch.ci_hi, c.unit, mag, true));
+  if (c.tested())
+    s += fmt::format(", {} {}..{}", ci_label(level), number(c.ci_lo(), c.unit, mag, true),
+                     number(c.ci_hi(), c.unit, mag, true));
   if (c.verdict != Verdict::TooFewRuns) s += ", q " + q_text(c.q);
   return s + ")";
 }

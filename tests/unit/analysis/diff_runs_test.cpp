@@ -253,16 +253,16 @@ TEST(DiffRuns, FamiliesUnderBenjaminiHochberg) {
   std::size_t valid = 0;
   for (const auto& op : d.ops)
     for (const auto& [what, c] : comparisons(op)) {
-      EXPECT_GE(c->q, c->welch.p) << op.op << " " << what;
-      valid += c->welch.valid;
+      EXPECT_GE(c->q, c->p()) << op.op << " " << what;
+      valid += c->tested();
     }
   // Every op comparison above, per-contention comparisons and the five
   // whole-run ones are in the family.
   std::size_t extra = 5;
   for (const auto& op : d.ops) {
-    for (const auto& l : op.locks) extra += l.per_contention.welch.valid;
-    for (const auto& p : op.paths) extra += p.inclusive.welch.valid;
-    for (const auto& f : op.families) extra += f.inclusive.welch.valid;
+    for (const auto& l : op.locks) extra += l.per_contention.tested();
+    for (const auto& p : op.paths) extra += p.inclusive.tested();
+    for (const auto& f : op.families) extra += f.inclusive.tested();
   }
   EXPECT_EQ(d.family, valid + extra);
   EXPECT_EQ(d.families.metrics + d.families.functions + d.families.locks, d.family);
