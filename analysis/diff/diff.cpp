@@ -81,6 +81,7 @@ Diff diff_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
     return weight(x) > weight(y);
   });
   d.warnings = diff_warnings(d, a, b, ma, mb);
+  d.setup = compare_setup(a, b, d.warnings);
   d.stacks_a = std::move(sa);
   d.stacks_b = std::move(sb);
   return d;

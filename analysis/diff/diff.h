@@ -211,9 +211,28 @@ struct OpDiff {
   std::vector<DeltaPart> offcpu_parts;
 };
 
+// One setting in which A's filesystem differs from B's (model/fs_settings.h).
+struct SettingDiff {
+  std::string name;    // "naming.parent", "mount.wsync", "mkfs.version"
+  std::string a, b;    // "" where that side's tools did not print it
+  bool asked = false;  // named in A's or B's mkfs or mount options
+};
+
+// The filesystems as built (Profile::setup of each side's first run).
+struct SetupDiff {
+  bool recorded = false;  // every run of both sides carries it
+  std::string mkfs_a, mkfs_b;  // "mkfs.xfs version 6.15.0"
+  std::vector<SettingDiff> settings;  // every difference, in printed order
+  bool incidental() const {
+    for (const auto& s : settings)
+      if (!s.asked) return true;
+    return false;
+  }
+};
+
 struct Warning {
   // "few-runs", "user-share", "wall-vs-sys", "noise", "drops",
-  // "config-mismatch", "background", "op-count"
+  // "config-mismatch", "background", "op-count", "setup-varies"
   std::string kind;
   std::string message;  // one sentence, numbers included
 };
@@ -235,6 +254,7 @@ struct Diff {
   Comparison user_share;   // user / (user + sys), in %
   Comparison kthread_ns;   // background kernel-thread CPU per run
   std::vector<OpDiff> ops; // by |Δ on-CPU + Δ off-CPU| × count, descending; "other" last
+  SetupDiff setup;
   std::vector<Warning> warnings;
   // Each side's mean stacks per view and operation (mean_stacks.h): what
   // the explanation read, and what the HTML report draws.

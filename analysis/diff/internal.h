@@ -54,6 +54,11 @@ void explain_oncpu(OpDiff& op, const MeanStacks& a, const MeanStacks& b, const F
 // at the narrowest function of its blocked stacks; "lock" split per lock.
 void explain_offcpu(OpDiff& op, const MeanStacks& a, const MeanStacks& b, const DiffConfig& cfg);
 
+// Every setting in which A's filesystems differ from B's, asked-for or
+// incidental; a "setup-varies" warning per side whose runs differ among
+// themselves (another mkfs, geometry, mount options or CPU).
+SetupDiff compare_setup(const RunSet& a, const RunSet& b, std::vector<Warning>& warnings);
+
 std::vector<Warning> diff_warnings(const Diff& d, const RunSet& a, const RunSet& b,
                                    const std::vector<RunMetrics>& ma,
                                    const std::vector<RunMetrics>& mb);

@@ -98,6 +98,8 @@ void parse_profile_extra(Checker& c, const Node& root, const Stack& frames, Prof
     c.each(*f, [&](const Node& e) { p.locks.push_back(parse_lock(c, e, frames)); });
   if (auto f = c.find(root, "background_xfs")) parse_counters(c, *f, p.background_xfs);
   if (auto f = c.find(root, "device_write_bytes")) parse_counters(c, *f, p.device_write_bytes);
+  if (auto f = c.find(root, "setup"))
+    c.each_member(*f, [&](const std::string& name, const Node& v) { p.setup[name] = c.str(v); });
 }
 
 void add_op_extra(const OpStats& o, ojson& out) {
@@ -118,6 +120,7 @@ void add_profile_extra(const Profile& p, FrameTable& table, ojson& doc) {
   }
   if (!p.background_xfs.empty()) doc["background_xfs"] = p.background_xfs;
   if (!p.device_write_bytes.empty()) doc["device_write_bytes"] = p.device_write_bytes;
+  if (!p.setup.empty()) doc["setup"] = p.setup;
 }
 
 }  // namespace fscost::profile_json

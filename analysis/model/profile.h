@@ -132,6 +132,10 @@ struct Profile {
   std::map<std::string, std::uint64_t> background_xfs;
   // Bytes written per block device during the recording ("loop0" → bytes).
   std::map<std::string, std::uint64_t> device_write_bytes;
+  // The filesystem as built and the machine it ran on, as text the tools
+  // printed (docs/PROFILE.md "setup": mkfs_output, fs_info, mount_options,
+  // mkfs_version, cpu_model, ...); open-ended names, empty if not recorded.
+  std::map<std::string, std::string> setup;
 };
 
 const char* to_string(SampleKind k);

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
@@ -348,6 +349,58 @@ TEST_F(CompareTest, BadMkfsOptionStopsBeforeAnything) {
   EXPECT_EQ(err.find("Usage"), std::string::npos) << "mkfs's usage text is cut: " << err;
   EXPECT_FALSE(fs::exists(out_));
   EXPECT_EQ(settled_leftovers_of(c.pid), std::vector<std::string>{});
+}
+
+// --mkfs: a wrapper that quietly adds an option to B's mkfs (as xfsprogs
+// 6.15's -n parent=1 turns on exchange). The diff must list it as an
+// incidental difference on the first screen, and the asked one as asked.
+TEST_F(CompareTest, MkfsWrapperThatAddsAnOptionIsAnIncidentalDifference) {
+  std::string wrapper = (dir_ / "mkfs.xfs").string();
+  {
+    std::ofstream w(wrapper);
+    w << "#!/bin/sh\n"
+         "case \"$*\" in *rmapbt=1*) exec /sbin/mkfs.xfs -i sparse=0 \"$@\";; esac\n"
+         "exec /sbin/mkfs.xfs \"$@\"\n";
+  }
+  fs::permissions(wrapper, fs::perms::owner_all);
+  Compare c = start(with(kRmapbt, {"--mkfs", wrapper, "--workload-cmd", workload_cmd(200),
+                                   "--runs", "2", "-o", out_}),
+                    logs("wrapper"));
+  ASSERT_EQ(wait_exit(c), 0) << c.stderr_text();
+  json s = json::parse(slurp(out_ + "/summary.json"));
+  const json& setup = s["setup"];
+  ASSERT_TRUE(setup["recorded"].get<bool>()) << setup.dump();
+  std::map<std::string, json> by_name;
+  for (const auto& d : setup["differences"]) by_name[d["name"].get<std::string>()] = d;
+  ASSERT_TRUE(by_name.contains("meta-data.sparse")) << setup.dump();
+  EXPECT_FALSE(by_name["meta-data.sparse"]["asked"].get<bool>());
+  EXPECT_EQ(by_name["meta-data.sparse"]["b"], "0");
+  ASSERT_TRUE(by_name.contains("meta-data.rmapbt")) << setup.dump();
+  EXPECT_TRUE(by_name["meta-data.rmapbt"]["asked"].get<bool>());
+  EXPECT_EQ(by_name.size(), 2u) << setup.dump();
+  std::string text = slurp(out_ + "/summary.txt");
+  auto at = text.find("meta-data.sparse 1 -> 0 (incidental)");
+  EXPECT_NE(at, std::string::npos) << text;
+  EXPECT_LT(at, text.find(std::string(72, '-'))) << "not on the first screen";
+  EXPECT_NE(text.find(wrapper), std::string::npos) << "the header names the mkfs used";
+  EXPECT_EQ(settled_leftovers_of(c.pid), std::vector<std::string>{});
+}
+
+TEST_F(CompareTest, MkfsThatIsNotExecutableIsRefusedFirst) {
+  Compare c = start(with(kRmapbt, {"--mkfs", (dir_ / "nonexistent").string(), "--workload-cmd",
+                                   workload_cmd(100), "-o", out_}),
+                    logs("nomkfs"));
+  EXPECT_EQ(wait_exit(c), 1);
+  EXPECT_NE(c.stderr_text().find("--mkfs " + (dir_ / "nonexistent").string()), std::string::npos)
+      << c.stderr_text();
+  // Not a mkfs.xfs at all: its -V says so before anything is made.
+  Compare t = start(with(kRmapbt, {"--mkfs", "/bin/true", "--workload-cmd", workload_cmd(100),
+                                   "-o", out_}),
+                    logs("true"));
+  EXPECT_EQ(wait_exit(t), 1);
+  EXPECT_NE(t.stderr_text().find("not a mkfs.xfs version"), std::string::npos) << t.stderr_text();
+  EXPECT_FALSE(fs::exists(out_));
+  EXPECT_EQ(settled_leftovers_of(t.pid), std::vector<std::string>{});
 }
 
 TEST_F(CompareTest, FailingWorkloadStopsWithItsMessage) {

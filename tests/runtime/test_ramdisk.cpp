@@ -123,7 +123,7 @@ TEST(Ramdisk, MkfsAndMountOptionsApply) {
       ScratchXfs::create(kSize, {"-m", "rmapbt=1", "-L", "fscosttest"}, "noatime,logbsize=256k");
   ASSERT_TRUE(scratch) << scratch.error().message;
   EXPECT_EQ(scratch.value().mkfs_command(),
-            "mkfs.xfs -f -q -m rmapbt=1 -L fscosttest " + scratch.value().device());
+            "mkfs.xfs -f -m rmapbt=1 -L fscosttest " + scratch.value().device());
   std::string line = mountinfo_line(scratch.value().dir());
   EXPECT_NE(line.find("noatime"), std::string::npos) << line;
   EXPECT_NE(line.find("logbsize=256k"), std::string::npos) << line;

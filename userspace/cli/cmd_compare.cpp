@@ -18,6 +18,7 @@
 #include "compare/run.h"
 #include "compare/storage.h"
 #include "system/ramdisk.h"
+#include "system/sys_util.h"  // cpu_model
 
 namespace fscost {
 
@@ -141,10 +142,13 @@ void run_all(Session& s, Progress& progress) {
 // returns, before the outputs are computed.
 void measure(Session& s) {
   const CompareOptions& o = s.o;
+  // The mkfs must run before anything is made; its version goes in every profile.
+  s.ctx.mkfs_version = take(mkfs_version(o.mkfs));
+  s.ctx.cpu_model = cpu_model();
   CompareStorage storage = take(o.device.empty() ? CompareStorage::ram_disk(o.size)
                                                  : CompareStorage::device(o.device, o.force));
   for (auto [cfg, side] : {std::pair{&o.a, "A"}, {&o.b, "B"}}) {
-    auto ok = storage.check_mkfs(*cfg, side);
+    auto ok = storage.check_mkfs(*cfg, side, o.mkfs);
     // A terminal's ^C also kills the dry-run mkfs: that is no bad option.
     if (compare_stop_signal()) throw Interrupted{};
     take(std::move(ok));
@@ -211,6 +215,9 @@ void add_compare(CLI::App& app, std::function<int()>& run) {
   auto* sub = app.add_subcommand(
       "compare", "Compare two filesystem configurations: interleaved runs, recorded, diffed");
   sub->add_option("--fs", a->fs, "Filesystem (xfs)")->capture_default_str();
+  sub->add_option("--mkfs", a->mkfs,
+                  "mkfs.xfs to format with: a path (a built xfsprogs) or a name in PATH "
+                  "(default: $FSCOST_MKFS, else mkfs.xfs)");
   sub->add_option("--a", a->a, "Configuration A, e.g. 'mkfs: -m rmapbt=0; mount: noatime'")
       ->required();
   sub->add_option("--b", a->b, "Configuration B, e.g. 'mkfs: -m rmapbt=1'")->required();

@@ -2,8 +2,12 @@
 // options as summary.json records them; the parsers are in
 // compare/options.cpp.
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <iterator>
 #include <nlohmann/json.hpp>
 
@@ -79,6 +83,12 @@ Result<CompareOptions> check_compare_args(const CompareArgs& a) {
   if (a.fs != "xfs")
     return Error{"--fs " + a.fs + " is not supported", "fscost compare formats XFS (--fs xfs)"};
   o.fs = a.fs;
+  const char* env = std::getenv("FSCOST_MKFS");
+  o.mkfs = !a.mkfs.empty() ? a.mkfs : env && *env ? env : "mkfs.xfs";
+  if (o.mkfs.find('/') != std::string::npos && ::access(o.mkfs.c_str(), X_OK) != 0)
+    return Error{fmt::format("{} {}: {}", a.mkfs.empty() ? "FSCOST_MKFS" : "--mkfs", o.mkfs,
+                             std::strerror(errno)),
+                 "give the path of an executable mkfs.xfs (a built xfsprogs: mkfs/mkfs.xfs)"};
   auto ca = parse_config_spec(a.a, a.mount_a, a.label_a);
   if (!ca) return ca.error();
   auto cb = parse_config_spec(a.b, a.mount_b, a.label_b);
@@ -134,6 +144,7 @@ nlohmann::json options_json(const CompareOptions& o) {
   for (int t : o.threads)
     if (t > 0) threads.push_back(t);
   return {{"fs", o.fs},
+          {"mkfs", o.mkfs},
           {"a", config(o.a)},
           {"b", config(o.b)},
           {"storage", o.device.empty() ? nlohmann::json{{"ram_disk_bytes", o.size}}

@@ -72,6 +72,7 @@ const char* to_string(RunOrder o);
 // The command line as given (strings, before checks).
 struct CompareArgs {
   std::string fs = "xfs";
+  std::string mkfs;              // --mkfs; "" = $FSCOST_MKFS, else mkfs.xfs in PATH
   std::string a, b;              // --a / --b specs
   std::string mount_a, mount_b;  // --mount-opts-a / -b
   std::string label_a, label_b;
@@ -97,6 +98,7 @@ struct CompareArgs {
 
 struct CompareOptions {
   std::string fs;
+  std::string mkfs = "mkfs.xfs";  // a path, or a name in PATH
   ConfigSpec a, b;
   std::string device;
   std::uint64_t size = 0;  // RAM disk bytes (unused with a device)

@@ -105,10 +105,10 @@ std::string workload_text(const CompareOptions& o) {
   return s;
 }
 
-std::string config_text(const ConfigSpec& c) {
+std::string config_text(const ConfigSpec& c, const std::string& mkfs_path) {
   std::string mkfs =
       c.mkfs_opts.empty() ? "(defaults)" : fmt::format("{}", fmt::join(c.mkfs_opts, " "));
-  return fmt::format("mkfs.xfs {}; mount {}", mkfs,
+  return fmt::format("{} {}; mount {}", mkfs_path, mkfs,
                      c.mount_opts.empty() ? "(defaults)" : c.mount_opts);
 }
 
@@ -119,8 +119,8 @@ std::string threads_text(const CompareOptions& o) {
 
 std::string header_text(const CompareOptions& o, const CompareOutcome& out, std::size_t width) {
   std::string s = wrap(fmt::format("fscost compare: A {} vs B {}", o.a.label, o.b.label), width, 2);
-  s += wrap("A: " + config_text(o.a), width, 5);
-  s += wrap("B: " + config_text(o.b), width, 5);
+  s += wrap("A: " + config_text(o.a, o.mkfs), width, 5);
+  s += wrap("B: " + config_text(o.b, o.mkfs), width, 5);
   s += wrap("workload: " + workload_text(o), width, 4);
   s += wrap(fmt::format("{} runs per side, order {}{}; storage {}", o.runs, to_string(o.order),
                         threads_text(o), out.storage),

@@ -19,6 +19,7 @@
 #include "model/file_io.h"
 #include "io/profile_io.h"
 #include "system/ramdisk.h"
+#include "system/sys_util.h"  // read_mountinfo
 
 namespace fscost {
 
@@ -127,15 +128,29 @@ std::optional<double> profile_ops_per_s(const Profile& p) {
 // recorded command differ (and the diff warn of a config mismatch): the
 // profile keeps the command with "{dir}", as given; <run>.json has the
 // real argv.
-Status canonical_command(Profile& p, const std::string& path, const std::string& mount_dir) {
+void canonical_command(Profile& p, const std::string& mount_dir) {
   std::string& cmd = p.meta.command;
-  bool changed = false;
   for (auto at = cmd.find(mount_dir); !mount_dir.empty() && at != std::string::npos;
-       at = cmd.find(mount_dir, at + 5)) {
+       at = cmd.find(mount_dir, at + 5))
     cmd.replace(at, mount_dir.size(), "{dir}");
-    changed = true;
-  }
-  if (!changed) return std::monostate{};
+}
+
+// The profile keeps the filesystem as built (Profile::setup), so a diff of
+// these runs can tell every way A and B differ, asked-for or not.
+Status keep_setup(Profile& p, const std::string& path, const RunResult& r,
+                  const RunContext& ctx) {
+  canonical_command(p, r.mount_dir);
+  const ConfigSpec& cfg = r.plan.config == 0 ? ctx.opts->a : ctx.opts->b;
+  p.setup = {{"fs", ctx.opts->fs},
+             {"mkfs_path", ctx.opts->mkfs},
+             {"mkfs_version", ctx.mkfs_version},
+             {"mkfs_command", r.mkfs_cmd},
+             {"mkfs_output", r.mkfs_output},
+             {"fs_info", r.fs_info},
+             {"mount_options", r.mount_options},
+             {"mount_asked", cfg.mount_opts},
+             {"cpu_model", ctx.cpu_model}};
+  std::erase_if(p.setup, [](const auto& kv) { return kv.second.empty(); });
   return write_profile_atomic(p, path);
 }
 
@@ -172,12 +187,13 @@ void record_one(const RunContext& ctx, const RunFiles& f, RunResult& r,
                 const std::function<void()>& tick) {
   const CompareOptions& o = *ctx.opts;
   const ConfigSpec& cfg = r.plan.config == 0 ? o.a : o.b;
-  auto mkfs = run_mkfs_xfs(ctx.device, cfg.mkfs_opts);
+  auto mkfs = run_mkfs_xfs(ctx.device, cfg.mkfs_opts, o.mkfs);
   if (!mkfs) {
     r.error = mkfs.error().message;
     return;
   }
-  r.mkfs_cmd = mkfs.value();
+  r.mkfs_cmd = mkfs.value().command;
+  r.mkfs_output = mkfs.value().output;
   auto mount = Mount::create(ctx.device, o.fs, cfg.mount_opts);
   if (!mount) {
     r.error =
@@ -186,6 +202,9 @@ void record_one(const RunContext& ctx, const RunFiles& f, RunResult& r,
   }
   if (compare_stop_signal()) return;
   r.mount_dir = mount.value().dir();
+  r.fs_info = run_xfs_info(r.mount_dir, o.mkfs);
+  for (const MountEntry& m : read_mountinfo())
+    if (m.mountpoint == r.mount_dir) r.mount_options = m.super_options;
   r.argv = workload_argv(o.workload, ctx.workload_exe, r.mount_dir, r.plan.threads);
   std::vector<std::string> argv{
       ctx.self_exe, "record", "--probes", o.probes, "-o", o.output + "/" + f.profile, "--"};
@@ -214,7 +233,7 @@ void judge(const RunContext& ctx, const RunFiles& f, RunResult& r) {
     r.error = "the workload exited with status " + std::to_string(r.exit_code);
   else if (!p)
     r.error = p.error().message;
-  else if (auto ok = canonical_command(p.value(), profile, r.mount_dir); !ok)
+  else if (auto ok = keep_setup(p.value(), profile, r, ctx); !ok)
     r.error = ok.error().message;
   if (!r.error.empty()) {
     std::error_code ec;

@@ -28,12 +28,17 @@ struct RunContext {
   std::string self_exe;      // this fscost, for `fscost record`
   std::string workload_exe;  // fscost-workload (built-in workloads)
   std::string device;        // formatted every run
+  std::string mkfs_version;  // "mkfs.xfs version 6.15.0" (mkfs_version)
+  std::string cpu_model;
 };
 
 struct RunResult {
   PlannedRun plan;
   std::string profile;  // relative to -o DIR ("runs/t4/a/run-01.profile")
   std::string mkfs_cmd;
+  std::string mkfs_output;  // the geometry mkfs printed
+  std::string fs_info;      // xfs_info of the mounted filesystem ("" if none ran)
+  std::string mount_options;  // the kernel's, from /proc/self/mountinfo
   std::vector<std::string> argv;  // the workload's
   std::string mount_dir;          // where this run's filesystem was mounted
   std::int64_t start_unix_ms = 0;

@@ -69,7 +69,8 @@ Result<CompareStorage> CompareStorage::device(const std::string& dev, bool force
   return s;
 }
 
-Status CompareStorage::check_mkfs(const ConfigSpec& c, const char* side) const {
+Status CompareStorage::check_mkfs(const ConfigSpec& c, const char* side,
+                                  const std::string& mkfs) const {
   std::vector<std::string> opts{"-N"};
   opts.insert(opts.end(), c.mkfs_opts.begin(), c.mkfs_opts.end());
   std::optional<ScratchFile> scratch;
@@ -82,7 +83,7 @@ Status CompareStorage::check_mkfs(const ConfigSpec& c, const char* side) const {
     scratch.emplace(std::move(f).value());
     target = scratch->path();
   }
-  auto dry = run_mkfs_xfs(target, opts);
+  auto dry = run_mkfs_xfs(target, opts, mkfs);
   if (!dry) {
     // Too small a RAM disk fails the same way as a bad option; say which.
     bool size = dry.error().message.find("must be larger than") != std::string::npos;

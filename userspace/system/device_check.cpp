@@ -1,6 +1,7 @@
 #include "system/device_check.h"
 
 #include <blkid/blkid.h>
+#include <fmt/format.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <iterator>
 #include <memory>
 #include <sstream>
@@ -126,9 +128,9 @@ std::string mkfs_complaint(const std::string& err) {
 
 }  // namespace
 
-Result<std::string> run_mkfs_xfs(const std::string& dev,
-                                 const std::vector<std::string>& extra_opts) {
-  std::vector<std::string> argv = {"mkfs.xfs", "-f", "-q"};
+Result<MkfsRun> run_mkfs_xfs(const std::string& dev, const std::vector<std::string>& extra_opts,
+                             const std::string& mkfs) {
+  std::vector<std::string> argv = {mkfs.empty() ? "mkfs.xfs" : mkfs, "-f"};
   argv.insert(argv.end(), extra_opts.begin(), extra_opts.end());
   argv.push_back(dev);
   std::string cmd;
@@ -141,7 +143,39 @@ Result<std::string> run_mkfs_xfs(const std::string& dev,
     return Error{cmd + " failed (" + po.status_text() + "): " + mkfs_complaint(po.err),
                  "see mkfs.xfs(8) for what this xfsprogs (mkfs.xfs -V) accepts"};
   }
-  return cmd;
+  return MkfsRun{cmd, po.out};
+}
+
+Result<std::string> mkfs_version(const std::string& mkfs) {
+  auto run = run_capture({mkfs.empty() ? "mkfs.xfs" : mkfs, "-V"});
+  if (!run) return run.error();
+  if (!run.value().ok())
+    return Error{fmt::format("{} -V failed ({})", mkfs, run.value().status_text()),
+                 "--mkfs must name a mkfs.xfs"};
+  std::string v = run.value().out;
+  while (!v.empty() && (v.back() == '\n' || v.back() == ' ')) v.pop_back();
+  if (v.find("mkfs.xfs") == std::string::npos)
+    return Error{fmt::format("{} -V printed '{}', not a mkfs.xfs version", mkfs, v),
+                 "--mkfs must name a mkfs.xfs"};
+  return v;
+}
+
+std::string run_xfs_info(const std::string& dir, const std::string& mkfs) {
+  namespace fs = std::filesystem;
+  std::vector<std::vector<std::string>> tries;
+  if (mkfs.find('/') != std::string::npos) {
+    fs::path at = fs::path(mkfs).parent_path();
+    for (fs::path p : {at / "xfs_info", at.parent_path() / "spaceman" / "xfs_info.sh"}) {
+      std::error_code ec;
+      if (fs::is_regular_file(p, ec)) tries.push_back({"sh", p.string(), dir});
+    }
+  }
+  tries.push_back({"xfs_info", dir});
+  for (const auto& argv : tries) {
+    auto run = run_capture(argv);
+    if (run && run.value().ok() && !run.value().out.empty()) return run.value().out;
+  }
+  return {};
 }
 
 }  // namespace fscost

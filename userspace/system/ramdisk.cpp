@@ -251,7 +251,7 @@ Result<ScratchXfs> ScratchXfs::create(uint64_t bytes, std::vector<std::string> m
   auto mount = Mount::create(loop.value().path(), "xfs", mount_opts);
   if (!mount) return mount.error();
   return ScratchXfs(std::move(image).value(), std::move(loop).value(), std::move(mount).value(),
-                    std::move(mkfs).value());
+                    std::move(mkfs).value().command);
 }
 
 }  // namespace fscost

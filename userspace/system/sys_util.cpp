@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -75,14 +76,27 @@ std::vector<MountEntry> read_mountinfo() {
   std::string line;
   while (std::getline(in, line)) {
     std::istringstream f(line);
-    std::string id, parent, majmin, root, mountpoint, field;
-    f >> id >> parent >> majmin >> root >> mountpoint;
+    std::string id, parent, majmin, root, mountpoint, options, field;
+    f >> id >> parent >> majmin >> root >> mountpoint >> options;
     while (f >> field && field != "-") continue;  // optional fields end at "-"
-    std::string fstype, source;
-    f >> fstype >> source;
-    mounts.push_back({majmin, unescape_mountinfo(mountpoint), unescape_mountinfo(source)});
+    std::string fstype, source, super;
+    f >> fstype >> source >> super;
+    mounts.push_back({majmin, unescape_mountinfo(mountpoint), unescape_mountinfo(source), fstype,
+                      options, super});
   }
   return mounts;
+}
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("model name", 0) == 0) {
+      auto at = line.find(':');
+      if (at == std::string::npos) return {};
+      auto v = line.substr(at + 1);
+      return v.substr(std::min(v.size(), v.find_first_not_of(' ')));
+    }
+  return {};
 }
 
 std::string read_first_line(const std::string& path) {

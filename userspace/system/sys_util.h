@@ -39,10 +39,16 @@ struct MountEntry {
   std::string majmin;  // "7:0"
   std::string mountpoint;
   std::string source;
+  std::string fstype;
+  std::string options;        // per-mount: "rw,relatime"
+  std::string super_options;  // the filesystem's: "rw,inode64,logbufs=8,logbsize=32k,noquota"
 };
 
 // The mounts of /proc/self/mountinfo, with paths unescaped.
 std::vector<MountEntry> read_mountinfo();
+
+// "model name" of /proc/cpuinfo's first CPU; "" if it has none.
+std::string cpu_model();
 
 // The first line of a file; "" when it cannot be read.
 std::string read_first_line(const std::string& path);

@@ -5,6 +5,7 @@
 // same lock worse, spin or sleep); then the warnings that change how to read
 // that. Everything else follows below a separator (render_diff_text).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -88,6 +89,11 @@ std::string first_screen(const Diff& d, std::size_t width) {
                         "Benjamini-Hochberg FDR {:g}; "
                         "ops with fewer than {:g} calls per run and \"other\" not tested.",
                         100 * d.config.level, d.config.alpha, d.config.min_ops));
+  // A and B differ in more than asked: before any number is read.
+  if (d.setup.incidental())
+    head.para("The filesystems differ in more than the options asked: " +
+                  fmt::format("{}.", fmt::join(setup_items(d.setup, 6), "; ")),
+              "! ", "  ");
   std::vector<const OpDiff*> shown;
   std::vector<std::string> blocks;
   for (const auto& op : d.ops)

@@ -150,6 +150,17 @@ json op_json(const OpDiff& o) {
           {"offcpu_parts", parts(o.offcpu_parts)}};
 }
 
+json setup(const SetupDiff& s) {
+  json settings = json::array();
+  for (const auto& x : s.settings)
+    settings.push_back({{"name", x.name}, {"a", x.a}, {"b", x.b}, {"asked", x.asked}});
+  return {{"recorded", s.recorded},
+          {"mkfs_a", s.mkfs_a},
+          {"mkfs_b", s.mkfs_b},
+          {"incidental", s.incidental()},
+          {"differences", std::move(settings)}};
+}
+
 json config(const DiffConfig& c) {
   return {{"alpha", c.alpha},
           {"level", c.level},
@@ -176,6 +187,7 @@ json diff_json(const Diff& d) {
             {"functions", d.families.functions},
             {"locks", d.families.locks}}},
           {"warnings", std::move(warnings)},
+          {"setup", setup(d.setup)},
           {"totals",
            {{"sys_ns", comparison(d.sys_ns)},
             {"user_ns", comparison(d.user_ns)},

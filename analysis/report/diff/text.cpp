@@ -246,11 +246,47 @@ std::string sentence(const Diff& d, const OpDiff& op, bool oncpu, bool significa
                : side(d, op, "off-CPU", op.offcpu, op.offcpu_parts, significant_only);
 }
 
+std::vector<std::string> setup_items(const SetupDiff& s, std::size_t max) {
+  std::vector<std::string> items;
+  for (bool asked : {false, true})
+    for (const auto& x : s.settings)
+      if (x.asked == asked)
+        items.push_back(fmt::format("{} {} -> {} ({})", x.name, x.a.empty() ? "(not shown)" : x.a,
+                                    x.b.empty() ? "(not shown)" : x.b,
+                                    asked ? "asked" : "incidental"));
+  if (items.size() > max) {
+    std::size_t more = items.size() - max;
+    items.resize(max);
+    items.push_back(fmt::format("and {} more", more));
+  }
+  return items;
+}
+
+void setup_section(Page& page, const Diff& d) {
+  const SetupDiff& s = d.setup;
+  if (!s.recorded) {
+    page.para("Filesystems: not recorded in these profiles (fscost compare records the mkfs "
+              "output, xfs_info and mount options of every run).");
+    return;
+  }
+  page.para(s.mkfs_a == s.mkfs_b ? fmt::format("Filesystems: made by {}.", s.mkfs_a)
+                                 : fmt::format("Filesystems: A made by {}, B by {}.", s.mkfs_a,
+                                               s.mkfs_b));
+  if (s.settings.empty()) {
+    page.para("A and B print the same geometry, features and mount options.", "  ", "    ");
+    return;
+  }
+  page.para("A and B differ in:", "  ", "    ");
+  for (const auto& item : setup_items(s, s.settings.size())) page.para(item, "  - ", "    ");
+}
+
 std::string explanation(const Diff& d, std::size_t width) {
   Page page;
   page.width = width;
   header(page, d);
   warnings(page, d);
+  page.blank();
+  setup_section(page, d);
   page.blank();
   if (d.ops.empty()) page.para("No operation was recorded in both A and B.");
   for (std::size_t i = 0; i < d.ops.size(); ++i) {

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "report/diff_report.h"
 
@@ -29,6 +30,14 @@ struct Page {
 std::string sentence(const Diff& d, const OpDiff& op, bool oncpu, bool significant_only = false);
 // The significant call paths of the op's on-CPU delta (OpDiff::paths), one item each.
 void paths(Page& page, const OpDiff& op);
+
+// "naming.parent 0 -> 1 (asked)", one item per difference between the
+// filesystems (SetupDiff), incidental ones first; at most `max` items, then
+// "and N more". Empty if none differ.
+std::vector<std::string> setup_items(const SetupDiff& s, std::size_t max);
+// The filesystems section of the full text: mkfs versions and every
+// difference, or that none was recorded.
+void setup_section(Page& page, const Diff& d);
 
 // What summary.txt opens with, at most kFirstScreenLines lines: per tested
 // op whose cost changed significantly, the delta, its call paths and
