@@ -229,6 +229,11 @@ OpDiff compare_op(const Sides& s, const std::string& op) {
   d.offcpu = s.op(op, [](const OpMetrics& m) { return m.offcpu; }, "ns/op");
   d.spin = s.op(op, [](const OpMetrics& m) { return m.spin; }, "ns/op");
   d.sleep = s.op(op, [](const OpMetrics& m) { return m.sleep; }, "ns/op");
+  d.optimistic_spin = s.sampled(op, [](const OpMetrics& m) {
+    double ns = 0;
+    for (const auto& [key, l] : m.locks) ns += l.optimistic_spin;
+    return ns;
+  });
   d.latency = s.op(op, [](const OpMetrics& m) { return m.latency; }, "ns/op");
   d.rate = s.op(op, [](const OpMetrics& m) { return m.rate; }, "ops/s");
   for (auto wc : kWaitClasses) {
@@ -268,7 +273,8 @@ Families every_comparison(Diff& d, bool tested) {
   for (auto& op : d.ops) {
     if (op.tested != tested) continue;
     for (Comparison* c :
-         {&op.count, &op.oncpu, &op.offcpu, &op.spin, &op.sleep, &op.latency, &op.rate})
+         {&op.count, &op.oncpu, &op.offcpu, &op.spin, &op.sleep, &op.optimistic_spin, &op.latency,
+          &op.rate})
       f.metrics.push_back(c);
     for (auto& [cls, c] : op.offcpu_by_class) f.metrics.push_back(&c);
     for (auto& fn : op.functions) {

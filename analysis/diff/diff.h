@@ -200,6 +200,9 @@ struct OpDiff {
   Comparison offcpu;   // ns/op
   Comparison spin;     // ns/op, traced lock spin (all locks)
   Comparison sleep;    // ns/op, traced lock sleep (all locks)
+  // ns/op, sampled optimistic spin on rwsems (all locks; LockDiff's), which
+  // neither spin nor sleep includes.
+  Comparison optimistic_spin;
   Comparison latency;  // mean ns/op, entry to exit
   Comparison rate;     // ops/s over the recording
   std::map<std::string, Comparison> offcpu_by_class;  // kWaitClasses → ns/op

@@ -26,6 +26,16 @@ RunFigures run_figures(const Profile& p, int threads, int config, std::optional<
   for (const LockRow& row : lock_rows(p, std::nullopt))
     if (row.kind == SampleKind::Op)
       f.lock_wait_ns[row.name] += static_cast<double>(row.total_ns) / static_cast<double>(ops);
+  // And the optimistic spin no traced wait includes (rwsem owner spin,
+  // sampled), charged to the lock it spins on: an i_rwsem's onset is often
+  // all spin.
+  if (p.meta.freq_hz > 0)
+    for (const auto& s : p.samples) {
+      if (s.kind != SampleKind::Op || s.count == 0) continue;
+      if (auto l = spinning_lock(s.frames); l && l->optimistic)
+        f.lock_wait_ns[l->name] += static_cast<double>(s.count) * 1e9 / p.meta.freq_hz /
+                                   static_cast<double>(ops);
+    }
   return f;
 }
 

@@ -101,6 +101,7 @@ void metrics(std::string& out, const OpDiff& op) {
   stat_row(out, {"latency", op.latency.unit}, op.latency);
   stat_row(out, {"lock spin", op.spin.unit}, op.spin);
   stat_row(out, {"lock sleep", op.sleep.unit}, op.sleep);
+  stat_row(out, {"optimistic spin (sampled)", op.optimistic_spin.unit}, op.optimistic_spin);
   stat_row(out, {"rate", op.rate.unit}, op.rate);
   out += "</table>\n";
 }

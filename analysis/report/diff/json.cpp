@@ -139,6 +139,7 @@ json op_json(const OpDiff& o) {
           {"offcpu", comparison(o.offcpu)},
           {"spin", comparison(o.spin)},
           {"sleep", comparison(o.sleep)},
+          {"optimistic_spin", comparison(o.optimistic_spin)},
           {"latency", comparison(o.latency)},
           {"rate", comparison(o.rate)},
           {"offcpu_by_class", std::move(classes)},

@@ -85,6 +85,7 @@ void metrics(Page& page, const OpDiff& op) {
   row(page, 2, "latency", op.latency);
   if (nonzero(op.spin)) row(page, 2, "lock spin", op.spin);
   if (nonzero(op.sleep)) row(page, 2, "lock sleep", op.sleep);
+  if (nonzero(op.optimistic_spin)) row(page, 2, "optimistic spin", op.optimistic_spin);
   row(page, 2, "rate", op.rate);
 }
 

@@ -54,7 +54,8 @@ const FunctionDiff* function_of(const OpDiff& op, const std::string& name) {
 std::vector<std::pair<std::string, const Comparison*>> comparisons(const OpDiff& op) {
   std::vector<std::pair<std::string, const Comparison*>> out = {
       {"count", &op.count},  {"oncpu", &op.oncpu},     {"offcpu", &op.offcpu}, {"spin", &op.spin},
-      {"sleep", &op.sleep}, {"latency", &op.latency}, {"rate", &op.rate}};
+      {"sleep", &op.sleep}, {"optimistic spin", &op.optimistic_spin}, {"latency", &op.latency},
+      {"rate", &op.rate}};
   for (const auto& [cls, c] : op.offcpu_by_class) out.push_back({"offcpu " + cls, &c});
   for (const auto& f : op.functions) {
     out.push_back({f.name + " incl", &f.inclusive});

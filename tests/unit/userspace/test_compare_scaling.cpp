@@ -101,6 +101,27 @@ TEST(CompareScaling, FiguresFromAProfile) {
   EXPECT_DOUBLE_EQ(f.lock_wait_ns.at("some_lock"), 100);
 }
 
+// The i_rwsem's optimistic spin no traced wait includes counts toward its
+// wait per op (and so toward its onset), under its own name.
+TEST(CompareScaling, OptimisticSpinCountsForTheLockItSpinsOn) {
+  Profile p;
+  p.meta.freq_hz = 1000;  // a sample is 1 ms
+  OpStats create;
+  create.name = "create";
+  create.count = 1000;
+  create.wall_ns = 10'000'000;
+  p.ops = {create};
+  Stack spin;
+  for (const char* f : {"entry_SYSCALL_64", "do_syscall_64", "__x64_sys_openat", "do_sys_openat2",
+                        "do_filp_open", "path_openat", "down_write", "rwsem_down_write_slowpath",
+                        "rwsem_spin_on_owner"})
+    spin.push_back(Frame(f));
+  p.samples.push_back({SampleKind::Op, "create", spin, 3});
+  RunFigures f = run_figures(p, 2, 0, std::nullopt);
+  ASSERT_EQ(f.lock_wait_ns.size(), 1u);
+  EXPECT_DOUBLE_EQ(f.lock_wait_ns.at("i_rwsem (parent dir, open)"), 3000);  // 3 ms / 1000 ops
+}
+
 TEST(CompareScaling, TextFitsAndNamesOnsets) {
   Scaling s = compute_scaling(sweep());
   std::string text = render_scaling_text(s, "rmapbt=0", "rmapbt=1 with a very long label indeed");
