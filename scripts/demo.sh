@@ -20,6 +20,6 @@ fi
 build/userspace/fscost compare \
   --a 'mkfs: -m rmapbt=0' --b 'mkfs: -m rmapbt=1' \
   --workload create --files "${FSCOST_DEMO_FILES:-20000}" --write 4096 --threads 1,2 --runs 5 \
-  --size 1G -o "$out"
+  --size 2G -o "$out"
 echo "demo: open $out/report.html in a browser; $out/summary.txt is ready to mail"
 echo "demo: each run's profile is under $out/runs/ (try: build/userspace/fscost report $out/runs/t2/b/run-01.profile)"

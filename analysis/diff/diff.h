@@ -235,7 +235,8 @@ struct SetupDiff {
 
 struct Warning {
   // "few-runs", "user-share", "wall-vs-sys", "noise", "drops",
-  // "config-mismatch", "background", "op-count", "setup-varies"
+  // "config-mismatch", "background", "op-count", "setup-varies", "enospc",
+  // "low-space"
   std::string kind;
   std::string message;  // one sentence, numbers included
 };

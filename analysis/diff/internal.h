@@ -59,6 +59,12 @@ void explain_offcpu(OpDiff& op, const MeanStacks& a, const MeanStacks& b, const 
 // themselves (another mkfs, geometry, mount options or CPU).
 SetupDiff compare_setup(const RunSet& a, const RunSet& b, std::vector<Warning>& warnings);
 
+// "enospc": runs whose ops entered XFS's ENOSPC retry (xfs_flush_inodes,
+// xfs_blockgc_free_space in their stacks); "low-space": runs that ended
+// with less than 20% free (Profile::setup fs_size_bytes,
+// fs_free_bytes_at_end). Appended to `out`.
+void full_fs_warnings(const RunSet& s, const std::string& label, std::vector<Warning>& out);
+
 std::vector<Warning> diff_warnings(const Diff& d, const RunSet& a, const RunSet& b,
                                    const std::vector<RunMetrics>& ma,
                                    const std::vector<RunMetrics>& mb);

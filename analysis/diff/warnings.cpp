@@ -165,6 +165,8 @@ std::vector<Warning> diff_warnings(const Diff& d, const RunSet& a, const RunSet&
   std::vector<Warning> out;
   Ctx c{d, a, b, ma, mb, out};
   few_runs(c);
+  full_fs_warnings(a, d.label_a, out);
+  full_fs_warnings(b, d.label_b, out);
   config_mismatch(c);
   drops_of(c, a, ma);
   drops_of(c, b, mb);

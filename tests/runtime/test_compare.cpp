@@ -403,6 +403,32 @@ TEST_F(CompareTest, MkfsThatIsNotExecutableIsRefusedFirst) {
   EXPECT_EQ(settled_leftovers_of(t.pid), std::vector<std::string>{});
 }
 
+// The README demo's sizes (scripts/demo.sh: 20000 files of 4 KiB per
+// thread, 2 GiB) keep every run clear of ENOSPC at its largest thread count;
+// at the 1 GiB it once used, each create run sleeps in XFS's ENOSPC flush
+// (docs/CASES.md §2.0) and the diff must say so.
+TEST_F(CompareTest, DemoSizesStayClearOfEnospcAndOneGibDoesNot) {
+  auto enospc = [&](const std::string& size) {
+    fs::remove_all(out_);
+    Compare c = start({"--a", "mkfs: -m rmapbt=0", "--b", "mkfs: -m rmapbt=1", "--size", size,
+                       "--workload", "create", "--files", "20000", "--write", "4096",
+                       "--threads", "2", "--runs", "1", "-o", out_},
+                      logs("demo-" + size));
+    EXPECT_EQ(wait_exit(c), 0) << c.stderr_text();
+    EXPECT_EQ(settled_leftovers_of(c.pid), std::vector<std::string>{});
+    json s = json::parse(slurp(out_ + "/summary.json"), nullptr, false);
+    std::string found;
+    if (s.is_object())
+      for (const auto& w : s["warnings"])
+        if (w["kind"] == "enospc" || w["kind"] == "low-space") found += w["message"].get<std::string>() + "\n";
+    return found;
+  };
+  EXPECT_EQ(enospc("2G"), "");
+  std::string at_1g = enospc("1G");
+  EXPECT_NE(at_1g.find("ran out of free space"), std::string::npos) << at_1g;
+  EXPECT_NE(at_1g.find("xfs_flush_inodes"), std::string::npos) << at_1g;
+}
+
 TEST_F(CompareTest, FailingWorkloadStopsWithItsMessage) {
   Compare c = start(with(kRmapbt, {"--workload-cmd",
                                    "sh -c 'echo fscost-test-boom >&2; exit 1' {dir}", "-o", out_}),

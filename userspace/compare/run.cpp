@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -149,7 +150,9 @@ Status keep_setup(Profile& p, const std::string& path, const RunResult& r,
              {"fs_info", r.fs_info},
              {"mount_options", r.mount_options},
              {"mount_asked", cfg.mount_opts},
-             {"cpu_model", ctx.cpu_model}};
+             {"cpu_model", ctx.cpu_model},
+             {"fs_size_bytes", r.fs_size_bytes ? std::to_string(r.fs_size_bytes) : ""},
+             {"fs_free_bytes_at_end", r.fs_size_bytes ? std::to_string(r.fs_free_bytes) : ""}};
   std::erase_if(p.setup, [](const auto& kv) { return kv.second.empty(); });
   return write_profile_atomic(p, path);
 }
@@ -218,6 +221,12 @@ void record_one(const RunContext& ctx, const RunFiles& f, RunResult& r,
   }
   r.exit_code = wait_child(child.pid, tick);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  // How full the workload left it (the diff warns below 20% free).
+  struct statvfs st{};
+  if (::statvfs(r.mount_dir.c_str(), &st) == 0) {
+    r.fs_size_bytes = static_cast<std::uint64_t>(st.f_blocks) * st.f_frsize;
+    r.fs_free_bytes = static_cast<std::uint64_t>(st.f_bavail) * st.f_frsize;
+  }
 }
 
 void judge(const RunContext& ctx, const RunFiles& f, RunResult& r) {

@@ -39,6 +39,7 @@ struct RunResult {
   std::string mkfs_output;  // the geometry mkfs printed
   std::string fs_info;      // xfs_info of the mounted filesystem ("" if none ran)
   std::string mount_options;  // the kernel's, from /proc/self/mountinfo
+  std::uint64_t fs_size_bytes = 0, fs_free_bytes = 0;  // statvfs after the workload
   std::vector<std::string> argv;  // the workload's
   std::string mount_dir;          // where this run's filesystem was mounted
   std::int64_t start_unix_ms = 0;

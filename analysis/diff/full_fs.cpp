@@ -1,0 +1,123 @@
+// A filesystem that ran out of room measures its ENOSPC handling, not the
+// configuration: XFS retries a create or a buffered write that found no
+// free space after flushing delalloc data (xfs_flush_inodes) or freeing
+// speculative preallocations (xfs_blockgc_free_space), and the op sleeps
+// there for hundreds of milliseconds while holding the parent directory
+// (docs/CASES.md §2.0). full_fs_warnings (internal.h) names the runs that
+// did, and the runs that ended with less than 20% free space.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <optional>
+#include <string_view>
+
+#include "diff/internal.h"
+#include "model/frame_match.h"
+
+namespace fscost {
+
+namespace {
+
+constexpr double kMinFreeShare = 0.20;
+
+// The ENOSPC retry paths of xfs_create, xfs_file_buffered_write and
+// xfs_trans_alloc_*: where a frame says the filesystem was full.
+constexpr std::string_view kEnospcFrames[] = {"xfs_flush_inodes", "xfs_blockgc_free_space",
+                                              "xfs_blockgc_free_quota", "xfs_blockgc_flush_all"};
+
+// xfs_flush_inodes is small and static: the compiler inlines it into
+// xfs_create and xfs_file_buffered_write, whose stacks then show the XFS
+// caller calling __flush_work directly. No other XFS function flushes one
+// work item from an operation (the log and inodegc flush whole
+// workqueues), so that pair is the ENOSPC flush too.
+constexpr std::string_view kFlushWork[] = {"__flush_work", "flush_work", "flush_delayed_work"};
+
+std::string_view enospc_frame(const Stack& frames) {
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    for (std::string_view e : kEnospcFrames)
+      if (frame_matches(frames[i].str(), e)) return e;
+    if (i > 0 && frame_matches(frames[i - 1].str(), "xfs_*") &&
+        frame_matches_any(frames[i].str(), kFlushWork))
+      return "xfs_flush_inodes";
+  }
+  return {};
+}
+
+struct Hit {
+  std::size_t runs = 0;          // runs with an op in an ENOSPC retry path
+  double offcpu_ns = 0;          // summed over those runs, off CPU in it
+  std::map<std::string, std::uint64_t> ops;  // op → stacks seen there
+  std::string frame;             // the first retry frame seen
+};
+
+Hit enospc_hits(const RunSet& s) {
+  Hit h;
+  for (const Profile& p : s.runs) {
+    bool hit = false;
+    for (const auto& o : p.offcpu) {
+      if (o.kind != SampleKind::Op) continue;
+      if (auto f = enospc_frame(o.frames); !f.empty()) {
+        hit = true;
+        h.offcpu_ns += static_cast<double>(o.total_ns);
+        h.ops[o.name] += o.count;
+        if (h.frame.empty()) h.frame = f;
+      }
+    }
+    for (const auto& smp : p.samples) {
+      if (smp.kind != SampleKind::Op) continue;
+      if (auto f = enospc_frame(smp.frames); !f.empty()) {
+        hit = true;
+        h.ops[smp.name] += smp.count;
+        if (h.frame.empty()) h.frame = f;
+      }
+    }
+    h.runs += hit;
+  }
+  return h;
+}
+
+std::optional<double> number(const Profile& p, const char* key) {
+  auto it = p.setup.find(key);
+  if (it == p.setup.end()) return std::nullopt;
+  char* end = nullptr;
+  double v = std::strtod(it->second.c_str(), &end);
+  if (end == it->second.c_str() || *end) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+void full_fs_warnings(const RunSet& s, const std::string& label, std::vector<Warning>& out) {
+  if (Hit h = enospc_hits(s); h.runs > 0) {
+    std::string ops;
+    for (const auto& [op, n] : h.ops) ops += (ops.empty() ? "" : ", ") + op;
+    out.push_back(
+        {"enospc",
+         fmt::format("{}: {} of {} runs ran out of free space: {} entered XFS's ENOSPC retry "
+                     "({}){}; those runs measure the flush, not the configuration (give a "
+                     "larger --size, or fewer or smaller files)",
+                     label, h.runs, s.runs.size(), ops, h.frame,
+                     h.offcpu_ns > 0 ? fmt::format(", {:.0f} ms off CPU there per run",
+                                                   h.offcpu_ns / 1e6 /
+                                                       static_cast<double>(h.runs))
+                                     : "")});
+  }
+  std::size_t low = 0;
+  double least = 1;
+  for (const Profile& p : s.runs) {
+    auto size = number(p, "fs_size_bytes"), free = number(p, "fs_free_bytes_at_end");
+    if (!size || !free || !(*size > 0)) continue;
+    double share = *free / *size;
+    if (share < kMinFreeShare) ++low, least = std::min(least, share);
+  }
+  if (low > 0)
+    out.push_back({"low-space",
+                   fmt::format("{}: {} of {} runs ended with less than {:.0f}% of the "
+                               "filesystem free (least {:.0f}%): near ENOSPC, XFS trims "
+                               "preallocation and flushes early",
+                               label, low, s.runs.size(), 100 * kMinFreeShare, 100 * least)});
+}
+
+}  // namespace fscost
