@@ -12,7 +12,7 @@
 
 #define FSCOST_MAX_OPS 32          /* >= fscost::Op::Count_ */
 #define FSCOST_OP_NONE 0
-#define FSCOST_OP_OTHER 20         /* == fscost::Op::Other */
+#define FSCOST_OP_OTHER 21         /* == fscost::Op::Other */
 #define FSCOST_LAT_BUCKETS 40      /* == fscost::kLatencyBuckets */
 #define FSCOST_MAX_SYSCALLS 512    /* syscall numbers >= this count as "other" */
 #define FSCOST_NAME_LEN 32         /* kthread comm or workqueue name */

@@ -269,7 +269,10 @@ struct Families {
 // them), or of the others.
 Families every_comparison(Diff& d, bool tested) {
   Families f;
-  if (tested) f.metrics = {&d.sys_ns, &d.user_ns, &d.wall_ns, &d.user_share, &d.kthread_ns};
+  if (tested) {
+    f.metrics = {&d.sys_ns, &d.user_ns, &d.wall_ns, &d.user_share, &d.kthread_ns};
+    for (auto& bg : d.background) f.metrics.push_back(&bg.cpu);
+  }
   for (auto& op : d.ops) {
     if (op.tested != tested) continue;
     for (Comparison* c :
@@ -397,6 +400,30 @@ void compare_totals(Diff& d, const std::vector<RunMetrics>& a, const std::vector
   d.wall_ns = compare_runs(a, b, &RunMetrics::wall_ns, "ns", d.config);
   d.user_share = compare_runs(a, b, &RunMetrics::user_share, "%", d.config);
   d.kthread_ns = compare_runs(a, b, &RunMetrics::kthread_ns, "ns", d.config);
+  std::set<std::string> names;
+  for (const auto* runs : {&a, &b})
+    for (const auto& r : *runs)
+      for (const auto& [name, ns] : r.kthread_by_name) names.insert(name);
+  // Per run, so a run's exposure is its sampling rate alone.
+  auto side = [](const std::vector<RunMetrics>& runs, const std::string& name,
+                 std::vector<double>& v, std::vector<double>& e) {
+    for (const auto& r : runs) {
+      v.push_back(from(r.kthread_by_name, name));
+      e.push_back(samples_exposure(1, r.identity.freq_hz));
+    }
+  };
+  for (const auto& name : names) {
+    std::vector<double> va, ea, vb, eb;
+    side(a, name, va, ea);
+    side(b, name, vb, eb);
+    Comparison c = compare_samples(std::move(va), ea, std::move(vb), eb, d.config.level,
+                                   d.config.alpha);
+    c.unit = "ns";
+    d.background.push_back({name, std::move(c)});
+  }
+  std::stable_sort(d.background.begin(), d.background.end(), [](const auto& x, const auto& y) {
+    return std::fabs(x.cpu.delta()) > std::fabs(y.cpu.delta());
+  });
 }
 
 void control_fdr(Diff& d) {
@@ -404,9 +431,15 @@ void control_fdr(Diff& d) {
   // harness's own), and an op called a few times a run cannot carry a
   // per-op figure: neither is a finding, nor may it dilute the FDR of those
   // that are. Their comparisons keep their intervals, with no verdict.
-  for (auto& op : d.ops)
-    op.tested = op.op != "other" &&
-                std::max(op.count.sa.mean, op.count.sb.mean) >= d.config.min_ops;
+  // "sync" is the run's end-of-run writeback phase, once a run by design:
+  // its per-run time is the figure, so it is tested whenever every run had it.
+  for (auto& op : d.ops) {
+    bool phase = op.op == "sync" && op.count.sa.n > 0 && op.count.sb.n > 0 &&
+                 std::ranges::all_of(op.count.a, [](double c) { return c >= 1; }) &&
+                 std::ranges::all_of(op.count.b, [](double c) { return c >= 1; });
+    op.tested = phase || (op.op != "other" &&
+                          std::max(op.count.sa.mean, op.count.sb.mean) >= d.config.min_ops);
+  }
   Families untested = every_comparison(d, false);
   for (auto* v : {&untested.metrics, &untested.functions, &untested.locks})
     for (Comparison* c : *v) {

@@ -214,6 +214,15 @@ struct OpDiff {
   std::vector<DeltaPart> offcpu_parts;
 };
 
+// Kernel-thread CPU of one bucket (a workqueue's workers, or a named
+// thread: "xfs-conv/loop0", "writeback", "xfsaild/loop0"), ns per run, from
+// cpu-clock samples (the count test). Work outside any operation that the
+// workload caused: unwritten-extent conversion, writeback, CIL pushes.
+struct BackgroundDiff {
+  std::string name;
+  Comparison cpu;
+};
+
 // One setting in which A's filesystem differs from B's (model/fs_settings.h).
 struct SettingDiff {
   std::string name;    // "naming.parent", "mount.wsync", "mkfs.version"
@@ -257,6 +266,7 @@ struct Diff {
   Comparison sys_ns, user_ns, wall_ns;
   Comparison user_share;   // user / (user + sys), in %
   Comparison kthread_ns;   // background kernel-thread CPU per run
+  std::vector<BackgroundDiff> background;  // per bucket, by |Δ| descending
   std::vector<OpDiff> ops; // by |Δ on-CPU + Δ off-CPU| × count, descending; "other" last
   SetupDiff setup;
   std::vector<Warning> warnings;

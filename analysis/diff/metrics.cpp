@@ -192,7 +192,10 @@ void add_run_totals(const Profile& p, RunMetrics& r) {
   r.user_share = cpu > 0 ? 100 * r.user_ns / cpu : 0;
   double kthread_samples = 0;
   for (const auto& s : p.samples)
-    if (s.kind == SampleKind::Kthread) kthread_samples += static_cast<double>(s.count);
+    if (s.kind == SampleKind::Kthread) {
+      kthread_samples += static_cast<double>(s.count);
+      r.kthread_by_name[s.name] += samples_to_ns(static_cast<double>(s.count), p.meta.freq_hz);
+    }
   r.kthread_ns = samples_to_ns(kthread_samples, p.meta.freq_hz);
   for (const auto& [name, n] : p.drops)
     if (n > 0) r.drops[name] = n;

@@ -16,6 +16,7 @@ enum class Op : std::uint32_t {
   Create, Open, Mkdir, Unlink, Rmdir, Rename, Link, Symlink,
   Read, Write, Fsync, Fdatasync, Truncate, Fallocate, Stat, Getdents,
   Close, Setxattr, Getxattr,
+  Sync,      // syncfs, sync: the end-of-run writeback phase (fscost-workload --syncfs)
   Other,     // any other syscall of a tracked task
   Count_,
 };
@@ -24,7 +25,7 @@ inline constexpr std::array<std::string_view, static_cast<std::size_t>(Op::Count
     "none",     "create", "open",      "mkdir",    "unlink",    "rmdir",  "rename",
     "link",     "symlink", "read",     "write",    "fsync",     "fdatasync",
     "truncate", "fallocate", "stat",   "getdents", "close",     "setxattr",
-    "getxattr", "other",
+    "getxattr", "sync",     "other",
 };
 
 constexpr std::string_view op_name(Op op) { return kOpNames[static_cast<std::size_t>(op)]; }

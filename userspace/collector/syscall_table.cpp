@@ -74,6 +74,7 @@ const auto kRules = std::to_array<SyscallRule>({
     RULE(close, Close),
     RULE(setxattr, Setxattr), RULE(lsetxattr, Setxattr), RULE(fsetxattr, Setxattr),
     RULE(getxattr, Getxattr), RULE(lgetxattr, Getxattr), RULE(fgetxattr, Getxattr),
+    RULE(syncfs, Sync), RULE(sync, Sync),
 });
 
 #undef RULE

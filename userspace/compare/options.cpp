@@ -258,6 +258,8 @@ std::vector<std::string> workload_argv(const WorkloadSpec& w, const std::string&
     argv.insert(argv.end(), {"--files-per-dir", std::to_string(w.files_per_dir)});
   if (w.write_bytes) argv.insert(argv.end(), {"--write", std::to_string(w.write_bytes)});
   if (w.fsync) argv.push_back("--fsync");
+  // The run's writeback and log pushes land in the run that caused them.
+  argv.push_back("--syncfs");
   if (w.seed) argv.insert(argv.end(), {"--seed", std::to_string(*w.seed)});
   return argv;
 }

@@ -14,7 +14,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: fscost-workload DIR [--workload create|mixed|random|remove|openclose]\n"
     "         [--files N] [--threads T] [--dirs shared|private] [--files-per-dir N]\n"
-    "         [--write BYTES] [--fsync] [--seed S] [--quiet]\n"
+    "         [--write BYTES] [--fsync] [--syncfs] [--seed S] [--quiet]\n"
     "  --workload, --mode   what each thread does (default mixed; docs/WORKLOAD.md)\n"
     "  --files, --n         files, iterations or ops per thread (default 1000)\n"
     "  --threads            worker threads (default 1)\n"
@@ -25,6 +25,8 @@ constexpr const char* kUsage =
     "                       every N files (0: none, the default)\n"
     "  --write              bytes written to each new file (random: per write op, default 4096)\n"
     "  --fsync              create: fsync each file before closing it\n"
+    "  --syncfs             after the timed phase, syncfs(DIR): writeback and log\n"
+    "                       pushes the run caused, inside the run (not timed)\n"
     "  --seed               random: seed of the op sequence (default 1)\n"
     "  --quiet              no JSON result line\n";
 
@@ -55,6 +57,7 @@ struct Parser {
   // Applies the option at argv[i] (and its value); returns false if unknown.
   bool flag(const std::string& a, int& i, int argc, char** argv) {
     if (a == "--fsync") return o.fsync = true;
+    if (a == "--syncfs") return o.syncfs = true;
     if (a == "--quiet") return o.quiet = true;
     if (a == "--private-dirs") return set_dirs("private");
     bool takes_value = a == "--workload" || a == "--mode" || a == "--files" || a == "--n" ||

@@ -19,6 +19,7 @@ struct Options {
   long files_per_dir = 0;     // 0: no subdirectories
   std::size_t write_bytes = 0;
   bool fsync = false;
+  bool syncfs = false;  // after the timed phase, syncfs(DIR): the run's writeback in the run
   std::uint64_t seed = 1;
   bool quiet = false;
 };

@@ -58,6 +58,7 @@ std::string result_json(const Options& o, const RunSummary& s) {
   double rate = s.elapsed_s > 0 ? double(timed.total()) / s.elapsed_s : 0.0;
   append(out, ",\"elapsed_s\":%.6f,\"ops_per_s\":%.1f,\"user_s\":%.6f,\"sys_s\":%.6f", s.elapsed_s,
          rate, user, sys);
+  if (s.sync_s >= 0) append(out, ",\"sync_s\":%.6f", s.sync_s);
   append(out, ",\"user_share\":%.4f}\n", user + sys > 0 ? user / (user + sys) : 0.0);
   return out;
 }

@@ -14,6 +14,7 @@ struct RunSummary {
   Counts outside;  // the main thread's setup and teardown (directories)
   std::vector<ThreadResult> threads;
   double elapsed_s = 0;  // start barrier to the last thread's end
+  double sync_s = -1;    // the --syncfs phase; < 0 without one
 };
 
 // fsops's keys (mode, n, counts, elapsed_s, ops_per_s, user_s, sys_s) and

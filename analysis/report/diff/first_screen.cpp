@@ -105,6 +105,24 @@ std::string first_screen(const Diff& d, std::size_t width) {
       blocks.push_back(std::move(b.out));
       shown.push_back(&op);
     }
+  // Work the runs caused outside any operation, by kernel thread.
+  std::vector<std::string> bg;
+  for (const auto& b : d.background) {
+    if (!b.cpu.significant() || bg.size() == 3) continue;
+    const Comparison& c = b.cpu;
+    std::string times = c.sa.mean > 0 ? fmt::format("{:.1f}× A", c.sb.mean / c.sa.mean) : "new in B";
+    double mag = std::max({std::fabs(c.delta()), std::fabs(c.ci_lo()), std::fabs(c.ci_hi())});
+    auto v = [&](double x) { return diff_fmt::number(x, c.unit, mag, true); };
+    bg.push_back(fmt::format("{} {}{} ({}, CI {}..{})", b.name, v(c.delta()), diff_fmt::suffix(c.unit, mag),
+                             times, v(c.ci_lo()), v(c.ci_hi())));
+  }
+  if (!bg.empty()) {
+    Page b;
+    b.width = width;
+    b.blank();
+    b.para(fmt::format("kernel threads CPU per run: {}.", fmt::join(bg, "; ")));
+    blocks.push_back(std::move(b.out));
+  }
   Page warn;
   warn.width = width;
   bool any = false;

@@ -244,6 +244,9 @@ void workload_table(std::string& out, const Diff& d) {
                                  {"user share", &d.user_share},
                                  {"kernel threads CPU", &d.kthread_ns}})
     stat_row(out, {label, c->unit}, *c);
+  for (const auto& bg : d.background)
+    if (bg.cpu.sa.mean != 0 || bg.cpu.sb.mean != 0)
+      stat_row(out, {"kernel threads: " + bg.name, bg.cpu.unit}, bg.cpu);
   out += "</table>\n";
 }
 

@@ -151,6 +151,12 @@ json op_json(const OpDiff& o) {
           {"offcpu_parts", parts(o.offcpu_parts)}};
 }
 
+json background(const std::vector<BackgroundDiff>& v) {
+  json a = json::array();
+  for (const auto& bg : v) a.push_back({{"name", bg.name}, {"cpu_ns", comparison(bg.cpu)}});
+  return a;
+}
+
 json setup(const SetupDiff& s) {
   json settings = json::array();
   for (const auto& x : s.settings)
@@ -189,6 +195,7 @@ json diff_json(const Diff& d) {
             {"locks", d.families.locks}}},
           {"warnings", std::move(warnings)},
           {"setup", setup(d.setup)},
+          {"background", background(d.background)},
           {"totals",
            {{"sys_ns", comparison(d.sys_ns)},
             {"user_ns", comparison(d.user_ns)},

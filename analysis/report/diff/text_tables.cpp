@@ -72,6 +72,8 @@ void workload(Page& page, const Diff& d) {
   heading(page, "whole workload, per run");
   for (const auto& [label, c] : rows)
     if (shown(*c)) row(page, 2, label, *c);
+  for (const auto& bg : d.background)
+    if (nonzero(bg.cpu)) row(page, 4, bg.name, bg.cpu);
   page.blank();
 }
 

@@ -260,6 +260,7 @@ TEST(DiffRuns, FamiliesUnderBenjaminiHochberg) {
   // Every op comparison above, per-contention comparisons and the five
   // whole-run ones are in the family.
   std::size_t extra = 5;
+  for (const auto& bg : d.background) extra += bg.cpu.tested();
   for (const auto& op : d.ops) {
     for (const auto& l : op.locks) extra += l.per_contention.tested();
     for (const auto& p : op.paths) extra += p.inclusive.tested();
@@ -304,7 +305,9 @@ TEST(DiffRuns, OpsUnderMinOpsAreNotTested) {
     EXPECT_FALSE(op.oncpu.significant()) << op.op;
   }
   EXPECT_EQ(d.families.functions, 0u);
-  EXPECT_EQ(d.families.metrics, 5u);  // the whole-run figures alone
+  // The whole-run figures alone: five, and the fixture's one kernel thread.
+  EXPECT_EQ(d.families.metrics, 5u + d.background.size());
+  EXPECT_EQ(d.background.size(), 1u);
 }
 
 TEST(DiffRuns, OneRunEachIsTooFewRuns) {

@@ -127,7 +127,7 @@ TEST(ReportOptions, UnknownOpIsAnError) {
   EXPECT_EQ(r.error().hint,
             "valid operations: create, open, mkdir, unlink, rmdir, rename, link, symlink, read, "
             "write, fsync, fdatasync, truncate, fallocate, stat, getdents, close, setxattr, "
-            "getxattr, other");
+            "getxattr, sync, other");
   opt.op = "none";
   EXPECT_FALSE(validate_report_options(sample_profile(), opt));
   opt.op.reset();

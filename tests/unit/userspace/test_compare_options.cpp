@@ -92,7 +92,8 @@ TEST(CompareOptions, BuiltinWorkloadArgv) {
   w.seed = 7;
   EXPECT_EQ(workload_argv(w, "/b/fscost-workload", "/mnt/x", 4),
             (Words{"/b/fscost-workload", "/mnt/x", "--workload", "mixed", "--files", "500",
-                   "--threads", "4", "--dirs", "private", "--fsync", "--seed", "7"}));
+                   "--threads", "4", "--dirs", "private", "--fsync", "--syncfs", "--seed",
+                   "7"}));
 }
 
 TEST(CompareOptions, CommandWorkloadArgvSubstitutes) {
