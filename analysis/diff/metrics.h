@@ -68,8 +68,10 @@ struct RunMetrics {
   double sys_ns = 0, user_ns = 0, wall_ns = 0;
   double user_share = 0;  // user / (user + sys), in %; 0 if no CPU time
   double kthread_ns = 0;  // kernel-thread cpu-clock samples as ns; 0 without freq_hz
-  // The same per kernel-thread bucket ("xfs-conv/loop0", "writeback",
-  // "xfsaild/loop0": workqueue or thread name, as the recorder names them).
+  // The same per kernel-thread bucket and work function: the workqueue or
+  // thread name as the recorder names them, and for a workqueue's worker the
+  // function process_one_work ran ("xfs-conv/loop0: xfs_end_io",
+  // "writeback: wb_workfn", "xfsaild/loop0").
   std::map<std::string, double> kthread_by_name;
   std::map<std::string, std::uint64_t> drops;  // non-zero counters only
   RunIdentity identity;

@@ -1,0 +1,55 @@
+// Kernel-thread CPU diffed per workqueue and work function (the frame
+// process_one_work called), with the count test, and named on the first
+// screen: the README demo's rmapbt cost is xfs-conv's xfs_end_io and the
+// flusher's wb_workfn (docs/COMPARE.md "The demo").
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "diff/diff.h"
+#include "diff_fixture.h"
+#include "report/diff_report.h"
+
+namespace fscost::test {
+namespace {
+
+const Stack kWorker = {"ret_from_fork", "kthread", "worker_thread", "process_one_work"};
+
+void add_work(RunSet& s, const std::string& wq, const std::string& fn, std::uint64_t samples) {
+  for (auto& p : s.runs)
+    p.samples.push_back({SampleKind::Kthread, wq, frames_of(kWorker, {fn, "xfs_rmap_map"}), samples});
+}
+
+TEST(DiffBackground, WorkFunctionsAreComparedAndTheChangedOnesNamed) {
+  RunSet a = make_runs(base_spec(), 5, 100, "A"), b = make_runs(base_spec(), 5, 200, "B");
+  add_work(a, "xfs-conv/loop0", "xfs_end_io", 100);   // 10 ms a run at 10 kHz
+  add_work(b, "xfs-conv/loop0", "xfs_end_io", 600);   // 60 ms
+  add_work(a, "xfs-cil/loop0", "xlog_cil_push_work", 300);
+  add_work(b, "xfs-cil/loop0", "xlog_cil_push_work", 300);
+  // process_one_work's own lock is no work function.
+  add_work(b, "xfs-conv/loop0", "_raw_spin_unlock_irq", 1);
+  Diff d = diff_runs(a, b);
+  std::map<std::string, const BackgroundDiff*> by;
+  for (const auto& bg : d.background) by[bg.name] = &bg;
+  ASSERT_TRUE(by.contains("xfs-conv/loop0: xfs_end_io"));
+  ASSERT_TRUE(by.contains("xfs-cil/loop0: xlog_cil_push_work"));
+  ASSERT_TRUE(by.contains("xfs-conv/loop0"));
+  EXPECT_FALSE(by.contains("xfs-conv/loop0: _raw_spin_unlock_irq"));
+  const Comparison& conv = by["xfs-conv/loop0: xfs_end_io"]->cpu;
+  EXPECT_EQ(conv.test, StatTest::Counts);
+  EXPECT_NEAR(conv.delta(), 50e6, 1);
+  EXPECT_TRUE(conv.significant());
+  EXPECT_FALSE(by["xfs-cil/loop0: xlog_cil_push_work"]->cpu.significant());
+  EXPECT_EQ(d.background.front().name, "xfs-conv/loop0: xfs_end_io");  // by |Δ|
+  std::string text = render_diff_text(d);
+  auto at = text.find("kernel threads CPU per run: xfs-conv/loop0: xfs_end_io +50.0 ms (6.0× A");
+  EXPECT_NE(at, std::string::npos) << text;
+  EXPECT_LT(at, text.find(std::string(72, '-')));
+  EXPECT_EQ(text.find("xlog_cil_push_work +"), std::string::npos) << "n.s. is no reason";
+  auto j = diff_json(d);
+  EXPECT_EQ(j["background"][0]["name"], "xfs-conv/loop0: xfs_end_io");
+  EXPECT_EQ(j["background"][0]["cpu_ns"]["test"], "quasi-poisson");
+}
+
+}  // namespace
+}  // namespace fscost::test
