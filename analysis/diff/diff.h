@@ -245,7 +245,7 @@ struct SetupDiff {
 struct Warning {
   // "few-runs", "user-share", "wall-vs-sys", "noise", "drops",
   // "config-mismatch", "background", "op-count", "setup-varies", "enospc",
-  // "low-space"
+  // "low-space", "outlier", "run-order"
   std::string kind;
   std::string message;  // one sentence, numbers included
 };

@@ -175,6 +175,7 @@ std::vector<Warning> diff_warnings(const Diff& d, const RunSet& a, const RunSet&
   background(c);
   op_count(c);
   noise(c);
+  run_warnings(d, a, b, out);
   return out;
 }
 

@@ -1,0 +1,155 @@
+// Runs that measured the machine rather than the filesystem (run_warnings,
+// internal.h): a run far off its side's others on a whole-run or per-op
+// figure (an outlier, by a robust rule), and figures that follow the runs'
+// order on both sides (drift: the VM handing memory back to its host, a
+// neighbour's load). Both are named, never silently dropped: the runs stay
+// in every figure, so the reader can judge.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <numeric>
+
+#include "diff/internal.h"
+
+namespace fscost {
+
+namespace {
+
+// An outlier is this many robust sds (1.4826 × MAD) from its side's median,
+// and at least kOutlierShare of the median (of the op's latency, for a
+// per-op figure) away: with 5 runs the MAD can be tiny, and a 3% wobble is
+// no outlier however tight the rest.
+constexpr double kOutlierZ = 3.5;
+constexpr double kOutlierShare = 0.25;
+// Drift: Spearman's ρ of a figure against run order, on both sides alike.
+constexpr double kDriftRho = 0.9;
+constexpr std::size_t kMinRuns = 4;
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+struct Figure {
+  std::string name;  // "wall clock", "create on-CPU"
+  const Comparison* c;
+  bool per_op;       // ns/op (else ns per run)
+  // What a deviation must be a share of to matter: the figure itself for
+  // whole-run times, the op's latency for a per-op part of it (a few ns of
+  // off-CPU time in a 20 µs create is no outlier, however rare).
+  const Comparison* scale;
+};
+
+std::vector<Figure> figures(const Diff& d) {
+  std::vector<Figure> f{{"wall clock", &d.wall_ns, false, &d.wall_ns},
+                        {"system CPU", &d.sys_ns, false, &d.sys_ns}};
+  for (const auto& op : d.ops) {
+    if (!op.tested) continue;
+    f.push_back({op.op + " latency", &op.latency, true, &op.latency});
+    f.push_back({op.op + " on-CPU", &op.oncpu, true, &op.latency});
+  }
+  return f;
+}
+
+std::string run_file(const RunSet& s, std::size_t i) {
+  if (i < s.sources.size()) return std::filesystem::path(s.sources[i]).filename().string();
+  return fmt::format("#{}", i + 1);
+}
+
+std::string value(double ns, bool per_op) { return ns_text(ns) + (per_op ? "/op" : ""); }
+
+// run index → "wall clock 9.2 s (median 0.45 s)" items.
+std::map<std::size_t, std::vector<std::string>> outliers(const std::vector<Figure>& fs,
+                                                         bool side_b) {
+  std::map<std::size_t, std::vector<std::string>> out;
+  for (const auto& f : fs) {
+    const std::vector<double>& x = side_b ? f.c->b : f.c->a;
+    const std::vector<double>& scale = side_b ? f.scale->b : f.scale->a;
+    if (x.size() < kMinRuns || scale.empty()) continue;
+    double med = median(x), matters = kOutlierShare * std::fabs(median(scale));
+    std::vector<double> dev;
+    for (double v : x) dev.push_back(std::fabs(v - med));
+    double sd = 1.4826 * median(dev);
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      double d = std::fabs(x[i] - med);
+      if (d > kOutlierZ * sd && d > matters && d > 0)
+        out[i].push_back(fmt::format("{} {} (median {})", f.name, value(x[i], f.per_op),
+                                     value(med, f.per_op)));
+    }
+  }
+  return out;
+}
+
+// Spearman's ρ of x against its order 0..n−1 (ties: midranks).
+double rho_with_order(const std::vector<double>& x, const std::vector<std::size_t>& order) {
+  const std::size_t n = x.size();
+  std::vector<double> rank(n);
+  std::vector<std::size_t> idx(n);
+  std::iota(idx.begin(), idx.end(), 0);
+  std::sort(idx.begin(), idx.end(), [&](auto i, auto j) { return x[i] < x[j]; });
+  for (std::size_t i = 0; i < n;) {
+    std::size_t j = i;
+    while (j < n && x[idx[j]] == x[idx[i]]) ++j;
+    for (std::size_t k = i; k < j; ++k) rank[idx[k]] = (static_cast<double>(i + j) - 1) / 2;
+    i = j;
+  }
+  double mo = (static_cast<double>(n) - 1) / 2, sxy = 0, sxx = 0, syy = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    double a = static_cast<double>(order[i]) - mo, b = rank[i] - mo;
+    sxy += a * b, sxx += a * a, syy += b * b;
+  }
+  return sxx > 0 && syy > 0 ? sxy / std::sqrt(sxx * syy) : 0;
+}
+
+// Each run's position among its side's runs by start time.
+std::vector<std::size_t> order_of(const RunSet& s) {
+  std::vector<std::size_t> idx(s.runs.size()), pos(s.runs.size());
+  std::iota(idx.begin(), idx.end(), 0);
+  std::stable_sort(idx.begin(), idx.end(), [&](auto i, auto j) {
+    return s.runs[i].meta.start_unix_ns < s.runs[j].meta.start_unix_ns;
+  });
+  for (std::size_t k = 0; k < idx.size(); ++k) pos[idx[k]] = k;
+  return pos;
+}
+
+bool timed(const RunSet& s) {
+  return std::all_of(s.runs.begin(), s.runs.end(),
+                     [](const Profile& p) { return p.meta.start_unix_ns != 0; });
+}
+
+}  // namespace
+
+void run_warnings(const Diff& d, const RunSet& a, const RunSet& b, std::vector<Warning>& out) {
+  const std::vector<Figure> fs = figures(d);
+  for (bool side_b : {false, true}) {
+    const RunSet& s = side_b ? b : a;
+    for (const auto& [i, items] : outliers(fs, side_b))
+      out.push_back({"outlier",
+                     fmt::format("{} {} is an outlier: {}; it is kept in every figure, so "
+                                 "judge the diff with it in mind (or rerun)",
+                                 s.label, run_file(s, i), fmt::join(items, ", "))});
+  }
+  if (a.runs.size() < kMinRuns || b.runs.size() < kMinRuns || !timed(a) || !timed(b)) return;
+  const auto oa = order_of(a), ob = order_of(b);
+  std::vector<std::string> drift;
+  for (const auto& f : fs) {
+    if (f.c->a.size() != a.runs.size() || f.c->b.size() != b.runs.size()) continue;
+    double ra = rho_with_order(f.c->a, oa), rb = rho_with_order(f.c->b, ob);
+    if (std::fabs(ra) >= kDriftRho && std::fabs(rb) >= kDriftRho && (ra > 0) == (rb > 0))
+      drift.push_back(fmt::format("{} {} (Spearman ρ {:.1f} in A, {:.1f} in B)", f.name,
+                                  ra > 0 ? "rises" : "falls", ra, rb));
+  }
+  if (!drift.empty())
+    out.push_back({"run-order",
+                   fmt::format("figures follow the order of the runs on both sides: {}; the "
+                               "machine drifted during the compare, and interleaving cancels "
+                               "only a steady drift",
+                               fmt::join(drift, "; "))});
+}
+
+}  // namespace fscost

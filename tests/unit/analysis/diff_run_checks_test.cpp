@@ -1,0 +1,66 @@
+// Runs that measured the machine (diff/run_checks.cpp): a slow first run is
+// named as an outlier with its figures; figures that follow run order on
+// both sides are a drift; ordinary noise is neither.
+#include <gtest/gtest.h>
+
+#include "diff/diff.h"
+#include "diff_fixture.h"
+
+namespace fscost::test {
+namespace {
+
+std::vector<const Warning*> of_kind(const Diff& d, const std::string& kind) {
+  std::vector<const Warning*> out;
+  for (const auto& w : d.warnings)
+    if (w.kind == kind) out.push_back(&w);
+  return out;
+}
+
+void slow_down(Profile& p, double factor) {
+  p.rusage.wall_ns = static_cast<std::uint64_t>(static_cast<double>(p.rusage.wall_ns) * factor);
+  for (auto& o : p.ops)
+    if (o.name == "create") o.oncpu_ns = static_cast<std::uint64_t>(static_cast<double>(o.oncpu_ns) * factor);
+}
+
+TEST(DiffRunChecks, ASlowFirstRunIsNamedAsAnOutlier) {
+  RunSet a = make_runs(base_spec(), 5, 100, "A"), b = make_runs(base_spec(), 5, 200, "B");
+  slow_down(a.runs[0], 3);  // the 9.2 s first run of issue 15, in small
+  Diff d = diff_runs(a, b);
+  auto w = of_kind(d, "outlier");
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0]->message.find("A run1.profile is an outlier"), std::string::npos) << w[0]->message;
+  EXPECT_NE(w[0]->message.find("wall clock"), std::string::npos) << w[0]->message;
+  EXPECT_NE(w[0]->message.find("create on-CPU"), std::string::npos) << w[0]->message;
+}
+
+TEST(DiffRunChecks, OrdinaryNoiseHasNoOutlierAndNoDrift) {
+  ConfigSpec s = base_spec();
+  s.noise = 0.08;
+  RunSet a = make_runs(s, 5, 100, "A"), b = make_runs(s, 5, 200, "B");
+  for (std::size_t i = 0; i < 5; ++i) {
+    a.runs[i].meta.start_unix_ns = static_cast<std::int64_t>(2 * i + 1);
+    b.runs[i].meta.start_unix_ns = static_cast<std::int64_t>(2 * i + 2);
+  }
+  Diff d = diff_runs(a, b);
+  EXPECT_TRUE(of_kind(d, "outlier").empty()) << of_kind(d, "outlier").front()->message;
+  EXPECT_TRUE(of_kind(d, "run-order").empty()) << of_kind(d, "run-order").front()->message;
+}
+
+TEST(DiffRunChecks, AFigureThatRisesWithRunOrderOnBothSidesIsDrift) {
+  RunSet a = make_runs(base_spec(), 5, 100, "A"), b = make_runs(base_spec(), 5, 200, "B");
+  for (std::size_t i = 0; i < 5; ++i) {
+    a.runs[i].meta.start_unix_ns = static_cast<std::int64_t>(2 * i + 1);
+    b.runs[i].meta.start_unix_ns = static_cast<std::int64_t>(2 * i + 2);
+    slow_down(a.runs[i], 1 + 0.1 * static_cast<double>(i));
+    slow_down(b.runs[i], 1 + 0.1 * static_cast<double>(i));
+  }
+  Diff d = diff_runs(a, b);
+  auto w = of_kind(d, "run-order");
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0]->message.find("create on-CPU rises (Spearman ρ 1.0 in A, 1.0 in B)"),
+            std::string::npos)
+      << w[0]->message;
+}
+
+}  // namespace
+}  // namespace fscost::test
