@@ -435,7 +435,7 @@ TEST_F(CompareTest, FailingWorkloadStopsWithItsMessage) {
                     logs("fail"));
   EXPECT_EQ(wait_exit(c), 1);
   std::string err = c.stderr_text();
-  EXPECT_NE(err.find("the first run (A (rmapbt=0) run 1/5) failed: the workload exited with "
+  EXPECT_NE(err.find("the first run (A (rmapbt=0) warm-up run) failed: the workload exited with "
                      "status 1"),
             std::string::npos)
       << err;
@@ -452,7 +452,8 @@ TEST_F(CompareTest, ALaterFailureKeepsTheFinishedRuns) {
                     "; if [ $n -ge 3 ]; then echo late-failure >&2; exit 4; fi; exec " +
                     WORKLOAD_BIN + " \"$0\" --workload create --files 200' {dir}";
   Compare c =
-      start(with(kRmapbt, {"--workload-cmd", cmd, "--runs", "3", "-o", out_}), logs("late"));
+      start(with(kRmapbt, {"--workload-cmd", cmd, "--runs", "3", "--warmup", "0", "-o", out_}),
+                logs("late"));
   EXPECT_EQ(wait_exit(c), 1) << c.stderr_text();
   EXPECT_EQ(settled_leftovers_of(c.pid), std::vector<std::string>{});
   std::string text = slurp(out_ + "/summary.txt");
@@ -487,7 +488,8 @@ TEST_F(CompareTest, SigintKeepsFinishedRunsAndReleasesEverything) {
   std::string cmd = "sh -c '" + std::string(WORKLOAD_BIN) +
                     " \"$0\" --workload create --files 3000 && sleep 0.5' {dir}";
   Compare c =
-      start(with(kRmapbt, {"--workload-cmd", cmd, "--runs", "4", "-o", out_}), logs("sigint"));
+      start(with(kRmapbt, {"--workload-cmd", cmd, "--runs", "4", "--warmup", "0", "-o", out_}),
+                logs("sigint"));
   // The first block (A and B) finished: a complete pair.
   bool pair = wait_for({out_ + "/runs/a/run-01.json", out_ + "/runs/b/run-01.json"},
                        std::chrono::seconds(180), c);
@@ -522,7 +524,8 @@ TEST_F(CompareTest, SigtermInTheFirstRunSaysNoCompletePair) {
   std::string cmd = "sh -c '" + std::string(WORKLOAD_BIN) +
                     " \"$0\" --workload create --files 1000 && sleep 60' {dir}";
   Compare c =
-      start(with(kRmapbt, {"--workload-cmd", cmd, "--runs", "2", "-o", out_}), logs("sigterm"));
+      start(with(kRmapbt, {"--workload-cmd", cmd, "--runs", "2", "--warmup", "0", "-o", out_}),
+                logs("sigterm"));
   ASSERT_TRUE(wait_for({out_ + "/runs/a/run-01.out"}, std::chrono::seconds(120), c))
       << c.stderr_text();
   std::this_thread::sleep_for(std::chrono::seconds(1));  // into the recording
@@ -552,7 +555,8 @@ void remove_leftovers_of(pid_t pid) {
 
 TEST_F(CompareTest, NextStartReportsWhatAKilledCompareLeft) {
   std::string cmd = "sh -c 'sleep 60' {dir}";
-  Compare c = start(with(kRmapbt, {"--workload-cmd", cmd, "-o", out_}), logs("killed"));
+  Compare c =
+      start(with(kRmapbt, {"--workload-cmd", cmd, "--warmup", "0", "-o", out_}), logs("killed"));
   struct Cleanup {
     pid_t pid;
     ~Cleanup() { remove_leftovers_of(pid); }

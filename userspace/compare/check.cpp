@@ -112,6 +112,8 @@ Result<CompareOptions> check_compare_args(const CompareArgs& a) {
   o.threads = std::move(threads).value();
   if (a.runs < 1) return Error{"--runs must be at least 1", "3 or more per side give a test"};
   o.runs = a.runs;
+  if (a.warmup < 0) return Error{"--warmup must be 0 or more", "1 (the default) or 0 to skip"};
+  o.warmup = a.warmup;
   auto order = parse_order(a.order);
   if (!order) return order.error();
   o.order = order.value();
@@ -152,6 +154,7 @@ nlohmann::json options_json(const CompareOptions& o) {
           {"workload", workload},
           {"threads", threads},
           {"runs_per_config", o.runs},
+          {"warmup_runs_per_config", o.warmup},
           {"order", to_string(o.order)},
           {"order_seed", o.order_seed},
           {"probes", o.probes}};

@@ -89,6 +89,7 @@ struct CompareArgs {
   std::string workload_cmd;
   std::string threads;  // "" = 1 (or none for a command without {threads})
   int runs = 5;
+  int warmup = 1;  // discarded runs per configuration before the measured ones
   std::string order = "abba";
   std::uint64_t order_seed = 1;
   std::string probes = "default";
@@ -106,6 +107,7 @@ struct CompareOptions {
   WorkloadSpec workload;
   std::vector<int> threads;  // {0} when the workload has no thread dimension
   int runs = 0;
+  int warmup = 1;
   RunOrder order = RunOrder::Abba;
   std::uint64_t order_seed = 1;
   std::string probes;

@@ -67,6 +67,7 @@ std::optional<double> estimate_remaining(const std::vector<PlannedRun>& plan,
 
 std::string describe_run(const PlannedRun& r, const std::string& label, int runs) {
   std::string t = r.threads > 0 ? fmt::format("t={} ", r.threads) : "";
+  if (r.rep == 0) return fmt::format("{}{} ({}) warm-up run", t, r.config == 0 ? 'A' : 'B', label);
   return fmt::format("{}{} ({}) run {}/{}", t, r.config == 0 ? 'A' : 'B', label, r.rep, runs);
 }
 

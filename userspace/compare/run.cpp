@@ -282,6 +282,10 @@ RunResult execute_run(const RunContext& ctx, const PlannedRun& run,
   return r;
 }
 
+void discard_run(const CompareOptions& o, const PlannedRun& run) {
+  remove_files(o, run_files(o, run));
+}
+
 nlohmann::json run_json(const RunResult& r, const CompareOptions& o) {
   const ConfigSpec& cfg = r.plan.config == 0 ? o.a : o.b;
   nlohmann::json j{{"index", r.plan.index},

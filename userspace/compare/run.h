@@ -61,6 +61,9 @@ struct RunResult {
 RunResult execute_run(const RunContext& ctx, const PlannedRun& run,
                       const std::function<void()>& tick);
 
+// Removes every file of `run` (a warm-up's): profile, .out, .err, .json.
+void discard_run(const CompareOptions& o, const PlannedRun& run);
+
 // The run as recorded in its .json file and in summary.json.
 nlohmann::json run_json(const RunResult& r, const CompareOptions& o);
 

@@ -42,6 +42,8 @@ TEST(CompareProgress, Lines) {
   EXPECT_EQ(describe_run(r, "rmapbt=1", 3), "t=4 B (rmapbt=1) run 2/3");
   PlannedRun none{0, 0, 0, 1};
   EXPECT_EQ(describe_run(none, "rmapbt=0", 3), "A (rmapbt=0) run 1/3");
+  PlannedRun warm{.index = 0, .threads = 0, .config = 1, .rep = 0};
+  EXPECT_EQ(describe_run(warm, "rmapbt=1", 3), "B (rmapbt=1) warm-up run");
   std::string line = progress_line(4, 12, describe_run(r, "rmapbt=1", 3), 41, 80, 200);
   EXPECT_EQ(line, "[4/12] t=4 B (rmapbt=1) run 2/3 · 41s · ETA 1m20s");
   EXPECT_EQ(progress_line(1, 2, "x", 0, std::nullopt, 200), "[1/2] x · 0s · ETA ?");
