@@ -190,7 +190,11 @@ void record_one(const RunContext& ctx, const RunFiles& f, RunResult& r,
                 const std::function<void()>& tick) {
   const CompareOptions& o = *ctx.opts;
   const ConfigSpec& cfg = r.plan.config == 0 ? o.a : o.b;
-  auto mkfs = run_mkfs_xfs(ctx.device, cfg.mkfs_opts, o.mkfs);
+  // The RAM disk's image stays allocated from run to run (ShmImage::allocate):
+  // no discard.
+  std::vector<std::string> opts = cfg.mkfs_opts;
+  if (o.device.empty()) opts.insert(opts.begin(), "-K");
+  auto mkfs = run_mkfs_xfs(ctx.device, opts, o.mkfs);
   if (!mkfs) {
     r.error = mkfs.error().message;
     return;

@@ -99,6 +99,7 @@ Status CompareStorage::check_mkfs(const ConfigSpec& c, const char* side,
 
 Status CompareStorage::attach() {
   if (!image_ || loop_) return std::monostate{};
+  if (auto ok = image_->allocate(); !ok) return ok.error();
   auto loop = LoopDevice::attach(image_->path());
   if (!loop) return loop.error();
   loop_.emplace(std::move(loop).value());

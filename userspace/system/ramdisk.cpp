@@ -50,6 +50,16 @@ Result<ShmImage> ShmImage::create(uint64_t bytes) {
   return img;
 }
 
+Status ShmImage::allocate() {
+  UniqueFd fd(::open(path_.c_str(), O_RDWR | O_CLOEXEC));
+  if (!fd) return Error{"cannot open " + path_ + ": " + errno_text(), {}};
+  if (::fallocate(fd.get(), 0, 0, static_cast<off_t>(bytes_)) != 0)
+    return Error{"cannot allocate the " + human_bytes(bytes_) + " RAM disk " + path_ + ": " +
+                     errno_text(),
+                 "free memory in /dev/shm, or choose a smaller --size"};
+  return std::monostate{};
+}
+
 ShmImage::ShmImage(ShmImage&& o) noexcept
     : path_(std::exchange(o.path_, {})), bytes_(std::exchange(o.bytes_, 0)) {}
 

@@ -32,6 +32,13 @@ class ShmImage {
   const std::string& path() const { return path_; }
   uint64_t size() const { return bytes_; }
 
+  // Allocates every page of the image now (fallocate), so that no run
+  // pays for it: a sparse image is filled page by page during the runs, and
+  // pages the guest freed may have gone back to the host, which makes the
+  // next touch slow. Keep it allocated by formatting with mkfs.xfs -K (no
+  // discard, which would punch it back to holes).
+  Status allocate();
+
  private:
   ShmImage(std::string path, uint64_t bytes) : path_(std::move(path)), bytes_(bytes) {}
   void remove();
