@@ -241,6 +241,10 @@ OpDiff compare_op(const Sides& s, const std::string& op) {
     d.offcpu_by_class[cls] =
         s.op(op, [&](const OpMetrics& m) { return from(m.offcpu_class, cls); }, "ns/op");
   }
+  for (const auto& name : keys_of<std::string>(s, op, [](const OpMetrics& m) -> const auto& {
+         return m.xfs;
+       }))
+    d.xfs[name] = s.op(op, [&](const OpMetrics& m) { return from(m.xfs, name); }, "/op");
   d.functions = compare_functions(s, op);
   d.families = compare_families(s, op, d.functions);
   d.locks = compare_locks(s, op);
@@ -280,6 +284,7 @@ Families every_comparison(Diff& d, bool tested) {
           &op.rate})
       f.metrics.push_back(c);
     for (auto& [cls, c] : op.offcpu_by_class) f.metrics.push_back(&c);
+    for (auto& [name, c] : op.xfs) f.metrics.push_back(&c);
     for (auto& fn : op.functions) {
       f.functions.push_back(&fn.inclusive);
       f.functions.push_back(&fn.self);

@@ -206,6 +206,9 @@ struct OpDiff {
   Comparison latency;  // mean ns/op, entry to exit
   Comparison rate;     // ops/s over the recording
   std::map<std::string, Comparison> offcpu_by_class;  // kWaitClasses → ns/op
+  // XFS events per op, by tracepoint (docs/PROFILE.md ops[].xfs), exact:
+  // a second transaction commit per create shows as 1.0 → 2.0 /op.
+  std::map<std::string, Comparison> xfs;
   std::vector<FunctionDiff> functions;  // by |Δ inclusive| descending
   std::vector<FamilyDiff> families;     // by |Δ inclusive| descending
   std::vector<LockDiff> locks;          // by |Δ wait| or |Δ optimistic spin|, descending

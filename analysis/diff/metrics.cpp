@@ -25,6 +25,7 @@ OpMetrics op_counters(const OpStats& o, std::uint64_t duration_ns) {
   m.latency = per(static_cast<double>(o.wall_ns), m.count);
   m.rate = duration_ns > 0 ? m.count / (static_cast<double>(duration_ns) / 1e9) : 0;
   for (auto wc : kWaitClasses) m.offcpu_class[std::string(wc)] = 0;
+  for (const auto& [name, n] : o.xfs) m.xfs[name] = per(static_cast<double>(n), m.count);
   return m;
 }
 

@@ -51,6 +51,8 @@ struct OpMetrics {
   // Sorted by name.
   std::vector<std::pair<std::string, double>> families;
   std::map<LockKey, LockMetrics> locks;
+  // XFS events per op, by tracepoint ("xfs_trans_commit" → 2.0): exact counts.
+  std::map<std::string, double> xfs;
 };
 
 // The fields two configurations must share for a diff to mean what it says.

@@ -58,11 +58,30 @@ std::string verdict(const OpDiff& op) {
   return s + ".";
 }
 
+// The op's XFS events whose count per op changed significantly, largest
+// ratio first: "xfs_trans_commit 1.02 -> 2.02/op" says a second commit.
+std::string xfs_events(const OpDiff& op) {
+  std::vector<std::pair<double, std::string>> moved;
+  for (const auto& [name, c] : op.xfs) {
+    // Rare events (the odd log regrant) are in the tables, not the reasons.
+    if (!c.significant() || std::max(c.sa.mean, c.sb.mean) < 0.01) continue;
+    double ratio = c.sa.mean > 0 ? c.sb.mean / c.sa.mean : 1e9;
+    moved.emplace_back(std::fabs(std::log(ratio)),
+                       fmt::format("{} {:.3g} -> {:.3g}", name, c.sa.mean, c.sb.mean));
+  }
+  std::sort(moved.begin(), moved.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  std::string s;
+  for (std::size_t i = 0; i < moved.size() && i < 3; ++i) s += (i ? "; " : "") + moved[i].second;
+  return s;
+}
+
 void op_block(Page& page, const Diff& d, const OpDiff& op) {
   if (op.oncpu.significant()) {
     page.para(sentence(d, op, true, true));
     paths(page, op);
   }
+  if (std::string e = xfs_events(op); !e.empty())
+    page.para("XFS events per op: " + e + ".", "  - ", "    ");
   if (op.offcpu.significant()) page.para(sentence(d, op, false, true));
   if (!op.oncpu.significant() && !op.offcpu.significant())
     page.para(op.op + ": no significant change in on- or off-CPU time per operation.");

@@ -103,6 +103,8 @@ void metrics(std::string& out, const OpDiff& op) {
   stat_row(out, {"lock sleep", op.sleep.unit}, op.sleep);
   stat_row(out, {"optimistic spin (sampled)", op.optimistic_spin.unit}, op.optimistic_spin);
   stat_row(out, {"rate", op.rate.unit}, op.rate);
+  for (const auto& [name, c] : op.xfs)
+    if (c.sa.mean != 0 || c.sb.mean != 0) stat_row(out, {"XFS: " + name, c.unit}, c);
   out += "</table>\n";
 }
 

@@ -132,6 +132,8 @@ json locks(const std::vector<LockDiff>& v) {
 json op_json(const OpDiff& o) {
   json classes = json::object();
   for (const auto& [cls, c] : o.offcpu_by_class) classes[cls] = comparison(c);
+  json xfs = json::object();
+  for (const auto& [name, c] : o.xfs) xfs[name] = comparison(c);
   return {{"op", o.op},
           {"tested", o.tested},
           {"count", comparison(o.count)},
@@ -143,6 +145,7 @@ json op_json(const OpDiff& o) {
           {"latency", comparison(o.latency)},
           {"rate", comparison(o.rate)},
           {"offcpu_by_class", std::move(classes)},
+          {"xfs", std::move(xfs)},
           {"functions", functions(o.functions)},
           {"locks", locks(o.locks)},
           {"oncpu_parts", parts(o.oncpu_parts)},

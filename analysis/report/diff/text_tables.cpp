@@ -89,6 +89,11 @@ void metrics(Page& page, const OpDiff& op) {
   if (nonzero(op.sleep)) row(page, 2, "lock sleep", op.sleep);
   if (nonzero(op.optimistic_spin)) row(page, 2, "optimistic spin", op.optimistic_spin);
   row(page, 2, "rate", op.rate);
+  if (std::any_of(op.xfs.begin(), op.xfs.end(), [](const auto& x) { return nonzero(x.second); })) {
+    page.line("  XFS events per operation:");
+    for (const auto& [name, c] : op.xfs)
+      if (nonzero(c)) row(page, 4, name, c);
+  }
 }
 
 void functions(Page& page, const OpDiff& op, std::size_t top) {

@@ -1,7 +1,8 @@
-// Kernel-thread CPU diffed per workqueue and work function (the frame
-// process_one_work called), with the count test, and named on the first
-// screen: the README demo's rmapbt cost is xfs-conv's xfs_end_io and the
-// flusher's wb_workfn (docs/COMPARE.md "The demo").
+// The work around the ops' own CPU: kernel-thread CPU diffed per workqueue
+// and work function (the frame process_one_work called), with the count
+// test, and named on the first screen — the README demo's rmapbt cost is
+// xfs-conv's xfs_end_io and the flusher's wb_workfn (docs/COMPARE.md "The
+// demo"); and XFS events per op, exact, such as a second commit per create.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -49,6 +50,43 @@ TEST(DiffBackground, WorkFunctionsAreComparedAndTheChangedOnesNamed) {
   auto j = diff_json(d);
   EXPECT_EQ(j["background"][0]["name"], "xfs-conv/loop0: xfs_end_io");
   EXPECT_EQ(j["background"][0]["cpu_ns"]["test"], "quasi-poisson");
+}
+
+}  // namespace
+}  // namespace fscost::test
+
+namespace fscost::test {
+namespace {
+
+// XFS events per op are exact counts, compared per op; a second commit per
+// create (parent pointers' transaction roll) is named on the first screen.
+TEST(DiffXfsEvents, ASecondCommitPerCreateIsNamed) {
+  ConfigSpec b_spec = base_spec();
+  inject_new_code(b_spec);
+  RunSet a = make_runs(base_spec(), 5, 100, "A"), b = make_runs(b_spec, 5, 200, "B");
+  for (auto* s : {&a, &b})
+    for (std::size_t i = 0; i < s->runs.size(); ++i)
+      for (auto& o : s->runs[i].ops)
+        if (o.name == "create") {
+          o.xfs["xfs_trans_commit"] = o.count * (s == &a ? 1 : 2) + i;
+          o.xfs["xfs_log_regrant"] = s == &a ? 1 + i % 2 : 0;  // rare: no reason
+        }
+  Diff d = diff_runs(a, b);
+  const OpDiff* create = nullptr;
+  for (const auto& o : d.ops)
+    if (o.op == "create") create = &o;
+  ASSERT_NE(create, nullptr);
+  ASSERT_TRUE(create->xfs.contains("xfs_trans_commit"));
+  const Comparison& c = create->xfs.at("xfs_trans_commit");
+  EXPECT_TRUE(c.significant());
+  EXPECT_NEAR(c.sb.mean / c.sa.mean, 2.0, 0.01);
+  std::string text = render_diff_text(d);
+  auto at = text.find("XFS events per op: xfs_trans_commit 1 -> 2.");
+  EXPECT_NE(at, std::string::npos) << text;
+  EXPECT_LT(at, text.find(std::string(72, '-')));
+  EXPECT_EQ(text.substr(0, text.find(std::string(72, '-'))).find("xfs_log_regrant"),
+            std::string::npos);
+  EXPECT_TRUE(diff_json(d)["ops"][0]["xfs"].contains("xfs_trans_commit"));
 }
 
 }  // namespace
