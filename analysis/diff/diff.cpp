@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <optional>
 
 #include "diff/internal.h"
 #include "diff/mean_stacks.h"
@@ -49,9 +51,9 @@ double weight(const OpDiff& op) {
   return std::isfinite(w) ? w : 0;
 }
 
-}  // namespace
 
-Diff diff_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
+// Every run, as given.
+Diff diff_all_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   require_runs(a, "A");
   require_runs(b, "B");
   std::vector<RunMetrics> ma, mb;
@@ -84,6 +86,55 @@ Diff diff_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   d.setup = compare_setup(a, b, d.warnings);
   d.stacks_a = std::move(sa);
   d.stacks_b = std::move(sb);
+  return d;
+}
+
+
+// The diff without the outlier runs, when the first pass found some and
+// each side keeps at least 3 runs without them.
+std::optional<Diff> without_outliers(const Diff& d, const RunSet& a, const RunSet& b,
+                                     const DiffConfig& cfg) {
+  std::vector<std::size_t> out_a = outlier_runs(d, false), out_b = outlier_runs(d, true);
+  if (out_a.empty() && out_b.empty()) return std::nullopt;
+  if (a.runs.size() - out_a.size() < 3 || b.runs.size() - out_b.size() < 3) return std::nullopt;
+  std::vector<std::string> dropped;
+  auto keep = [&](const RunSet& s, const std::vector<std::size_t>& out, const char* side) {
+    RunSet k;
+    k.label = s.label;
+    for (std::size_t i = 0; i < s.runs.size(); ++i) {
+      std::string name = i < s.sources.size()
+                             ? std::filesystem::path(s.sources[i]).filename().string()
+                             : fmt::format("#{}", i + 1);
+      if (std::find(out.begin(), out.end(), i) != out.end()) {
+        dropped.push_back(fmt::format("{} {}", side, name));
+        continue;
+      }
+      k.runs.push_back(s.runs[i]);
+      if (i < s.sources.size()) k.sources.push_back(s.sources[i]);
+    }
+    return k;
+  };
+  RunSet ka = keep(a, out_a, "A"), kb = keep(b, out_b, "B");
+  DiffConfig once = cfg;
+  once.drop_outliers = false;
+  Diff kept = diff_all_runs(ka, kb, once);
+  kept.config = cfg;
+  kept.dropped = dropped;
+  // What the first pass said of them, and that they are out.
+  for (const auto& w : d.warnings)
+    if (w.kind == "outlier")
+      kept.warnings.insert(kept.warnings.begin(),
+                           {"dropped", w.message.substr(0, w.message.find("; it is kept")) +
+                                           ": left out of every figure (the file stays)"});
+  return kept;
+}
+
+}  // namespace
+
+Diff diff_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
+  Diff d = diff_all_runs(a, b, cfg);
+  if (cfg.drop_outliers)
+    if (auto kept = without_outliers(d, a, b, cfg)) return std::move(*kept);
   return d;
 }
 

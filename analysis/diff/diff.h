@@ -57,6 +57,10 @@ struct DiffConfig {
   // Ops called fewer times per run (the larger side's mean), and "other",
   // are not tested: out of the FDR families and the first screen.
   double min_ops = 100;
+  // Leave out of every figure the runs found to be outliers (the "outlier"
+  // rule of docs/DIFF.md), while each side keeps at least 3 runs; they are
+  // named in a "dropped" warning and stay on disk.
+  bool drop_outliers = true;
 };
 
 enum class Verdict {
@@ -272,6 +276,8 @@ struct Diff {
   std::vector<BackgroundDiff> background;  // per bucket, by |Δ| descending
   std::vector<OpDiff> ops; // by |Δ on-CPU + Δ off-CPU| × count, descending; "other" last
   SetupDiff setup;
+  // Runs left out as outliers (DiffConfig::drop_outliers): "A run1.profile".
+  std::vector<std::string> dropped;
   std::vector<Warning> warnings;
   // Each side's mean stacks per view and operation (mean_stacks.h): what
   // the explanation read, and what the HTML report draws.

@@ -72,6 +72,10 @@ void full_fs_warnings(const RunSet& s, const std::string& label, std::vector<War
 // ρ ≥ 0.9 each). Appended to `out`.
 void run_warnings(const Diff& d, const RunSet& a, const RunSet& b, std::vector<Warning>& out);
 
+// The runs of side A (false) or B (true) that run_warnings calls outliers,
+// by index into the RunSet.
+std::vector<std::size_t> outlier_runs(const Diff& d, bool side_b);
+
 std::vector<Warning> diff_warnings(const Diff& d, const RunSet& a, const RunSet& b,
                                    const std::vector<RunMetrics>& ma,
                                    const std::vector<RunMetrics>& mb);

@@ -124,6 +124,12 @@ bool timed(const RunSet& s) {
 
 }  // namespace
 
+std::vector<std::size_t> outlier_runs(const Diff& d, bool side_b) {
+  std::vector<std::size_t> out;
+  for (const auto& [i, items] : outliers(figures(d), side_b)) out.push_back(i);
+  return out;
+}
+
 void run_warnings(const Diff& d, const RunSet& a, const RunSet& b, std::vector<Warning>& out) {
   const std::vector<Figure> fs = figures(d);
   for (bool side_b : {false, true}) {

@@ -69,6 +69,8 @@ void add_diff(CLI::App& app, std::function<int()>& run) {
                   "screen)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1e12));
+  sub->add_flag("--keep-outliers", [a](std::int64_t) { a->config.drop_outliers = false; },
+                "Keep outlier runs in the figures (default: leave them out, named)");
   sub->callback([a, &run] { run = [a] { return run_diff(*a); }; });
 }
 

@@ -198,6 +198,7 @@ json diff_json(const Diff& d) {
             {"locks", d.families.locks}}},
           {"warnings", std::move(warnings)},
           {"setup", setup(d.setup)},
+          {"dropped", d.dropped},
           {"background", background(d.background)},
           {"totals",
            {{"sys_ns", comparison(d.sys_ns)},

@@ -22,10 +22,31 @@ void slow_down(Profile& p, double factor) {
     if (o.name == "create") o.oncpu_ns = static_cast<std::uint64_t>(static_cast<double>(o.oncpu_ns) * factor);
 }
 
-TEST(DiffRunChecks, ASlowFirstRunIsNamedAsAnOutlier) {
+TEST(DiffRunChecks, ASlowFirstRunIsDroppedAndNamed) {
   RunSet a = make_runs(base_spec(), 5, 100, "A"), b = make_runs(base_spec(), 5, 200, "B");
   slow_down(a.runs[0], 3);  // the 9.2 s first run of issue 15, in small
   Diff d = diff_runs(a, b);
+  EXPECT_EQ(d.runs_a, 4u);
+  EXPECT_EQ(d.runs_b, 5u);
+  ASSERT_EQ(d.dropped, std::vector<std::string>{"A run1.profile"});
+  EXPECT_TRUE(of_kind(d, "outlier").empty());
+  auto w = of_kind(d, "dropped");
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0]->message.find("A run1.profile is an outlier: wall clock"), std::string::npos)
+      << w[0]->message;
+  EXPECT_NE(w[0]->message.find("left out of every figure"), std::string::npos) << w[0]->message;
+  // Without it, A's create on-CPU is the others' alone.
+  for (const auto& op : d.ops)
+    if (op.op == "create") EXPECT_EQ(op.oncpu.a.size(), 4u);
+}
+
+TEST(DiffRunChecks, ASlowFirstRunIsNamedAsAnOutlierWhenKept) {
+  RunSet a = make_runs(base_spec(), 5, 100, "A"), b = make_runs(base_spec(), 5, 200, "B");
+  slow_down(a.runs[0], 3);
+  DiffConfig keep;
+  keep.drop_outliers = false;
+  Diff d = diff_runs(a, b, keep);
+  EXPECT_TRUE(d.dropped.empty());
   auto w = of_kind(d, "outlier");
   ASSERT_EQ(w.size(), 1u);
   EXPECT_NE(w[0]->message.find("A run1.profile is an outlier"), std::string::npos) << w[0]->message;
