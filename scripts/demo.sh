@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on a fresh machine: install, build, then compare two XFS
-# configurations (rmapbt=0 vs rmapbt=1) on a RAM disk: 5 interleaved runs
-# each of a small workload creating 4 KiB files (each block allocated is a
+# configurations (rmapbt=0 vs rmapbt=1) on a 2 GiB RAM disk (1 GiB runs into
+# ENOSPC at 2 threads): 5 interleaved runs each of a small workload creating
+# 4 KiB files and syncing (each block allocated at writeback is a
 # reverse-mapping update with rmapbt=1) at 1 and 2 threads, each run on a
 # fresh XFS and recorded by fscost, then diffed (about a minute here).
 # Prints the mail-ready summary and where the report is (docs/COMPARE.md).
