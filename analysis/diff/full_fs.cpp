@@ -8,7 +8,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
+#include <iterator>
+#include <vector>
 #include <map>
 #include <optional>
 #include <string_view>
@@ -34,13 +37,38 @@ constexpr std::string_view kEnospcFrames[] = {"xfs_flush_inodes", "xfs_blockgc_f
 // workqueues), so that pair is the ENOSPC flush too.
 constexpr std::string_view kFlushWork[] = {"__flush_work", "flush_work", "flush_delayed_work"};
 
-std::string_view enospc_frame(const Stack& frames) {
-  for (std::size_t i = 0; i < frames.size(); ++i) {
-    for (std::string_view e : kEnospcFrames)
-      if (frame_matches(frames[i].str(), e)) return e;
-    if (i > 0 && frame_matches(frames[i - 1].str(), "xfs_*") &&
-        frame_matches_any(frames[i].str(), kFlushWork))
-      return "xfs_flush_inodes";
+// What each interned frame is, asked once per frame (a profile has
+// millions of frames in its stacks and thousands of distinct ones).
+class FrameKinds {
+ public:
+  static constexpr std::int8_t kOther = -1, kXfs = -2, kFlush = -3, kUnknown = -4;
+
+  // An index into kEnospcFrames, or one of the k* above.
+  std::int8_t of(const Frame& f) {
+    if (f.id() >= kind_.size()) kind_.resize(Frame::pool_size(), kUnknown);
+    std::int8_t& k = kind_[f.id()];
+    if (k == kUnknown) k = classify(f.str());
+    return k;
+  }
+
+ private:
+  static std::int8_t classify(std::string_view name) {
+    for (std::size_t i = 0; i < std::size(kEnospcFrames); ++i)
+      if (frame_matches(name, kEnospcFrames[i])) return static_cast<std::int8_t>(i);
+    if (frame_matches_any(name, kFlushWork)) return kFlush;
+    if (frame_matches(name, "xfs_*")) return kXfs;
+    return kOther;
+  }
+  std::vector<std::int8_t> kind_;
+};
+
+std::string_view enospc_frame(const Stack& frames, FrameKinds& kinds) {
+  std::int8_t prev = FrameKinds::kOther;
+  for (const Frame& f : frames) {
+    std::int8_t k = kinds.of(f);
+    if (k >= 0) return kEnospcFrames[static_cast<std::size_t>(k)];
+    if (k == FrameKinds::kFlush && prev == FrameKinds::kXfs) return "xfs_flush_inodes";
+    prev = k;
   }
   return {};
 }
@@ -54,11 +82,12 @@ struct Hit {
 
 Hit enospc_hits(const RunSet& s) {
   Hit h;
+  FrameKinds kinds;
   for (const Profile& p : s.runs) {
     bool hit = false;
     for (const auto& o : p.offcpu) {
       if (o.kind != SampleKind::Op) continue;
-      if (auto f = enospc_frame(o.frames); !f.empty()) {
+      if (auto f = enospc_frame(o.frames, kinds); !f.empty()) {
         hit = true;
         h.offcpu_ns += static_cast<double>(o.total_ns);
         h.ops[o.name] += o.count;
@@ -67,7 +96,7 @@ Hit enospc_hits(const RunSet& s) {
     }
     for (const auto& smp : p.samples) {
       if (smp.kind != SampleKind::Op) continue;
-      if (auto f = enospc_frame(smp.frames); !f.empty()) {
+      if (auto f = enospc_frame(smp.frames, kinds); !f.empty()) {
         hit = true;
         h.ops[smp.name] += smp.count;
         if (h.frame.empty()) h.frame = f;
