@@ -66,7 +66,7 @@ SetupDiff compare_setup(const RunSet& a, const RunSet& b, std::vector<Warning>& 
 void full_fs_warnings(const RunSet& s, const std::string& label, std::vector<Warning>& out);
 
 // "outlier": a run far off its side's median on wall, sys or a tested op's
-// latency or on-CPU time (3.5 robust sds, and 25% of the figure or of the
+// latency or on-CPU time (3.5 robust sds, and 15% of the figure or of the
 // op's latency); "run-order": figures whose
 // runs, in start order, rise or fall together on both sides (Spearman's
 // ρ ≥ 0.9 each). Appended to `out`.

@@ -40,6 +40,17 @@ TEST(DiffRunChecks, ASlowFirstRunIsDroppedAndNamed) {
     if (op.op == "create") EXPECT_EQ(op.oncpu.a.size(), 4u);
 }
 
+// A burst of host noise over two consecutive runs of B (+20% and +35%, as
+// seen in four repeated compares): both go, B keeps its other three.
+TEST(DiffRunChecks, TwoSlowRunsOfFiveAreBothDropped) {
+  RunSet a = make_runs(base_spec(), 5, 100, "A"), b = make_runs(base_spec(), 5, 200, "B");
+  slow_down(b.runs[2], 1.20);
+  slow_down(b.runs[3], 1.35);
+  Diff d = diff_runs(a, b);
+  EXPECT_EQ(d.dropped, (std::vector<std::string>{"B run3.profile", "B run4.profile"}));
+  EXPECT_EQ(d.runs_b, 3u);
+}
+
 TEST(DiffRunChecks, ASlowFirstRunIsNamedAsAnOutlierWhenKept) {
   RunSet a = make_runs(base_spec(), 5, 100, "A"), b = make_runs(base_spec(), 5, 200, "B");
   slow_down(a.runs[0], 3);
