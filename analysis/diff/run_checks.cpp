@@ -11,7 +11,9 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <cstdlib>
 #include <numeric>
+#include <optional>
 
 #include "diff/internal.h"
 
@@ -126,6 +128,50 @@ bool timed(const RunSet& s) {
                      [](const Profile& p) { return p.meta.start_unix_ns != 0; });
 }
 
+std::optional<double> setup_number(const Profile& p, const char* key) {
+  auto it = p.setup.find(key);
+  if (it == p.setup.end()) return std::nullopt;
+  char* end = nullptr;
+  double v = std::strtod(it->second.c_str(), &end);
+  if (end == it->second.c_str() || *end) return std::nullopt;
+  return v;
+}
+
+constexpr double kOtherShare = 0.10, kStealShare = 0.10;
+
+// Runs during which the machine did much besides the workload: CPU that was
+// neither the recording (fscost record and its workload) nor kernel
+// threads, or time the host stole from the guest's vCPUs.
+void busy_machine(const RunSet& s, std::vector<Warning>& out) {
+  std::vector<std::string> other, steal;
+  for (std::size_t i = 0; i < s.runs.size(); ++i) {
+    const Profile& p = s.runs[i];
+    auto total = setup_number(p, "machine_total_ns"), busy = setup_number(p, "machine_busy_ns"),
+         stolen = setup_number(p, "machine_steal_ns"), own = setup_number(p, "record_cpu_ns");
+    if (!total || !busy || !own || !(*total > 0)) continue;
+    double kthreads = 0;
+    for (const auto& smp : p.samples)
+      if (smp.kind == SampleKind::Kthread && p.meta.freq_hz > 0)
+        kthreads += static_cast<double>(smp.count) * 1e9 / p.meta.freq_hz;
+    double share = std::max(0.0, *busy - *own - kthreads) / *total;
+    if (share > kOtherShare)
+      other.push_back(fmt::format("{} {:.0f}%", run_file(s, i), 100 * share));
+    if (stolen && *stolen / *total > kStealShare)
+      steal.push_back(fmt::format("{} {:.0f}%", run_file(s, i), 100 * *stolen / *total));
+  }
+  if (!other.empty())
+    out.push_back({"busy-machine",
+                   fmt::format("{}: other work used more than {:.0f}% of the machine's CPU "
+                               "during {} (besides the workload, fscost and kernel threads): "
+                               "the runs shared the CPUs",
+                               s.label, 100 * kOtherShare, fmt::join(other, ", "))});
+  if (!steal.empty())
+    out.push_back({"steal",
+                   fmt::format("{}: the host took more than {:.0f}% of the vCPUs' time during "
+                               "{} (steal): those runs' times include waits for the host",
+                               s.label, 100 * kStealShare, fmt::join(steal, ", "))});
+}
+
 }  // namespace
 
 std::vector<std::size_t> outlier_runs(const Diff& d, bool side_b) {
@@ -135,6 +181,8 @@ std::vector<std::size_t> outlier_runs(const Diff& d, bool side_b) {
 }
 
 void run_warnings(const Diff& d, const RunSet& a, const RunSet& b, std::vector<Warning>& out) {
+  busy_machine(a, out);
+  busy_machine(b, out);
   const std::vector<Figure> fs = figures(d);
   for (bool side_b : {false, true}) {
     const RunSet& s = side_b ? b : a;

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iterator>
 #include <sstream>
 #include <thread>
@@ -95,10 +97,11 @@ Child spawn_record(const std::vector<std::string>& argv, const std::string& out,
 
 // Waits for the child, calling `tick` between checks; its exit code as a
 // shell reports it (128 + signal).
-int wait_child(pid_t pid, const std::function<void()>& tick) {
+int wait_child(pid_t pid, const std::function<void()>& tick, std::uint64_t* cpu_ns = nullptr) {
   int status = 0;
+  struct rusage ru{};
   for (;;) {
-    pid_t r = ::waitpid(pid, &status, WNOHANG);
+    pid_t r = ::wait4(pid, &status, WNOHANG, &ru);
     if (r == pid) break;
     if (r < 0 && errno != EINTR) {
       status = 0;
@@ -108,6 +111,11 @@ int wait_child(pid_t pid, const std::function<void()>& tick) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   g_group.store(0);
+  auto ns = [](const timeval& t) {
+    return static_cast<std::uint64_t>(t.tv_sec) * 1'000'000'000ull +
+           static_cast<std::uint64_t>(t.tv_usec) * 1000ull;
+  };
+  if (cpu_ns) *cpu_ns = ns(ru.ru_utime) + ns(ru.ru_stime);
   return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
 }
 
@@ -115,6 +123,33 @@ std::int64_t now_unix_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
+}
+
+// The "cpu" line of /proc/stat, in ns: busy = user + nice + system + irq +
+// softirq; total adds idle, iowait and steal (guest time is inside user).
+struct CpuTimes {
+  bool valid = false;
+  std::uint64_t total_ns = 0, busy_ns = 0, steal_ns = 0;
+};
+
+CpuTimes read_cpu_times() {
+  CpuTimes t;
+  std::ifstream in("/proc/stat");
+  std::string cpu;
+  std::uint64_t v[8] = {};
+  if (!(in >> cpu) || cpu != "cpu") return t;
+  for (auto& x : v)
+    if (!(in >> x)) return t;
+  const double ns_per_tick = 1e9 / static_cast<double>(::sysconf(_SC_CLK_TCK));
+  auto ns = [&](std::uint64_t ticks) {
+    return static_cast<std::uint64_t>(static_cast<double>(ticks) * ns_per_tick);
+  };
+  // user nice system idle iowait irq softirq steal
+  t.busy_ns = ns(v[0] + v[1] + v[2] + v[5] + v[6]);
+  t.steal_ns = ns(v[7]);
+  t.total_ns = ns(v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7]);
+  t.valid = true;
+  return t;
 }
 
 // Ops/s from the profile: every traced operation over the recording.
@@ -152,7 +187,11 @@ Status keep_setup(Profile& p, const std::string& path, const RunResult& r,
              {"mount_asked", cfg.mount_opts},
              {"cpu_model", ctx.cpu_model},
              {"fs_size_bytes", r.fs_size_bytes ? std::to_string(r.fs_size_bytes) : ""},
-             {"fs_free_bytes_at_end", r.fs_size_bytes ? std::to_string(r.fs_free_bytes) : ""}};
+             {"fs_free_bytes_at_end", r.fs_size_bytes ? std::to_string(r.fs_free_bytes) : ""},
+             {"machine_total_ns", r.machine_total_ns ? std::to_string(r.machine_total_ns) : ""},
+             {"machine_busy_ns", r.machine_total_ns ? std::to_string(r.machine_busy_ns) : ""},
+             {"machine_steal_ns", r.machine_total_ns ? std::to_string(r.machine_steal_ns) : ""},
+             {"record_cpu_ns", r.machine_total_ns ? std::to_string(r.record_cpu_ns) : ""}};
   std::erase_if(p.setup, [](const auto& kv) { return kv.second.empty(); });
   return write_profile_atomic(p, path);
 }
@@ -223,7 +262,14 @@ void record_one(const RunContext& ctx, const RunFiles& f, RunResult& r,
     r.error = child.error;
     return;
   }
-  r.exit_code = wait_child(child.pid, tick);
+  const CpuTimes before = read_cpu_times();
+  r.exit_code = wait_child(child.pid, tick, &r.record_cpu_ns);
+  const CpuTimes after = read_cpu_times();
+  if (after.valid && before.valid) {
+    r.machine_total_ns = after.total_ns - before.total_ns;
+    r.machine_busy_ns = after.busy_ns - before.busy_ns;
+    r.machine_steal_ns = after.steal_ns - before.steal_ns;
+  }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   // How full the workload left it (the diff warns below 20% free).
   struct statvfs st{};

@@ -40,6 +40,10 @@ struct RunResult {
   std::string fs_info;      // xfs_info of the mounted filesystem ("" if none ran)
   std::string mount_options;  // the kernel's, from /proc/self/mountinfo
   std::uint64_t fs_size_bytes = 0, fs_free_bytes = 0;  // statvfs after the workload
+  // The machine while `fscost record` ran (/proc/stat deltas, ns over all
+  // CPUs) and what record and its workload used themselves (wait4).
+  std::uint64_t machine_total_ns = 0, machine_busy_ns = 0, machine_steal_ns = 0;
+  std::uint64_t record_cpu_ns = 0;
   std::vector<std::string> argv;  // the workload's
   std::string mount_dir;          // where this run's filesystem was mounted
   std::int64_t start_unix_ms = 0;

@@ -51,6 +51,31 @@ TEST(DiffRunChecks, TwoSlowRunsOfFiveAreBothDropped) {
   EXPECT_EQ(d.runs_b, 3u);
 }
 
+// /proc/stat around each run (compare keeps it in the profile's setup):
+// CPU that was neither the recording nor kernel threads, and steal.
+TEST(DiffRunChecks, OtherWorkAndStealOnTheMachineAreNamed) {
+  RunSet a = make_runs(base_spec(), 3, 100, "A"), b = make_runs(base_spec(), 3, 200, "B");
+  for (auto* s : {&a, &b})
+    for (auto& p : s->runs)
+      p.setup = {{"machine_total_ns", "2000000000"}, {"machine_busy_ns", "600000000"},
+                 {"machine_steal_ns", "0"}, {"record_cpu_ns", "500000000"}};
+  // The fixture's kernel threads ran 50 ms a run: 600 - 500 - 50 = 50 ms, 2.5%.
+  b.runs[1].setup["machine_busy_ns"] = "1400000000";  // ~850 ms of others: 42-43%
+  a.runs[2].setup["machine_steal_ns"] = "400000000";  // 20%
+  Diff d = diff_runs(a, b);
+  auto busy = of_kind(d, "busy-machine"), steal = of_kind(d, "steal");
+  ASSERT_EQ(busy.size(), 1u);
+  EXPECT_NE(busy[0]->message.find("B: other work used more than 10% of the machine's CPU during "
+                                  "run2.profile 4"),
+            std::string::npos)
+      << busy[0]->message;
+  ASSERT_EQ(steal.size(), 1u);
+  EXPECT_NE(steal[0]->message.find("A: the host took more than 10% of the vCPUs' time during "
+                                   "run3.profile 20%"),
+            std::string::npos)
+      << steal[0]->message;
+}
+
 TEST(DiffRunChecks, ASlowFirstRunIsNamedAsAnOutlierWhenKept) {
   RunSet a = make_runs(base_spec(), 5, 100, "A"), b = make_runs(base_spec(), 5, 200, "B");
   slow_down(a.runs[0], 3);
