@@ -107,7 +107,9 @@ Hit enospc_hits(const RunSet& s) {
   return h;
 }
 
-std::optional<double> number(const Profile& p, const char* key) {
+}  // namespace
+
+std::optional<double> setup_number(const Profile& p, const char* key) {
   auto it = p.setup.find(key);
   if (it == p.setup.end()) return std::nullopt;
   char* end = nullptr;
@@ -115,8 +117,6 @@ std::optional<double> number(const Profile& p, const char* key) {
   if (end == it->second.c_str() || *end) return std::nullopt;
   return v;
 }
-
-}  // namespace
 
 void full_fs_warnings(const RunSet& s, const std::string& label, std::vector<Warning>& out) {
   if (Hit h = enospc_hits(s); h.runs > 0) {
@@ -136,7 +136,7 @@ void full_fs_warnings(const RunSet& s, const std::string& label, std::vector<War
   std::size_t low = 0;
   double least = 1;
   for (const Profile& p : s.runs) {
-    auto size = number(p, "fs_size_bytes"), free = number(p, "fs_free_bytes_at_end");
+    auto size = setup_number(p, "fs_size_bytes"), free = setup_number(p, "fs_free_bytes_at_end");
     if (!size || !free || !(*size > 0)) continue;
     double share = *free / *size;
     if (share < kMinFreeShare) ++low, least = std::min(least, share);

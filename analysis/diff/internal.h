@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,10 @@ void explain_offcpu(OpDiff& op, const MeanStacks& a, const MeanStacks& b, const 
 // incidental; a "setup-varies" warning per side whose runs differ among
 // themselves (another mkfs, geometry, mount options or CPU).
 SetupDiff compare_setup(const RunSet& a, const RunSet& b, std::vector<Warning>& warnings);
+
+// A number compare kept in a run's Profile::setup ("fs_size_bytes"), or
+// nullopt if it is absent or not a number.
+std::optional<double> setup_number(const Profile& p, const char* key);
 
 // "enospc": runs whose ops entered XFS's ENOSPC retry (xfs_flush_inodes,
 // xfs_blockgc_free_space in their stacks); "low-space": runs that ended

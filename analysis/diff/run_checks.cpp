@@ -128,15 +128,6 @@ bool timed(const RunSet& s) {
                      [](const Profile& p) { return p.meta.start_unix_ns != 0; });
 }
 
-std::optional<double> setup_number(const Profile& p, const char* key) {
-  auto it = p.setup.find(key);
-  if (it == p.setup.end()) return std::nullopt;
-  char* end = nullptr;
-  double v = std::strtod(it->second.c_str(), &end);
-  if (end == it->second.c_str() || *end) return std::nullopt;
-  return v;
-}
-
 constexpr double kOtherShare = 0.10, kStealShare = 0.10;
 
 // Runs during which the machine did much besides the workload: CPU that was
