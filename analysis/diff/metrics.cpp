@@ -186,20 +186,9 @@ void add_samples(const Profile& p, std::map<std::string, OpMetrics>& ops) {
 
 // A kworker's sample names the work it ran: the frame process_one_work
 // called ("xfs-conv/loop0: xfs_end_io", "writeback: wb_workfn").
-// A sample in process_one_work's own bookkeeping (its pool lock, its
-// preemption points) has no work function under it.
-constexpr std::string_view kWorkerHousekeeping[] = {"_raw_*", "raw_*", "__raw_*", "*_irq",
-                                                    "*_irqrestore", "*schedule*", "pwq_*",
-                                                    "worker_*", "lock_*", "__lock_*"};
-
 std::string background_bucket(const StackSample& s) {
-  for (std::size_t i = 0; i + 1 < s.frames.size(); ++i)
-    if (base_name(s.frames[i].str()) == "process_one_work") {
-      std::string_view work = base_name(s.frames[i + 1].str());
-      if (frame_matches_any(work, kWorkerHousekeeping)) break;
-      return s.name + ": " + std::string(work);
-    }
-  return s.name;
+  std::string_view work = work_function(s.frames);
+  return work.empty() ? s.name : s.name + ": " + std::string(work);
 }
 
 void add_run_totals(const Profile& p, RunMetrics& r) {

@@ -49,6 +49,32 @@ constexpr std::string_view function_family(std::string_view frame) {
   return f.substr(0, second);
 }
 
+// A sample in process_one_work's own bookkeeping (its pool lock, its
+// preemption points) has no work function under it.
+inline constexpr std::string_view kWorkerHousekeeping[] = {
+    "_raw_*", "raw_*", "__raw_*", "*_irq", "*_irqrestore", "*schedule*", "pwq_*", "worker_*",
+    "lock_*", "__lock_*"};
+
+// The work item a workqueue worker ran: the function process_one_work
+// called in `frames` (outermost first; each a Frame or a string), or ""
+// (no worker's stack, or in the worker's own bookkeeping). A kworker's name
+// says nothing; this says "xfs_end_io", "wb_workfn", "xfs_flush_inodes_worker".
+template <typename Frames>
+std::string_view work_function(const Frames& frames) {
+  auto text = [](const auto& f) -> std::string_view {
+    if constexpr (requires { f.str(); })
+      return f.str();
+    else
+      return f;
+  };
+  for (std::size_t i = 0; i + 1 < frames.size(); ++i)
+    if (base_name(text(frames[i])) == "process_one_work") {
+      std::string_view work = base_name(text(frames[i + 1]));
+      return frame_matches_any(work, kWorkerHousekeeping) ? std::string_view{} : work;
+    }
+  return {};
+}
+
 // True if any frame of the stack matches one of `patterns`.
 inline bool stack_has_any(const Stack& frames, std::span<const std::string_view> patterns) {
   for (const auto& f : frames)

@@ -4,6 +4,7 @@
 #include <map>
 #include <tuple>
 
+#include "model/frame_match.h"  // work_function
 #include "views/report_view.h"
 
 namespace fscost {
@@ -16,7 +17,8 @@ using Shares = std::map<ShareKey, OffCpuShare>;  // one operation's stacks, merg
 void merge(Shares& shares, const OffCpuStack& s) {
   auto [it, added] = shares.try_emplace({s.wait_class, s.frames, s.waker, s.waker_frames});
   if (added)
-    it->second = {s.wait_class, frame_strings(s.frames), s.waker, frame_strings(s.waker_frames)};
+    it->second = {s.wait_class, frame_strings(s.frames), s.waker, frame_strings(s.waker_frames),
+                  std::string(work_function(s.waker_frames))};
   it->second.count += s.count;
   it->second.total_ns += s.total_ns;
 }

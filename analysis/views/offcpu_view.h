@@ -21,6 +21,7 @@ struct OffCpuShare {
   std::vector<std::string> frames;  // blocked stack, outermost first
   std::string waker;                // empty if unknown
   std::vector<std::string> waker_frames;
+  std::string waker_work;  // the work item a kworker waker ran (work_function); "" if none
   std::uint64_t count = 0;  // intervals
   std::uint64_t total_ns = 0;
 };

@@ -19,7 +19,8 @@ json by_class(F&& value) {
 
 json share_json(const OffCpuShare& s) {
   return {{"wait_class", s.wait_class},     {"frames", s.frames}, {"waker", s.waker},
-          {"waker_frames", s.waker_frames}, {"count", s.count},   {"total_ns", s.total_ns}};
+          {"waker_frames", s.waker_frames}, {"waker_work", s.waker_work},
+          {"count", s.count},   {"total_ns", s.total_ns}};
 }
 
 std::optional<double> coverage(const OffCpuOp& op) {

@@ -47,8 +47,8 @@ void agreement(std::string& out, const OffCpuView& v) {
 
 void waker_block(std::string& out, const OffCpuShare& s) {
   if (s.waker.empty() && s.waker_frames.empty()) return line(out, "    waker unknown");
-  line(out, "    woken by {} (leaf first, up to {} frames):", s.waker.empty() ? "?" : s.waker,
-       kWakerFrames);
+  line(out, "    woken by {}{} (leaf first, up to {} frames):", s.waker.empty() ? "?" : s.waker,
+       s.waker_work.empty() ? "" : " running " + s.waker_work, kWakerFrames);
   frames_leaf_first(out, s.waker_frames, kWakerFrames, "      ");
 }
 

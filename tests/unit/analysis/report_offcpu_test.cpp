@@ -93,7 +93,7 @@ TEST(ReportOffCpu, StacksWithWakers) {
             std::string::npos)
       << t;
   EXPECT_NE(t.find("      entry_SYSCALL_64\n"
-                   "    woken by kworker/u8:1 (leaf first, up to 3 frames):\n"
+                   "    woken by kworker/u8:1 running xlog_ioend_work (leaf first, up to 3 frames):\n"
                    "      try_to_wake_up\n"
                    "      __wake_up\n"
                    "      xlog_state_do_callback\n"
@@ -137,6 +137,11 @@ TEST(ReportOffCpu, Json) {
   EXPECT_EQ(s["wait_class"], "log-reserve");
   EXPECT_EQ(s["waker"], "xfsaild/loop0");
   EXPECT_EQ(s["waker_frames"].back(), "try_to_wake_up");  // outermost first, like frames
+  EXPECT_EQ(s["waker_work"], "");  // xfsaild is a thread, not a workqueue worker
+  // unlink's log-force sleep was ended by a kworker: named by the work it ran.
+  const json& u = j["ops"][1]["top_stacks"][0];
+  EXPECT_EQ(u["waker"], "kworker/u8:1");
+  EXPECT_EQ(u["waker_work"], "xlog_ioend_work");
   EXPECT_EQ(s["frames"].front(), "entry_SYSCALL_64");
   EXPECT_EQ(s["count"], 100);
   EXPECT_EQ(s["total_ns"], 50'000'000);
