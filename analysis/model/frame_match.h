@@ -70,6 +70,9 @@ std::string_view work_function(const Frames& frames) {
   for (std::size_t i = 0; i + 1 < frames.size(); ++i)
     if (base_name(text(frames[i])) == "process_one_work") {
       std::string_view work = base_name(text(frames[i + 1]));
+      // flush_work's barrier: wq_barrier_func tail-calls complete(), so
+      // the stack shows process_one_work → complete.
+      if (work == "complete") return "wq_barrier_func";
       return frame_matches_any(work, kWorkerHousekeeping) ? std::string_view{} : work;
     }
   return {};
