@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "diff/diff.h"
+#include "model/frame_match.h"
 #include "diff_fixture.h"
 #include "report/diff_report.h"
 
@@ -87,6 +88,25 @@ TEST(DiffXfsEvents, ASecondCommitPerCreateIsNamed) {
   EXPECT_EQ(text.substr(0, text.find(std::string(72, '-'))).find("xfs_log_regrant"),
             std::string::npos);
   EXPECT_TRUE(diff_json(d)["ops"][0]["xfs"].contains("xfs_trans_commit"));
+}
+
+}  // namespace
+}  // namespace fscost::test
+
+namespace fscost::test {
+namespace {
+
+TEST(WorkFunction, TheFrameProcessOneWorkCalled) {
+  std::vector<std::string> end_io = {"ret_from_fork", "kthread", "worker_thread",
+                                     "process_one_work", "xfs_end_io", "xfs_end_ioend"};
+  EXPECT_EQ(work_function(end_io), "xfs_end_io");
+  // Interned frames read the same.
+  EXPECT_EQ(work_function(frames_of(kWorker, {"wb_workfn.cold"})), "wb_workfn");
+  // flush_work's barrier tail-calls complete().
+  EXPECT_EQ(work_function(frames_of(kWorker, {"complete", "swake_up_locked"})), "wq_barrier_func");
+  // The worker's own bookkeeping, and a thread that is no worker, have none.
+  EXPECT_EQ(work_function(frames_of(kWorker, {"_raw_spin_unlock_irq"})), "");
+  EXPECT_EQ(work_function(std::vector<std::string>{"ret_from_fork", "kthread", "xfsaild"}), "");
 }
 
 }  // namespace
