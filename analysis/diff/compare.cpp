@@ -275,6 +275,7 @@ Families every_comparison(Diff& d, bool tested) {
   Families f;
   if (tested) {
     f.metrics = {&d.sys_ns, &d.user_ns, &d.wall_ns, &d.user_share, &d.kthread_ns};
+    if (d.device_bytes.sa.n > 0) f.metrics.push_back(&d.device_bytes);
     for (auto& bg : d.background) f.metrics.push_back(&bg.cpu);
   }
   for (auto& op : d.ops) {
@@ -405,6 +406,15 @@ void compare_totals(Diff& d, const std::vector<RunMetrics>& a, const std::vector
   d.wall_ns = compare_runs(a, b, &RunMetrics::wall_ns, "ns", d.config);
   d.user_share = compare_runs(a, b, &RunMetrics::user_share, "%", d.config);
   d.kthread_ns = compare_runs(a, b, &RunMetrics::kthread_ns, "ns", d.config);
+  auto known = [](const std::vector<RunMetrics>& runs) {
+    return std::all_of(runs.begin(), runs.end(), [](const auto& r) { return r.device_bytes.has_value(); });
+  };
+  if (known(a) && known(b)) {
+    std::vector<double> va, vb;
+    for (const auto& r : a) va.push_back(*r.device_bytes);
+    for (const auto& r : b) vb.push_back(*r.device_bytes);
+    d.device_bytes = compare(std::move(va), std::move(vb), "B", d.config.level, d.config.alpha);
+  }
   std::set<std::string> names;
   for (const auto* runs : {&a, &b})
     for (const auto& r : *runs)

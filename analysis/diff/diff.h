@@ -273,6 +273,9 @@ struct Diff {
   Comparison sys_ns, user_ns, wall_ns;
   Comparison user_share;   // user / (user + sys), in %
   Comparison kthread_ns;   // background kernel-thread CPU per run
+  // Bytes written to the test device per run ("B"), when every run knows
+  // its device (compare's profiles); n = 0 otherwise.
+  Comparison device_bytes;
   std::vector<BackgroundDiff> background;  // per bucket, by |Δ| descending
   std::vector<OpDiff> ops; // by |Δ on-CPU + Δ off-CPU| × count, descending; "other" last
   SetupDiff setup;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -70,6 +71,10 @@ struct RunMetrics {
   double sys_ns = 0, user_ns = 0, wall_ns = 0;
   double user_share = 0;  // user / (user + sys), in %; 0 if no CPU time
   double kthread_ns = 0;  // kernel-thread cpu-clock samples as ns; 0 without freq_hz
+  // Bytes written to the test filesystem's device (the one compare made it
+  // on, from Profile::setup's mkfs command) during the recording; unknown
+  // for profiles without a setup.
+  std::optional<double> device_bytes;
   // The same per kernel-thread bucket and work function: the workqueue or
   // thread name as the recorder names them, and for a workqueue's worker the
   // function process_one_work ran ("xfs-conv/loop0: xfs_end_io",

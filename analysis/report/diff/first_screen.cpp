@@ -135,11 +135,21 @@ std::string first_screen(const Diff& d, std::size_t width) {
     bg.push_back(fmt::format("{} {}{} ({}, CI {}..{})", b.name, v(c.delta()), diff_fmt::suffix(c.unit, mag),
                              times, v(c.ci_lo()), v(c.ci_hi())));
   }
-  if (!bg.empty()) {
+  std::string dev;
+  if (const Comparison& c = d.device_bytes; c.significant()) {
+    double mag = std::max({std::fabs(c.delta()), std::fabs(c.ci_lo()), std::fabs(c.ci_hi())});
+    auto v = [&](double x) { return diff_fmt::number(x, c.unit, mag, true); };
+    dev = fmt::format("test device writes per run: {}{} ({}, CI {}..{}).", v(c.delta()),
+                      diff_fmt::suffix(c.unit, mag),
+                      c.sa.mean > 0 ? fmt::format("{:.1f}× A", c.sb.mean / c.sa.mean) : "new in B",
+                      v(c.ci_lo()), v(c.ci_hi()));
+  }
+  if (!bg.empty() || !dev.empty()) {
     Page b;
     b.width = width;
     b.blank();
-    b.para(fmt::format("kernel threads CPU per run: {}.", fmt::join(bg, "; ")));
+    if (!bg.empty()) b.para(fmt::format("kernel threads CPU per run: {}.", fmt::join(bg, "; ")));
+    if (!dev.empty()) b.para(dev);
     blocks.push_back(std::move(b.out));
   }
   Page warn;

@@ -24,6 +24,15 @@ Scale time_scale(double magnitude) {
   return {1, "ns"};
 }
 
+bool is_bytes(const std::string& unit) { return unit == "B"; }
+
+Scale byte_scale(double magnitude) {
+  if (magnitude >= 1024.0 * 1024 * 1024) return {1024.0 * 1024 * 1024, "GiB"};
+  if (magnitude >= 1024.0 * 1024) return {1024.0 * 1024, "MiB"};
+  if (magnitude >= 1024.0) return {1024.0, "KiB"};
+  return {1, "B"};
+}
+
 // Three significant figures or so, fewer decimals as the number grows.
 // Small values keep two significant figures ("0.00031"), so a rare
 // contention does not print as 0.
@@ -102,12 +111,15 @@ std::string number(double v, const std::string& unit, double magnitude, bool sig
   if (std::isnan(v)) return "-";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   if (magnitude < 0) magnitude = std::fabs(v);
-  double x = is_time(unit) ? v / time_scale(magnitude).div : v;
+  double x = is_time(unit)    ? v / time_scale(magnitude).div
+             : is_bytes(unit) ? v / byte_scale(magnitude).div
+                              : v;
   return plain(x, sign);
 }
 
 std::string suffix(const std::string& unit, double magnitude) {
   if (is_time(unit)) return fmt::format(" {}{}", time_scale(magnitude).name, unit.substr(2));
+  if (is_bytes(unit)) return fmt::format(" {}", byte_scale(magnitude).name);
   if (unit == "%" || unit.starts_with('/')) return unit;
   if (unit.empty()) return {};
   return " " + unit;
@@ -119,6 +131,7 @@ std::string value(double v, const std::string& unit, bool sign, double magnitude
   std::string n = number(v, unit, magnitude, sign);
   // Cells drop "/op" (the table says it once) and spell rates "/s".
   if (is_time(unit)) return fmt::format("{} {}", n, time_scale(magnitude).name);
+  if (is_bytes(unit)) return fmt::format("{} {}", n, byte_scale(magnitude).name);
   if (unit == "%") return n + "%";
   if (unit == "ops/s") return n + "/s";
   return n;

@@ -244,8 +244,9 @@ void workload_table(std::string& out, const Diff& d) {
                                  {"user CPU", &d.user_ns},
                                  {"wall clock", &d.wall_ns},
                                  {"user share", &d.user_share},
-                                 {"kernel threads CPU", &d.kthread_ns}})
-    stat_row(out, {label, c->unit}, *c);
+                                 {"kernel threads CPU", &d.kthread_ns},
+                                 {"test device writes", &d.device_bytes}})
+    if (c->sa.n + c->sb.n > 0) stat_row(out, {label, c->unit}, *c);
   for (const auto& bg : d.background)
     if (bg.cpu.sa.mean != 0 || bg.cpu.sb.mean != 0)
       stat_row(out, {"kernel threads: " + bg.name, bg.cpu.unit}, bg.cpu);

@@ -205,7 +205,8 @@ json diff_json(const Diff& d) {
             {"user_ns", comparison(d.user_ns)},
             {"wall_ns", comparison(d.wall_ns)},
             {"user_share", comparison(d.user_share)},
-            {"kthread_ns", comparison(d.kthread_ns)}}},
+            {"kthread_ns", comparison(d.kthread_ns)},
+            {"device_write_bytes", comparison(d.device_bytes)}}},
           {"ops", std::move(ops)}};
 }
 

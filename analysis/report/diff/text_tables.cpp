@@ -66,7 +66,8 @@ void workload(Page& page, const Diff& d) {
                                                             {"user CPU", &d.user_ns},
                                                             {"wall clock", &d.wall_ns},
                                                             {"user share", &d.user_share},
-                                                            {"kernel threads CPU", &d.kthread_ns}};
+                                                            {"kernel threads CPU", &d.kthread_ns},
+                                                            {"test device writes", &d.device_bytes}};
   if (std::none_of(std::begin(rows), std::end(rows), [](auto& r) { return shown(*r.second); }))
     return;
   heading(page, "whole workload, per run");

@@ -111,3 +111,32 @@ TEST(WorkFunction, TheFrameProcessOneWorkCalled) {
 
 }  // namespace
 }  // namespace fscost::test
+
+namespace fscost::test {
+namespace {
+
+// Bytes written to the test device only (the one in the setup's mkfs
+// command), not the machine's other disks.
+TEST(DiffDeviceBytes, TheTestDeviceAlone) {
+  RunSet a = make_runs(base_spec(), 5, 100, "A"), b = make_runs(base_spec(), 5, 200, "B");
+  for (auto* s : {&a, &b})
+    for (std::size_t i = 0; i < s->runs.size(); ++i) {
+      Profile& p = s->runs[i];
+      p.setup["mkfs_command"] = "mkfs.xfs -f -m rmapbt=1 /dev/loop3";
+      p.device_write_bytes = {{"loop3", (s == &a ? 100 : 150) * 1048576ull + i * 1000},
+                              {"vda", 999 * 1048576ull}};
+    }
+  Diff d = diff_runs(a, b);
+  EXPECT_EQ(d.device_bytes.unit, "B");
+  EXPECT_NEAR(d.device_bytes.delta(), 50 * 1048576.0, 1);
+  EXPECT_TRUE(d.device_bytes.significant());
+  std::string text = render_diff_text(d);
+  EXPECT_NE(text.find("test device writes per run: +50.0 MiB (1.5× A"), std::string::npos) << text;
+  // Without a setup (profiles not made by compare) there is no figure.
+  Diff none = diff_runs(make_runs(base_spec(), 3, 1, "A"), make_runs(base_spec(), 3, 9, "B"));
+  EXPECT_EQ(none.device_bytes.sa.n, 0u);
+  EXPECT_EQ(render_diff_text(none).find("test device writes"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fscost::test
