@@ -16,6 +16,7 @@
 #include <optional>
 
 #include "diff/internal.h"
+#include "model/frame_match.h"
 
 namespace fscost {
 
@@ -163,6 +164,38 @@ void busy_machine(const RunSet& s, std::vector<Warning>& out) {
                                s.label, 100 * kStealShare, fmt::join(steal, ", "))});
 }
 
+// Sampled on-CPU time of the ops spent zeroing pages (clear_page*): high in
+// a run whose memory the host had taken back (virtio-balloon free page
+// reporting hands it over about 2 s after the guest frees it), which then
+// faults it in again at about 1 s per GiB.
+constexpr std::string_view kZeroing[] = {"clear_page*", "clear_huge_page", "folio_zero_user"};
+constexpr double kZeroingPoints = 0.05;
+
+void page_zeroing(const RunSet& s, std::vector<Warning>& out) {
+  if (s.runs.size() < 2) return;
+  std::vector<double> share;
+  for (const Profile& p : s.runs) {
+    double all = 0, zero = 0;
+    for (const auto& smp : p.samples) {
+      if (smp.kind != SampleKind::Op) continue;
+      all += static_cast<double>(smp.count);
+      if (stack_has_any(smp.frames, kZeroing)) zero += static_cast<double>(smp.count);
+    }
+    share.push_back(all > 0 ? zero / all : 0);
+  }
+  const double med = median(share);
+  std::vector<std::string> runs;
+  for (std::size_t i = 0; i < share.size(); ++i)
+    if (share[i] - med > kZeroingPoints)
+      runs.push_back(fmt::format("{} {:.0f}%", run_file(s, i), 100 * share[i]));
+  if (!runs.empty())
+    out.push_back({"page-zeroing",
+                   fmt::format("{}: the ops spent more of their CPU zeroing pages in {} than "
+                               "in the side's other runs (median {:.0f}%): memory the host had "
+                               "taken back was faulted in again, a cost of the machine",
+                               s.label, fmt::join(runs, ", "), 100 * med)});
+}
+
 }  // namespace
 
 std::vector<std::size_t> outlier_runs(const Diff& d, bool side_b) {
@@ -174,6 +207,8 @@ std::vector<std::size_t> outlier_runs(const Diff& d, bool side_b) {
 void run_warnings(const Diff& d, const RunSet& a, const RunSet& b, std::vector<Warning>& out) {
   busy_machine(a, out);
   busy_machine(b, out);
+  page_zeroing(a, out);
+  page_zeroing(b, out);
   const std::vector<Figure> fs = figures(d);
   for (bool side_b : {false, true}) {
     const RunSet& s = side_b ? b : a;

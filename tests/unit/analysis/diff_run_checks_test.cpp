@@ -76,6 +76,26 @@ TEST(DiffRunChecks, OtherWorkAndStealOnTheMachineAreNamed) {
       << steal[0]->message;
 }
 
+// A run whose ops spent a tenth of their CPU in clear_page_erms, where the
+// others spent none: the host's memory handback, named.
+TEST(DiffRunChecks, PageZeroingInOneRunIsNamed) {
+  RunSet a = make_runs(base_spec(), 5, 100, "A"), b = make_runs(base_spec(), 5, 200, "B");
+  std::uint64_t op_samples = 0;
+  for (const auto& s : b.runs[1].samples)
+    if (s.kind == SampleKind::Op) op_samples += s.count;
+  b.runs[1].samples.push_back(
+      {SampleKind::Op, "create",
+       frames_of(kCreatePath, {"xfs_trans_alloc", "kmem_cache_alloc", "__alloc_pages",
+                               "clear_page_erms"}),
+       op_samples / 9});
+  Diff d = diff_runs(a, b);
+  auto w = of_kind(d, "page-zeroing");
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0]->message.find("B: the ops spent more of their CPU zeroing pages in run2.profile 10%"),
+            std::string::npos)
+      << w[0]->message;
+}
+
 TEST(DiffRunChecks, ASlowFirstRunIsNamedAsAnOutlierWhenKept) {
   RunSet a = make_runs(base_spec(), 5, 100, "A"), b = make_runs(base_spec(), 5, 200, "B");
   slow_down(a.runs[0], 3);
