@@ -136,7 +136,9 @@ std::string first_screen(const Diff& d, std::size_t width) {
                              times, v(c.ci_lo()), v(c.ci_hi())));
   }
   std::string dev;
-  if (const Comparison& c = d.device_bytes; c.significant()) {
+  // Significant and material: a steady 1 KiB more of 200 MiB is no reason.
+  if (const Comparison& c = d.device_bytes;
+      c.significant() && !(std::isfinite(c.rel) && std::fabs(c.rel) < 0.05)) {
     double mag = std::max({std::fabs(c.delta()), std::fabs(c.ci_lo()), std::fabs(c.ci_hi())});
     auto v = [&](double x) { return diff_fmt::number(x, c.unit, mag, true); };
     dev = fmt::format("test device writes per run: {}{} ({}, CI {}..{}).", v(c.delta()),
@@ -165,9 +167,21 @@ std::string first_screen(const Diff& d, std::size_t width) {
   std::string out = head.out;
   std::size_t budget = kFirstScreenLines - std::min(kFirstScreenLines, lines(out) + 2);
   std::size_t warn_lines = std::min(lines(warn.out), budget / 2);
+  // In order, while they fit: the op that costs most is never left out for
+  // a smaller one. The first always shows, before the warnings' share of
+  // the screen, cut to the screen if it must be.
   std::size_t used = 0, left_out = 0;
-  for (const auto& b : blocks) {
-    if (used + lines(b) + warn_lines > budget) {
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    const std::string& b = blocks[i];
+    if (i == 0 && lines(b) > budget - warn_lines) {
+      std::size_t keep = std::min(lines(b), budget - 1), at = 0;
+      for (std::size_t n = 0; n < keep; ++n) at = b.find('\n', at) + 1;
+      out += b.substr(0, at);
+      if (at < b.size()) out += "  (continued below)\n";
+      used += keep + (at < b.size());
+      continue;
+    }
+    if (left_out > 0 || used + lines(b) + warn_lines > budget) {
       ++left_out;
       continue;
     }

@@ -141,3 +141,37 @@ TEST(DiffRunChecks, AFigureThatRisesWithRunOrderOnBothSidesIsDrift) {
 
 }  // namespace
 }  // namespace fscost::test
+
+#include "report/diff_report.h"
+
+namespace fscost::test {
+namespace {
+
+// A crowded first screen (long warnings, several changed ops): the op that
+// costs most is on it, whatever else has to wait below the rule (seen in
+// CI: a 15-line create block skipped for a 3-line close one).
+TEST(DiffRunChecks, TheCostliestOpIsAlwaysOnTheFirstScreen) {
+  ConfigSpec a_spec = base_spec(), b_spec = base_spec();
+  inject_new_code(b_spec);
+  inject_more_spin(b_spec);
+  inject_sleep_lock(b_spec);
+  for (std::size_t i = 0; i < 5; ++i)
+    b_spec.drops[i] = {{"stack_map_full", 10 + i}, {"sample_map_full", 3}, {"lock_nesting", 38},
+                       {"prog_missed", 1}, {"offcpu_map_full", 2}};
+  Diff d = diff_runs(make_runs(a_spec, 5, 100, "A"), make_runs(b_spec, 5, 200, "B"));
+  ASSERT_FALSE(d.ops.empty());
+  std::string t = render_diff_text(d);
+  std::size_t rule = t.find("\n" + std::string(72, '-') + "\n");
+  ASSERT_NE(rule, std::string::npos);
+  EXPECT_LE(std::count(t.begin(), t.begin() + rule + 1, '\n'), 40) << t.substr(0, rule);
+  EXPECT_LT(t.find("\n" + d.ops.front().op + ": "), rule) << t.substr(0, rule);
+  // Narrow, the create block alone is longer than what the warnings leave.
+  std::string narrow = render_diff_text(d, 30);
+  std::size_t rule30 = narrow.find("\n" + std::string(30, '-') + "\n");
+  ASSERT_NE(rule30, std::string::npos);
+  EXPECT_LE(std::count(narrow.begin(), narrow.begin() + rule30 + 1, '\n'), 40);
+  EXPECT_LT(narrow.find("\n" + d.ops.front().op + ": "), rule30) << narrow.substr(0, rule30);
+}
+
+}  // namespace
+}  // namespace fscost::test
