@@ -366,7 +366,7 @@ Comparison compare(std::vector<double> a, std::vector<double> b, std::string uni
 
 Comparison compare_samples(std::vector<double> a, const std::vector<double>& exposure_a,
                            std::vector<double> b, const std::vector<double>& exposure_b,
-                           double level, double alpha) {
+                           double level, double alpha, std::string unit) {
   // Back to counts: the count test needs them, the values are ns/op.
   auto counts = [](const std::vector<double>& v, const std::vector<double>& e,
                    std::vector<double>& k) {
@@ -379,7 +379,7 @@ Comparison compare_samples(std::vector<double> a, const std::vector<double>& exp
   };
   std::vector<double> ka, kb;
   bool known = counts(a, exposure_a, ka) && counts(b, exposure_b, kb);
-  Comparison c = compare(std::move(a), std::move(b), "ns/op", level, alpha);
+  Comparison c = compare(std::move(a), std::move(b), std::move(unit), level, alpha);
   if (!known) return c;
   c.test = StatTest::Counts;
   c.counts = stats::count_test(ka, exposure_a, kb, exposure_b, level);
@@ -431,10 +431,8 @@ void compare_totals(Diff& d, const std::vector<RunMetrics>& a, const std::vector
     std::vector<double> va, ea, vb, eb;
     side(a, name, va, ea);
     side(b, name, vb, eb);
-    Comparison c = compare_samples(std::move(va), ea, std::move(vb), eb, d.config.level,
-                                   d.config.alpha);
-    c.unit = "ns";
-    d.background.push_back({name, std::move(c)});
+    d.background.push_back({name, compare_samples(std::move(va), ea, std::move(vb), eb,
+                                                  d.config.level, d.config.alpha, "ns")});
   }
   std::stable_sort(d.background.begin(), d.background.end(), [](const auto& x, const auto& y) {
     return std::fabs(x.cpu.delta()) > std::fabs(y.cpu.delta());
@@ -457,10 +455,7 @@ void control_fdr(Diff& d) {
   }
   Families untested = every_comparison(d, false);
   for (auto* v : {&untested.metrics, &untested.functions, &untested.locks})
-    for (Comparison* c : *v) {
-      set_verdict(*c, kNaN, d.config.alpha);
-      if (c->verdict != Verdict::TooFewRuns) c->verdict = Verdict::NoChange;
-    }
+    for (Comparison* c : *v) set_verdict(*c, kNaN, d.config.alpha);  // no change, or too few runs
   Families f = every_comparison(d, true);
   d.families.metrics = control_family(f.metrics, d.config.alpha);
   d.families.functions = control_family(f.functions, d.config.alpha);

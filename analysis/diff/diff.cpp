@@ -102,11 +102,8 @@ std::optional<Diff> without_outliers(const Diff& d, const RunSet& a, const RunSe
     RunSet k;
     k.label = s.label;
     for (std::size_t i = 0; i < s.runs.size(); ++i) {
-      std::string name = i < s.sources.size()
-                             ? std::filesystem::path(s.sources[i]).filename().string()
-                             : fmt::format("#{}", i + 1);
       if (std::find(out.begin(), out.end(), i) != out.end()) {
-        dropped.push_back(fmt::format("{} {}", side, name));
+        dropped.push_back(fmt::format("{} {}", side, run_file(s, i)));
         continue;
       }
       k.runs.push_back(s.runs[i]);
@@ -121,11 +118,12 @@ std::optional<Diff> without_outliers(const Diff& d, const RunSet& a, const RunSe
   kept.config = cfg;
   kept.dropped = dropped;
   // What the first pass said of them, and that they are out.
+  std::vector<Warning> first;
   for (const auto& w : d.warnings)
     if (w.kind == "outlier")
-      kept.warnings.insert(kept.warnings.begin(),
-                           {"dropped", w.message.substr(0, w.message.find("; it is kept")) +
-                                           ": left out of every figure (the file stays)"});
+      first.push_back({"dropped", w.message.substr(0, w.message.find("; it is kept")) +
+                                      ": left out of every figure (the file stays)"});
+  kept.warnings.insert(kept.warnings.begin(), first.begin(), first.end());
   return kept;
 }
 

@@ -106,13 +106,15 @@ struct Comparison {
 Comparison compare(std::vector<double> a, std::vector<double> b, std::string unit,
                    double level = 0.95, double alpha = 0.05);
 
-// The same for a figure made of cpu-clock samples, in ns/op: run i's value
+// The same for a figure made of cpu-clock samples (in ns/op, or ns per run
+// with an exposure of freq_hz / 1e9): run i's value
 // is its samples / exposure[i], exposure = the run's operations × freq_hz /
 // 1e9 (samples_exposure). Decided by the count test when every exposure is
 // known (> 0 where the op ran), else by Welch's t.
 Comparison compare_samples(std::vector<double> a, const std::vector<double>& exposure_a,
                            std::vector<double> b, const std::vector<double>& exposure_b,
-                           double level = 0.95, double alpha = 0.05);
+                           double level = 0.95, double alpha = 0.05,
+                           std::string unit = "ns/op");
 
 // One function under one operation, from cpu-clock samples converted to
 // ns/op (samples × 1e9 / freq_hz / operations).

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,6 +60,12 @@ void explain_offcpu(OpDiff& op, const MeanStacks& a, const MeanStacks& b, const 
 // incidental; a "setup-varies" warning per side whose runs differ among
 // themselves (another mkfs, geometry, mount options or CPU).
 SetupDiff compare_setup(const RunSet& a, const RunSet& b, std::vector<Warning>& warnings);
+
+// A run's file name for messages ("run-02.profile"), or "#N" without one.
+inline std::string run_file(const RunSet& s, std::size_t i) {
+  if (i < s.sources.size()) return std::filesystem::path(s.sources[i]).filename().string();
+  return fmt::format("#{}", i + 1);
+}
 
 // A number compare kept in a run's Profile::setup ("fs_size_bytes"), or
 // nullopt if it is absent or not a number.

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <cstdint>
 #include <cstdlib>
 #include <numeric>
 #include <optional>
@@ -61,11 +62,6 @@ std::vector<Figure> figures(const Diff& d) {
     f.push_back({op.op + " on-CPU", &op.oncpu, true, &op.latency});
   }
   return f;
-}
-
-std::string run_file(const RunSet& s, std::size_t i) {
-  if (i < s.sources.size()) return std::filesystem::path(s.sources[i]).filename().string();
-  return fmt::format("#{}", i + 1);
 }
 
 std::string value(double ns, bool per_op) { return ns_text(ns) + (per_op ? "/op" : ""); }
@@ -143,8 +139,8 @@ void busy_machine(const RunSet& s, std::vector<Warning>& out) {
     if (!total || !busy || !own || !(*total > 0)) continue;
     double kthreads = 0;
     for (const auto& smp : p.samples)
-      if (smp.kind == SampleKind::Kthread && p.meta.freq_hz > 0)
-        kthreads += static_cast<double>(smp.count) * 1e9 / p.meta.freq_hz;
+      if (smp.kind == SampleKind::Kthread)
+        kthreads += samples_to_ns(static_cast<double>(smp.count), p.meta.freq_hz);
     double share = std::max(0.0, *busy - *own - kthreads) / *total;
     if (share > kOtherShare)
       other.push_back(fmt::format("{} {:.0f}%", run_file(s, i), 100 * share));
@@ -174,12 +170,22 @@ constexpr double kZeroingPoints = 0.05;
 void page_zeroing(const RunSet& s, std::vector<Warning>& out) {
   if (s.runs.size() < 2) return;
   std::vector<double> share;
+  std::vector<std::int8_t> zeroing;  // frame id → is a zeroing function; -1 not asked yet
+  auto zeroes = [&](const Stack& frames) {
+    for (const Frame& f : frames) {
+      if (f.id() >= zeroing.size()) zeroing.resize(Frame::pool_size(), -1);
+      std::int8_t& z = zeroing[f.id()];
+      if (z < 0) z = frame_matches_any(f.str(), kZeroing);
+      if (z) return true;
+    }
+    return false;
+  };
   for (const Profile& p : s.runs) {
     double all = 0, zero = 0;
     for (const auto& smp : p.samples) {
       if (smp.kind != SampleKind::Op) continue;
       all += static_cast<double>(smp.count);
-      if (stack_has_any(smp.frames, kZeroing)) zero += static_cast<double>(smp.count);
+      if (zeroes(smp.frames)) zero += static_cast<double>(smp.count);
     }
     share.push_back(all > 0 ? zero / all : 0);
   }

@@ -79,17 +79,12 @@ void noise(Ctx& c) {
   }
 }
 
-std::string run_name(const RunSet& s, std::size_t i) {
-  if (i < s.sources.size()) return std::filesystem::path(s.sources[i]).filename().string();
-  return fmt::format("#{}", i + 1);
-}
-
 void drops_of(Ctx& c, const RunSet& s, const std::vector<RunMetrics>& m) {
   std::map<std::string, std::pair<std::uint64_t, std::vector<std::string>>> by_counter;
   for (std::size_t i = 0; i < m.size(); ++i)
     for (const auto& [name, n] : m[i].drops) {
       by_counter[name].first += n;
-      by_counter[name].second.push_back(run_name(s, i));
+      by_counter[name].second.push_back(run_file(s, i));
     }
   if (by_counter.empty()) return;
   std::string list, hints;

@@ -22,31 +22,28 @@ const fscost_syscall_rule& rule(long nr) {
   return rules.at(static_cast<std::size_t>(nr));
 }
 
+// op, or alt when args[arg] (or the u64 it points to, deref) has a bit of mask.
+void expect_flag_rule(long nr, Op op, Op alt, std::uint64_t mask, std::uint32_t arg,
+                      std::uint32_t deref) {
+  const auto& r = rule(nr);
+  EXPECT_EQ(r.op, id(op)) << nr;
+  EXPECT_EQ(r.alt_op, id(alt)) << nr;
+  EXPECT_EQ(r.flag_mask, mask) << nr;
+  EXPECT_EQ(r.flag_arg, arg) << nr;
+  EXPECT_EQ(r.flag_deref, deref) << nr;
+}
+
 TEST(SyscallTable, OpenatWithOCreatIsCreate) {
-  const auto& r = rule(SYS_openat);
-  EXPECT_EQ(r.op, id(Op::Open));
-  EXPECT_EQ(r.alt_op, id(Op::Create));
-  EXPECT_EQ(r.flag_mask, std::uint64_t{O_CREAT});
-  EXPECT_EQ(r.flag_arg, 2u);  // openat(dirfd, path, flags, mode)
-  EXPECT_EQ(r.flag_deref, 0u);
+  expect_flag_rule(SYS_openat, Op::Open, Op::Create, O_CREAT, 2, 0);  // openat(dirfd, path, flags, mode)
 }
 
 TEST(SyscallTable, Openat2ReadsTheFlagsThroughOpenHow) {
-  const auto& r = rule(SYS_openat2);
-  EXPECT_EQ(r.op, id(Op::Open));
-  EXPECT_EQ(r.alt_op, id(Op::Create));
-  EXPECT_EQ(r.flag_mask, std::uint64_t{O_CREAT});
-  EXPECT_EQ(r.flag_arg, 2u);  // openat2(dirfd, path, how, size); how->flags is its first u64
-  EXPECT_EQ(r.flag_deref, 1u);
+  // openat2(dirfd, path, how, size); how->flags is its first u64
+  expect_flag_rule(SYS_openat2, Op::Open, Op::Create, O_CREAT, 2, 1);
 }
 
 TEST(SyscallTable, UnlinkatWithRemovedirIsRmdir) {
-  const auto& r = rule(SYS_unlinkat);
-  EXPECT_EQ(r.op, id(Op::Unlink));
-  EXPECT_EQ(r.alt_op, id(Op::Rmdir));
-  EXPECT_EQ(r.flag_mask, std::uint64_t{AT_REMOVEDIR});
-  EXPECT_EQ(r.flag_arg, 2u);  // unlinkat(dirfd, path, flags)
-  EXPECT_EQ(r.flag_deref, 0u);
+  expect_flag_rule(SYS_unlinkat, Op::Unlink, Op::Rmdir, AT_REMOVEDIR, 2, 0);  // unlinkat(dirfd, path, flags)
 }
 
 TEST(SyscallTable, PlainRulesHaveNoFlag) {
@@ -55,6 +52,9 @@ TEST(SyscallTable, PlainRulesHaveNoFlag) {
     EXPECT_EQ(rule(nr).flag_mask, 0u) << nr;
   }
   EXPECT_EQ(rule(SYS_mkdirat).op, id(Op::Mkdir));
+  // The end-of-run writeback phase (fscost-workload --syncfs).
+  EXPECT_EQ(rule(SYS_syncfs).op, id(Op::Sync));
+  EXPECT_EQ(rule(SYS_sync).op, id(Op::Sync));
 }
 
 TEST(SyscallTable, SyscallsOutsideTheTableAreOther) {
