@@ -208,12 +208,9 @@ void add_run_totals(const Profile& p, RunMetrics& r) {
   r.kthread_ns = samples_to_ns(kthread_samples, p.meta.freq_hz);
   for (const auto& [name, n] : p.drops)
     if (n > 0) r.drops[name] = n;
-  // "mkfs.xfs -f -m rmapbt=1 /dev/loop0" → loop0, as device_write_bytes names it.
-  if (auto it = p.setup.find("mkfs_command"); it != p.setup.end()) {
-    std::string_view cmd = it->second;
-    std::string_view dev = cmd.substr(cmd.rfind(' ') + 1);
-    dev = dev.substr(dev.rfind('/') + 1);
-    auto bytes = p.device_write_bytes.find(std::string(dev));
+  // The test device as device_write_bytes names it ("loop0", "dm-0").
+  if (auto it = p.setup.find("device"); it != p.setup.end()) {
+    auto bytes = p.device_write_bytes.find(it->second);
     r.device_bytes = bytes == p.device_write_bytes.end() ? 0.0 : static_cast<double>(bytes->second);
   }
 }

@@ -12,6 +12,7 @@
 // plus the opposite paths found), so none exceeds 100% and a direction's
 // shares add up to at most 100%.
 #include <algorithm>
+#include <numeric>
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -257,18 +258,6 @@ std::vector<std::vector<std::vector<double>>> side_figures(
   return out;
 }
 
-// Samples A's runs had at `prefix`.
-double samples_in(const RunSet& s, const std::vector<double>& ns_per_op, const std::string& op) {
-  double n = 0;
-  for (std::size_t i = 0; i < s.runs.size() && i < ns_per_op.size(); ++i) {
-    const Profile& p = s.runs[i];
-    for (const auto& o : p.ops)
-      if (o.name == op && p.meta.freq_hz > 0)
-        n += ns_per_op[i] * static_cast<double>(o.count) * p.meta.freq_hz / 1e9;
-  }
-  return n;
-}
-
 // The lock most of the node's spinning stacks spin on.
 std::string lock_under(const FlameNode& n, Stack& path) {
   std::string best;
@@ -319,7 +308,7 @@ struct Exposures {
 
 DeltaPath make_path(const Found& f, double gross, const std::vector<double>& a_runs,
                     const std::vector<double>& b_runs, const Exposures& e,
-                    double caller_a_samples, const DiffConfig& cfg) {
+                    const DiffConfig& cfg) {
   const Node& end = *f.chain.back();
   const bool up = f.up;
   DeltaPath p;
@@ -342,10 +331,16 @@ DeltaPath make_path(const Found& f, double gross, const std::vector<double>& a_r
   }
   bool absent = std::all_of(a_runs.begin(), a_runs.end(), [](double v) { return v == 0; });
   if (up && absent && f.chain.size() >= 2) {
-    // Would A have shown it? Its caller's samples in A at the rate B shows it.
-    const Node& caller = *f.chain[f.chain.size() - 2];
-    double ratio = caller.n->value_b > 0 ? end.n->value_b / caller.n->value_b : 0;
-    if (caller_a_samples * ratio >= kMinExpectedSamples) {
+    // Would A have shown it? The new code hangs from the nearest caller A
+    // ran (rmapbt's xfs_btree_insert under xfs_rmap_map is as absent from A
+    // as the path's end): that caller's samples in A, at the share of it
+    // B spends on the end, must be enough to tell absent from unsampled.
+    std::size_t at = f.chain.size() - 2;
+    while (at > 0 && !(f.chain[at]->n->value > 0)) --at;
+    const Node& ran = *f.chain[at];
+    const double a_samples = ran.n->value * std::accumulate(e.a.begin(), e.a.end(), 0.0);
+    double ratio = ran.n->value_b > 0 ? end.n->value_b / ran.n->value_b : 0;
+    if (a_samples * ratio >= kMinExpectedSamples) {
       p.kind = "new-code";
       return p;
     }
@@ -361,7 +356,7 @@ struct OpPaths {
   std::unique_ptr<Node> whole;
   std::vector<Found> found;
   double gross[2] = {0, 0};  // [up]
-  std::vector<Prefix> figures;  // per path: its frame, then its caller
+  std::vector<Prefix> figures;  // per path: its frame
   std::vector<std::size_t> besides;
 };
 
@@ -396,8 +391,7 @@ OpPaths descend_op(const OpDiff& op, const MeanStacks& sa, const MeanStacks& sb,
     o.gross[up] =
         std::max(std::max(toward(o.whole->net, up), 0.0) + moved_dir[!up], moved_dir[up]);
   // Each path's frame, less the earlier paths below it (a path ending
-  // above one found before carries only what that one left), and its
-  // caller's (is a frame absent from A new?).
+  // above one found before carries only what that one left).
   o.besides.assign(o.found.size(), 0);
   for (std::size_t i = 0; i < o.found.size(); ++i) {
     Prefix f{prefix_of(o.found[i].chain, o.found[i].chain.size()), {}};
@@ -408,9 +402,7 @@ OpPaths descend_op(const OpDiff& op, const MeanStacks& sa, const MeanStacks& sb,
         ++o.besides[i];
       }
     }
-    Prefix caller{prefix_of(o.found[i].chain, o.found[i].chain.size() - 1), f.except};
     o.figures.push_back(std::move(f));
-    o.figures.push_back(std::move(caller));
   }
   return o;
 }
@@ -435,14 +427,13 @@ std::vector<FlameNode> find_paths(Diff& d, const RunSet& a, const RunSet& b,
     if (o.found.empty()) continue;
     const Exposures e{exposure(a, d.ops[k].op), exposure(b, d.ops[k].op)};
     for (std::size_t i = 0; i < o.found.size(); ++i) {
-      d.ops[k].paths.push_back(make_path(o.found[i], o.gross[o.found[i].up], va[k][2 * i],
-                                         vb[k][2 * i], e,
-                                         samples_in(a, va[k][2 * i + 1], d.ops[k].op), cfg));
+      d.ops[k].paths.push_back(
+          make_path(o.found[i], o.gross[o.found[i].up], va[k][i], vb[k][i], e, cfg));
       DeltaPath& path = d.ops[k].paths.back();
       path.besides = o.besides[i];
       // A path besides earlier ones splits into what they left: their
       // frames at this depth are not its children here.
-      const Prefix& fig = o.figures[2 * i];
+      const Prefix& fig = o.figures[i];
       std::erase_if(path.split, [&](const auto& kid) {
         return std::any_of(fig.except.begin(), fig.except.end(), [&](const Stack& e) {
           return e.size() > fig.prefix.size() && e[fig.prefix.size()] == kid.first;

@@ -177,7 +177,12 @@ Status keep_setup(Profile& p, const std::string& path, const RunResult& r,
                   const RunContext& ctx) {
   canonical_command(p, r.mount_dir);
   const ConfigSpec& cfg = r.plan.config == 0 ? ctx.opts->a : ctx.opts->b;
+  // The device as the block layer names it (device_write_bytes' keys):
+  // /dev/mapper/x is dm-N there.
+  std::error_code ec;
+  std::string dev = std::filesystem::canonical(ctx.device, ec).filename().string();
   p.setup = {{"fs", ctx.opts->fs},
+             {"device", ec ? "" : dev},
              {"mkfs_path", ctx.opts->mkfs},
              {"mkfs_version", ctx.mkfs_version},
              {"mkfs_command", r.mkfs_cmd},

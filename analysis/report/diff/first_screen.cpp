@@ -58,13 +58,19 @@ std::string verdict(const OpDiff& op) {
   return s + ".";
 }
 
+// Significant and material: a steady change of under 5% (xfs_trans_commit
+// 1.02 -> 1.02/op, 1 KiB more of 200 MiB) is no reason, however sure.
+bool material(const Comparison& c) {
+  return c.significant() && !(std::isfinite(c.rel) && std::fabs(c.rel) < 0.05);
+}
+
 // The op's XFS events whose count per op changed significantly, largest
 // ratio first: "xfs_trans_commit 1.02 -> 2.02/op" says a second commit.
 std::string xfs_events(const OpDiff& op) {
   std::vector<std::pair<double, std::string>> moved;
   for (const auto& [name, c] : op.xfs) {
     // Rare events (the odd log regrant) are in the tables, not the reasons.
-    if (!c.significant() || std::max(c.sa.mean, c.sb.mean) < 0.01) continue;
+    if (!material(c) || std::max(c.sa.mean, c.sb.mean) < 0.01) continue;
     double ratio = c.sa.mean > 0 ? c.sb.mean / c.sa.mean : 1e9;
     moved.emplace_back(std::fabs(std::log(ratio)),
                        fmt::format("{} {:.3g} -> {:.3g}", name, c.sa.mean, c.sb.mean));
@@ -136,9 +142,7 @@ std::string first_screen(const Diff& d, std::size_t width) {
                              times, v(c.ci_lo()), v(c.ci_hi())));
   }
   std::string dev;
-  // Significant and material: a steady 1 KiB more of 200 MiB is no reason.
-  if (const Comparison& c = d.device_bytes;
-      c.significant() && !(std::isfinite(c.rel) && std::fabs(c.rel) < 0.05)) {
+  if (const Comparison& c = d.device_bytes; material(c)) {
     double mag = std::max({std::fabs(c.delta()), std::fabs(c.ci_lo()), std::fabs(c.ci_hi())});
     auto v = [&](double x) { return diff_fmt::number(x, c.unit, mag, true); };
     dev = fmt::format("test device writes per run: {}{} ({}, CI {}..{}).", v(c.delta()),

@@ -71,6 +71,8 @@ TEST(DiffXfsEvents, ASecondCommitPerCreateIsNamed) {
         if (o.name == "create") {
           o.xfs["xfs_trans_commit"] = o.count * (s == &a ? 1 : 2) + i;
           o.xfs["xfs_log_regrant"] = s == &a ? 1 + i % 2 : 0;  // rare: no reason
+          // 1% more, steadily: significant, and no reason either.
+          o.xfs["xfs_trans_alloc"] = o.count * (s == &a ? 100 : 101) / 100;
         }
   Diff d = diff_runs(a, b);
   const OpDiff* create = nullptr;
@@ -86,6 +88,9 @@ TEST(DiffXfsEvents, ASecondCommitPerCreateIsNamed) {
   EXPECT_NE(at, std::string::npos) << text;
   EXPECT_LT(at, text.find(std::string(72, '-')));
   EXPECT_EQ(text.substr(0, text.find(std::string(72, '-'))).find("xfs_log_regrant"),
+            std::string::npos);
+  EXPECT_TRUE(create->xfs.at("xfs_trans_alloc").significant());
+  EXPECT_EQ(text.substr(0, text.find(std::string(72, '-'))).find("xfs_trans_alloc"),
             std::string::npos);
   EXPECT_TRUE(diff_json(d)["ops"][0]["xfs"].contains("xfs_trans_commit"));
 }
@@ -122,7 +127,7 @@ TEST(DiffDeviceBytes, TheTestDeviceAlone) {
   for (auto* s : {&a, &b})
     for (std::size_t i = 0; i < s->runs.size(); ++i) {
       Profile& p = s->runs[i];
-      p.setup["mkfs_command"] = "mkfs.xfs -f -m rmapbt=1 /dev/loop3";
+      p.setup["device"] = "loop3";
       p.device_write_bytes = {{"loop3", (s == &a ? 100 : 150) * 1048576ull + i * 1000},
                               {"vda", 999 * 1048576ull}};
     }
