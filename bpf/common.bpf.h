@@ -17,6 +17,12 @@ const volatile bool want_user_stacks = false;
 /* Per-thread state in task storage (the tp_btf flavour) rather than the
  * `tasks` hash (raw_tp); read by the one program without flavours. */
 const volatile bool use_task_storage = false;
+/* The test filesystem (record --fs): its kernel dev_t, 0 for none; XFS events
+ * of other superblocks are not counted. Its internal log's 512-byte sectors
+ * [log_first_sector, log_end_sector) on that device. */
+const volatile __u32 target_dev = 0;
+const volatile __u64 log_first_sector = 0;
+const volatile __u64 log_end_sector = 0;
 
 /* Start/stop without reloading. */
 bool enabled = false;
@@ -24,6 +30,7 @@ bool enabled = false;
 /* Every drop, by enum fscost_drop; read and reported by userspace. */
 __u64 drops[FSCOST_DROP__COUNT] = {};
 __u64 samples_total = 0;
+__u64 xfs_other_fs = 0;	/* XFS events on filesystems other than target_dev */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -60,6 +67,8 @@ struct fscost_task {
 	__u32 off_reason;
 	__u32 lock_depth;	/* waits in `locks` (a mutex wait may nest a spinlock wait) */
 	char waker[16];
+	char bg_name[FSCOST_NAME_LEN];	/* a kworker's bucket, for its off-CPU interval */
+	__u64 bg_func;			/* and the work function it was running */
 	struct fscost_lock_wait locks[2];
 };
 
@@ -163,8 +172,9 @@ static __always_inline struct fscost_task *current_state(bool btf)
 }
 
 /* The current task's state, created zeroed on first use; NULL (and
- * counted) when it cannot be: hash full, or no memory for task storage. */
-static __always_inline struct fscost_task *current_state_create(bool btf)
+ * counted as `drop`) when it cannot be: hash full, or task storage found no
+ * memory or was busy (another program of ours preempted mid-update). */
+static __always_inline struct fscost_task *current_state_create(bool btf, enum fscost_drop drop)
 {
 	struct fscost_task *t, zero;
 	__u32 tid;
@@ -178,7 +188,7 @@ static __always_inline struct fscost_task *current_state_create(bool btf)
 		t = lookup_or_init(&tasks, &tid, &zero);
 	}
 	if (!t)
-		count_drop(FSCOST_DROP_TASK_MAP_FULL);
+		count_drop(drop);
 	return t;
 }
 
@@ -242,27 +252,42 @@ static __always_inline __u64 kernel_stack(void *ctx)
 	return store_stack(ctx, 0);
 }
 
-/* Background bucket of a kernel thread: the workqueue a kworker is
- * executing for, else the thread's comm. `flags` are current_flags(), which
- * every caller has already read to know it is a kernel thread. */
-static __always_inline void kthread_name(__u32 flags, char *name)
+/* The workqueue worker a kernel thread is, or NULL. `flags` are
+ * current_flags(), which every caller has already read. */
+static __always_inline struct worker *current_worker(__u32 flags)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 
-	if ((flags & PF_WQ_WORKER) && bpf_core_field_exists(task->worker_private)) {
-		/* worker_private holds the struct kthread (to_kthread() in
-		 * kernel/kthread.c); a workqueue worker is its data. */
-		struct kthread *k = BPF_CORE_READ(task, worker_private);
-		struct worker *w = BPF_CORE_READ(k, data);
-		struct pool_workqueue *pwq = BPF_CORE_READ(w, current_pwq);
+	if (!(flags & PF_WQ_WORKER) || !bpf_core_field_exists(task->worker_private))
+		return NULL;
+	/* worker_private holds the struct kthread (to_kthread() in
+	 * kernel/kthread.c); a workqueue worker is its data. */
+	struct kthread *k = BPF_CORE_READ(task, worker_private);
 
-		if (pwq) {
-			struct workqueue_struct *wq = BPF_CORE_READ(pwq, wq);
+	return BPF_CORE_READ(k, data);
+}
 
-			/* > 1: more than the terminating NUL */
-			if (bpf_probe_read_kernel_str(name, FSCOST_NAME_LEN, wq->name) > 1)
-				return;
-		}
+/* The work function the current worker runs; 0 between work items. */
+static __always_inline __u64 current_work_func(__u32 flags)
+{
+	struct worker *w = current_worker(flags);
+
+	return w ? (__u64)BPF_CORE_READ(w, current_func) : 0;
+}
+
+/* Background bucket of a kernel thread: the workqueue a kworker is
+ * executing for, else the thread's comm. */
+static __always_inline void kthread_name(__u32 flags, char *name)
+{
+	struct worker *w = current_worker(flags);
+	struct pool_workqueue *pwq = w ? BPF_CORE_READ(w, current_pwq) : NULL;
+
+	if (pwq) {
+		struct workqueue_struct *wq = BPF_CORE_READ(pwq, wq);
+
+		/* > 1: more than the terminating NUL */
+		if (bpf_probe_read_kernel_str(name, FSCOST_NAME_LEN, wq->name) > 1)
+			return;
 	}
 	bpf_get_current_comm(name, FSCOST_NAME_LEN);
 }

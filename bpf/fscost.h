@@ -44,7 +44,7 @@ struct fscost_op_stats {
 /* XFS events counted per operation (index 0: outside any operation), in
  * FSCOST_XFS_EVENT_TABLE order. */
 enum fscost_xfs_event {
-#define FSCOST_X(id, tp, group) FSCOST_XFS_##id,
+#define FSCOST_X(id, tp, group, obj) FSCOST_XFS_##id,
 	FSCOST_XFS_EVENT_TABLE(FSCOST_X)
 #undef FSCOST_X
 	FSCOST_XFS_EVENTS,
@@ -52,6 +52,34 @@ enum fscost_xfs_event {
 
 struct fscost_xfs_counts {
 	__u64 n[FSCOST_XFS_EVENTS];
+};
+
+/* The object an XFS tracepoint's first argument points to. */
+enum fscost_xfs_object {
+	FSCOST_XOBJ_TRANS,
+	FSCOST_XOBJ_LOG,
+	FSCOST_XOBJ_MOUNT,
+	FSCOST_XOBJ_BUF,
+	FSCOST_XOBJ_INODE,
+};
+
+/* A kernel thread's XFS events are counted by (bucket, work function). */
+struct fscost_bg_key {
+	char name[FSCOST_NAME_LEN];	/* workqueue, or comm */
+	__u64 func;			/* worker->current_func; 0: not running a work item */
+};
+
+/* Bytes written per (device, what the write carried). */
+enum fscost_io_class {
+#define FSCOST_X(id, name) FSCOST_IO_##id,
+	FSCOST_IO_CLASS_TABLE(FSCOST_X)
+#undef FSCOST_X
+	FSCOST_IO_CLASSES,
+};
+
+struct fscost_dev_key {
+	__u32 dev;		/* kernel dev_t: major << 20 | minor */
+	__u32 io_class;		/* enum fscost_io_class */
 };
 
 /* Why a task inside an operation went off CPU (FSCOST_BLOCK_REASON_TABLE). */
@@ -67,6 +95,8 @@ struct fscost_offcpu_key {
 	__u64 stack;		/* blocked stack, in `stacks` */
 	__u64 waker_stack;	/* 0: not woken by a traced wakeup */
 	char waker[16];
+	char name[FSCOST_NAME_LEN];	/* kthread bucket (op 0); zeroed for an op */
+	__u64 func;		/* a kworker's work function (op 0); 0 otherwise */
 };
 
 struct fscost_offcpu_val {

@@ -13,25 +13,28 @@
 #define FSCOST_ROW_COUNT(...) +1
 
 /*
- * XFS events counted per operation, X(ID, tracepoint, probe group): the enum
- * is FSCOST_XFS_<ID>, the BPF programs <tracepoint>_btf and <tracepoint>_raw
- * attach to xfs:<tracepoint>, and the tracepoint is also the counter's name in
- * profiles (docs/PROFILE.md). The group is userspace's ProbeGroup: XfsBuf
- * events fire ~30 times per create, so they are off by default.
+ * XFS events counted per operation, X(ID, tracepoint, probe group, object):
+ * the enum is FSCOST_XFS_<ID>, the BPF programs <tracepoint>_btf and
+ * <tracepoint>_raw attach to xfs:<tracepoint>, and the tracepoint is also the
+ * counter's name in profiles (docs/PROFILE.md). The group is userspace's
+ * ProbeGroup: XfsBuf events fire ~30 times per create, so they are off by
+ * default. The object is the tracepoint's first argument (FSCOST_XOBJ_<obj>:
+ * an xfs_trans, xlog, xfs_mount, xfs_buf or xfs_inode), from which the BPF
+ * side reads the superblock's dev_t to count the test filesystem's only.
  */
-#define FSCOST_XFS_EVENT_TABLE(X)			\
-	X(TRANS_ALLOC, xfs_trans_alloc, Xfs)		\
-	X(TRANS_COMMIT, xfs_trans_commit, Xfs)		\
-	X(TRANS_CANCEL, xfs_trans_cancel, Xfs)		\
-	X(LOG_RESERVE, xfs_log_reserve, Xfs)		\
-	X(LOG_REGRANT, xfs_log_regrant, Xfs)		\
-	X(LOG_GRANT_SLEEP, xfs_log_grant_sleep, Xfs)	\
-	X(LOG_FORCE, xfs_log_force, Xfs)		\
-	X(BUF_READ, xfs_buf_read, XfsBuf)		\
-	X(BUF_GET, xfs_buf_get, XfsBuf)			\
-	X(BUF_LOCK, xfs_buf_lock, XfsBuf)		\
-	X(ILOCK, xfs_ilock, XfsBuf)			\
-	X(IGET_MISS, xfs_iget_miss, Xfs)
+#define FSCOST_XFS_EVENT_TABLE(X)				\
+	X(TRANS_ALLOC, xfs_trans_alloc, Xfs, TRANS)		\
+	X(TRANS_COMMIT, xfs_trans_commit, Xfs, TRANS)		\
+	X(TRANS_CANCEL, xfs_trans_cancel, Xfs, TRANS)		\
+	X(LOG_RESERVE, xfs_log_reserve, Xfs, LOG)		\
+	X(LOG_REGRANT, xfs_log_regrant, Xfs, LOG)		\
+	X(LOG_GRANT_SLEEP, xfs_log_grant_sleep, Xfs, LOG)	\
+	X(LOG_FORCE, xfs_log_force, Xfs, MOUNT)			\
+	X(BUF_READ, xfs_buf_read, XfsBuf, BUF)			\
+	X(BUF_GET, xfs_buf_get, XfsBuf, BUF)			\
+	X(BUF_LOCK, xfs_buf_lock, XfsBuf, BUF)			\
+	X(ILOCK, xfs_ilock, XfsBuf, INODE)			\
+	X(IGET_MISS, xfs_iget_miss, Xfs, INODE)
 
 /*
  * Why a task inside an operation went off CPU, X(ID, C++ BlockReason name):
@@ -43,6 +46,16 @@
 	X(IOWAIT, IoWait)	/* blocked with in_iowait set (io_schedule) */	\
 	X(LOCK, Lock)		/* between contention_begin and _end */		\
 	X(RUNQUEUE, Runqueue)	/* still runnable: preempted, or woken */
+
+/*
+ * What a write to the test device carried, X(ID, profile name): the block
+ * layer's REQ_META ('M' in rwbs) makes it metadata, the XFS log's sector
+ * range (given by userspace) the log, anything else is data.
+ */
+#define FSCOST_IO_CLASS_TABLE(X)	\
+	X(DATA, "data")			\
+	X(META, "metadata")		\
+	X(LOG, "log")
 
 /*
  * The drop counters in the BPF .bss `drops` array, X(ID, profile name, what
@@ -72,6 +85,14 @@
 	X(LOCK_MAP_FULL, "lock_map_full",					\
 	  "lock contentions lost: the (operation, lock, stack) map was full",	\
 	  "raise --max-locks")							\
+	X(BACKGROUND_MAP_FULL, "background_map_full",				\
+	  "XFS events of kernel threads lost: the (thread, work function) map was full", \
+	  "raise --max-background")						\
+	X(BACKGROUND_LOST, "background_state_lost",				\
+	  "kernel-thread off-CPU intervals or lock waits not timed: no per-thread " \
+	  "state could be stored for the thread (task storage found no memory, or " \
+	  "was busy in a preempted program of ours)",				\
+	  "none needed when small next to the kernel threads' figures")	\
 	X(LOCK_NESTING, "lock_nesting",						\
 	  "lock contentions not timed: a third contention began while a task "	\
 	  "already waited on two (an interrupt contending inside a contention)", \

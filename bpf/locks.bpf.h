@@ -22,9 +22,11 @@ static __always_inline struct fscost_task *lock_task(bool btf)
 	pid_tgid = bpf_get_current_pid_tgid();
 	if (!(__u32)pid_tgid)
 		return NULL;	/* idle */
-	if (!current_is_kthread(btf) && !is_tracked(pid_tgid >> 32))
+	if (current_is_kthread(btf))
+		return current_state_create(btf, FSCOST_DROP_BACKGROUND_LOST);
+	if (!is_tracked(pid_tgid >> 32))
 		return NULL;
-	return current_state_create(btf);
+	return current_state_create(btf, FSCOST_DROP_TASK_MAP_FULL);
 }
 
 static __always_inline void handle_contention_begin(void *ctx, void *lock, __u32 flags,

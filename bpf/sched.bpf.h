@@ -50,6 +50,10 @@ static __always_inline void add_offcpu(struct fscost_task *t, __u32 reason, __u6
 
 	if (with_waker)
 		__builtin_memcpy(key.waker, t->waker, sizeof(key.waker));
+	if (t->op == FSCOST_OP_NONE) {
+		__builtin_memcpy(key.name, t->bg_name, sizeof(key.name));
+		key.func = t->bg_func;
+	}
 	v = lookup_or_init(&offcpu, &key, &init);
 	if (!v) {
 		count_drop(FSCOST_DROP_OFFCPU_MAP_FULL);
@@ -75,8 +79,25 @@ static __always_inline void end_offcpu(struct fscost_task *t, __u64 now)
 	t->off_since_ns = 0;
 }
 
+static __always_inline void begin_offcpu(void *ctx, struct fscost_task *t,
+					 struct task_struct *prev, bool preempt, __u64 now)
+{
+	t->off_since_ns = now;
+	t->off_reason = block_reason(t, prev, preempt);
+	/* current is still prev here: this is the stack it blocked in. A
+	 * preempted kworker's is not worth a stack walk (~1 µs, paid by the
+	 * very threads measured): its bucket and work function say enough. */
+	t->off_stack = t->op == FSCOST_OP_NONE && t->off_reason == FSCOST_BLOCK_RUNQUEUE
+			       ? 0 : kernel_stack(ctx);
+	t->woken_ns = 0;
+	t->waker_stack = 0;
+}
+
+/* `work`: prev is a kworker inside a work item, whose off-CPU time is
+ * background work's (a kworker between items is idle, not waiting). */
 static __always_inline void switch_out(void *ctx, struct fscost_task *t,
-				       struct task_struct *prev, bool preempt, __u64 now)
+				       struct task_struct *prev, bool preempt, __u64 now,
+				       __u32 work_flags)
 {
 	if (t->lock_depth) {
 		__u32 d = t->lock_depth - 1;
@@ -84,17 +105,17 @@ static __always_inline void switch_out(void *ctx, struct fscost_task *t,
 		if (d < 2)
 			t->locks[d].out_since_ns = now;
 	}
-	if (t->op == FSCOST_OP_NONE)
+	if (t->op == FSCOST_OP_NONE) {
+		if (work_flags) {
+			kthread_name(work_flags, t->bg_name);
+			t->bg_func = current_work_func(work_flags);
+			begin_offcpu(ctx, t, prev, preempt, now);
+		}
 		return;
+	}
 	t->oncpu_ns += now - t->oncpu_since_ns;
-	if (!want_offcpu)
-		return;
-	t->off_since_ns = now;
-	t->off_reason = block_reason(t, prev, preempt);
-	/* current is still prev here: this is the stack it blocked in */
-	t->off_stack = kernel_stack(ctx);
-	t->woken_ns = 0;
-	t->waker_stack = 0;
+	if (want_offcpu)
+		begin_offcpu(ctx, t, prev, preempt, now);
 }
 
 static __always_inline void switch_in(struct fscost_task *t, __u64 now)
@@ -107,11 +128,24 @@ static __always_inline void switch_in(struct fscost_task *t, __u64 now)
 			t->locks[d].out_since_ns = 0;
 		}
 	}
-	if (t->op == FSCOST_OP_NONE)
-		return;
-	t->oncpu_since_ns = now;
+	if (t->op != FSCOST_OP_NONE)
+		t->oncpu_since_ns = now;
 	if (t->off_since_ns)
-		end_offcpu(t, now);
+		end_offcpu(t, now);	/* an op's, or a kworker's inside a work item */
+}
+
+/* current_flags() of a kworker that is running a work item; 0 otherwise
+ * or when background off-CPU time is not recorded. current is prev. */
+static __always_inline __u32 work_in_progress(bool btf)
+{
+	__u32 flags;
+
+	if (!want_offcpu || !enabled)
+		return 0;
+	flags = current_flags(btf);
+	if (!(flags & PF_WQ_WORKER) || !current_work_func(flags))
+		return 0;
+	return flags;
 }
 
 /* Task storage is freed with the task anyway; deleting at exit keeps the
@@ -134,11 +168,14 @@ static __always_inline void handle_switch(void *ctx, bool preempt, struct task_s
 					  struct task_struct *next, bool btf)
 {
 	struct fscost_task *t = state_of(prev, btf);
+	__u32 work = work_in_progress(btf);
 	__u64 now = 0;
 
+	if (!t && work)
+		t = current_state_create(btf, FSCOST_DROP_BACKGROUND_LOST);
 	if (t) {
 		now = bpf_ktime_get_ns();
-		switch_out(ctx, t, prev, preempt, now);
+		switch_out(ctx, t, prev, preempt, now, work);
 		/* raw_tp keeps state in a hash: a thread that contends on a lock
 		 * or touches XFS after sched_process_exit (exit_files,
 		 * exit_notify) gets a fresh entry, which its final switch-out
@@ -176,7 +213,9 @@ static __always_inline void handle_waking(void *ctx, struct task_struct *p, bool
 	if (!t || !t->off_since_ns || t->woken_ns)
 		return;
 	t->woken_ns = bpf_ktime_get_ns();
-	t->waker_stack = kernel_stack(ctx);
+	/* A kworker's waker is named, not walked: kworkers wake each other by
+	 * the thousand in a lock convoy. */
+	t->waker_stack = t->op == FSCOST_OP_NONE ? 0 : kernel_stack(ctx);
 	bpf_get_current_comm(t->waker, sizeof(t->waker));
 }
 

@@ -69,7 +69,7 @@ static __always_inline void handle_sys_enter(struct pt_regs *regs, long id, bool
 	if (!t) {
 		if (!is_tracked(bpf_get_current_pid_tgid() >> 32))
 			return;
-		t = current_state_create(btf);
+		t = current_state_create(btf, FSCOST_DROP_TASK_MAP_FULL);
 		if (!t)
 			return;
 	}

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* XFS events per operation, and bytes written per block device. */
+/* XFS events per operation and per kernel-thread work, and bytes written
+ * per block device. */
 #ifndef FSCOST_XFS_BPF_H
 #define FSCOST_XFS_BPF_H
 
@@ -10,26 +11,77 @@ struct {
 	__type(value, struct fscost_xfs_counts);
 } xfs_counts SEC(".maps");
 
+/* Kernel threads' XFS events, by (bucket, work function). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);	/* --max-background */
+	__type(key, struct fscost_bg_key);
+	__type(value, struct fscost_xfs_counts);
+} bg_xfs SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 256);
-	__type(key, __u32);		/* kernel dev_t: major << 20 | minor */
+	__type(key, struct fscost_dev_key);
 	__type(value, __u64);
 } dev_write_bytes SEC(".maps");
 
-static __always_inline void count_xfs(__u32 ev, bool btf)
+/* The superblock an event is about, from its first argument. `obj` is a
+ * per-program constant, so the switch folds away. */
+static __always_inline __u32 xfs_event_dev(__u32 obj, void *arg)
 {
-	__u32 op = FSCOST_OP_NONE;
+	struct xfs_mount *mp = NULL;
+
+	switch (obj) {
+	case FSCOST_XOBJ_TRANS: mp = BPF_CORE_READ((struct xfs_trans *)arg, t_mountp); break;
+	case FSCOST_XOBJ_LOG: mp = BPF_CORE_READ((struct xlog *)arg, l_mp); break;
+	case FSCOST_XOBJ_MOUNT: mp = arg; break;
+	case FSCOST_XOBJ_BUF: mp = BPF_CORE_READ((struct xfs_buf *)arg, b_mount); break;
+	case FSCOST_XOBJ_INODE: mp = BPF_CORE_READ((struct xfs_inode *)arg, i_mount); break;
+	}
+	return BPF_CORE_READ(mp, m_super, s_dev);
+}
+
+static __always_inline void count_background_xfs(__u32 ev, __u32 flags)
+{
+	struct fscost_bg_key key = {};
+	struct fscost_xfs_counts *c, zero = {};
+
+	kthread_name(flags, key.name);
+	key.func = current_work_func(flags);
+	c = lookup_or_init(&bg_xfs, &key, &zero);
+	if (!c) {
+		count_drop(FSCOST_DROP_BACKGROUND_MAP_FULL);
+		return;
+	}
+	if (ev < FSCOST_XFS_EVENTS)
+		__sync_fetch_and_add(&c->n[ev], 1);
+}
+
+static __always_inline void count_xfs(__u32 ev, __u32 obj, void *arg, bool btf)
+{
+	__u32 op = FSCOST_OP_NONE, flags;
 	struct fscost_xfs_counts *c;
 	struct fscost_task *t;
 
 	if (!enabled)
 		return;
+	if (target_dev && xfs_event_dev(obj, arg) != target_dev) {
+		__sync_fetch_and_add(&xfs_other_fs, 1);
+		return;
+	}
 	t = current_state(btf);
 	if (t)
 		op = t->op;
-	else if (!current_is_kthread(btf) && !is_tracked(bpf_get_current_pid_tgid() >> 32))
-		return;	/* untracked user task */
+	if (op == FSCOST_OP_NONE) {
+		flags = current_flags(btf);
+		if (flags & PF_KTHREAD) {
+			count_background_xfs(ev, flags);
+			return;
+		}
+		if (!t && !is_tracked(bpf_get_current_pid_tgid() >> 32))
+			return;	/* untracked user task */
+	}
 	c = bpf_map_lookup_elem(&xfs_counts, &op);
 	if (c && ev < FSCOST_XFS_EVENTS)
 		c->n[ev]++;
@@ -39,19 +91,20 @@ static __always_inline void count_xfs(__u32 ev, bool btf)
 
 /* One program per flavour per row of FSCOST_XFS_EVENT_TABLE, named
  * <tracepoint>_btf / _raw as userspace's hook table expects; userspace
- * autoloads the flavour it probed, and skips tracepoints this kernel lacks. */
-#define XFS_EVENT(id, tp, group)                    \
-	SEC("tp_btf/" #tp)                          \
-	int BPF_PROG(tp##_btf)                      \
-	{                                           \
-		count_xfs(FSCOST_XFS_##id, true);   \
-		return 0;                           \
-	}                                           \
-	SEC("raw_tp/" #tp)                          \
-	int BPF_PROG(tp##_raw)                      \
-	{                                           \
-		count_xfs(FSCOST_XFS_##id, false);  \
-		return 0;                           \
+ * autoloads the flavour it probed, and skips tracepoints this kernel lacks.
+ * Both flavours see the tracepoint's arguments in ctx[]. */
+#define XFS_EVENT(id, tp, group, obj)                                              \
+	SEC("tp_btf/" #tp)                                                         \
+	int BPF_PROG(tp##_btf)                                                     \
+	{                                                                          \
+		count_xfs(FSCOST_XFS_##id, FSCOST_XOBJ_##obj, (void *)ctx[0], true);  \
+		return 0;                                                          \
+	}                                                                          \
+	SEC("raw_tp/" #tp)                                                         \
+	int BPF_PROG(tp##_raw)                                                     \
+	{                                                                          \
+		count_xfs(FSCOST_XFS_##id, FSCOST_XOBJ_##obj, (void *)ctx[0], false); \
+		return 0;                                                          \
 	}
 
 FSCOST_XFS_EVENT_TABLE(XFS_EVENT)
@@ -61,9 +114,9 @@ FSCOST_XFS_EVENT_TABLE(XFS_EVENT)
 SEC("tracepoint/block/block_rq_issue")
 int block_rq_issue(struct trace_event_raw_block_rq *ctx)
 {
-	__u32 dev = ctx->dev;
-	__u64 bytes = (__u64)ctx->nr_sector * 512, *v, zero = 0;
-	bool write = false;
+	struct fscost_dev_key key = { .dev = ctx->dev, .io_class = FSCOST_IO_DATA };
+	__u64 bytes = (__u64)ctx->nr_sector * 512, *v, zero = 0, sector = ctx->sector;
+	bool write = false, meta = false;
 	char rwbs[8];
 
 	if (!enabled)
@@ -74,12 +127,19 @@ int block_rq_issue(struct trace_event_raw_block_rq *ctx)
 	for (int i = 0; i < 8; i++) {
 		if (rwbs[i] == 'W')
 			write = true;
+		if (rwbs[i] == 'M')
+			meta = true;
 		if (!rwbs[i])
 			break;
 	}
 	if (!write || !bytes)
 		return 0;
-	v = lookup_or_init(&dev_write_bytes, &dev, &zero);
+	/* XFS log writes are REQ_META too: the range tells them apart */
+	if (key.dev == target_dev && sector >= log_first_sector && sector < log_end_sector)
+		key.io_class = FSCOST_IO_LOG;
+	else if (meta)
+		key.io_class = FSCOST_IO_META;
+	v = lookup_or_init(&dev_write_bytes, &key, &zero);
 	if (v)
 		__sync_fetch_and_add(v, bytes);	/* 256 devices: a full map is not expected */
 	return 0;

@@ -266,7 +266,7 @@ Comparison compare_runs(const std::vector<RunMetrics>& a, const std::vector<RunM
 // figures the explanation rests on (a real create diff has ~2000 function
 // comparisons and ~40 metrics), so each level controls its own FDR.
 struct Families {
-  std::vector<Comparison*> metrics, functions, locks;
+  std::vector<Comparison*> metrics, functions, locks, background;
 };
 
 // Every comparison of the ops `tested` selects (whole-run figures with
@@ -274,9 +274,17 @@ struct Families {
 Families every_comparison(Diff& d, bool tested) {
   Families f;
   if (tested) {
-    f.metrics = {&d.sys_ns, &d.user_ns, &d.wall_ns, &d.user_share, &d.kthread_ns};
+    f.metrics = {&d.sys_ns, &d.user_ns, &d.wall_ns, &d.user_share, &d.kthread_ns,
+                 &d.fs_kthread_ns};
     if (d.device_bytes.sa.n > 0) f.metrics.push_back(&d.device_bytes);
-    for (auto& bg : d.background) f.metrics.push_back(&bg.cpu);
+    for (auto& [kind, c] : d.device_bytes_by_kind) f.metrics.push_back(&c);
+  }
+  // A figure zero in every run is no test (a worker that never slept).
+  for (auto& bg : d.background) {
+    for (Comparison* c : {&bg.cpu, &bg.offcpu, &bg.lock_wait})
+      if ((c->sa.mean != 0 || c->sb.mean != 0) == tested) f.background.push_back(c);
+    if (tested)
+      for (auto& [event, c] : bg.xfs) f.background.push_back(&c);
   }
   for (auto& op : d.ops) {
     if (op.tested != tested) continue;
@@ -400,6 +408,94 @@ std::vector<OpDiff> compare_ops(const std::vector<RunMetrics>& a, const std::vec
   return out;
 }
 
+// The test device's writes by kind, when every run recorded them (--fs).
+void compare_device_kinds(Diff& d, const std::vector<RunMetrics>& a,
+                          const std::vector<RunMetrics>& b) {
+  auto known = [](const std::vector<RunMetrics>& runs) {
+    return std::all_of(runs.begin(), runs.end(),
+                       [](const auto& r) { return !r.device_bytes_by_kind.empty(); });
+  };
+  if (!known(a) || !known(b)) return;
+  for (std::string_view kind : {"data", "metadata", "log"}) {
+    std::vector<double> va, vb;
+    for (const auto& r : a) va.push_back(from(r.device_bytes_by_kind, std::string(kind)));
+    for (const auto& r : b) vb.push_back(from(r.device_bytes_by_kind, std::string(kind)));
+    d.device_bytes_by_kind.emplace_back(
+        std::string(kind), compare(std::move(va), std::move(vb), "B", d.config.level, d.config.alpha));
+  }
+}
+
+// A bucket is the test filesystem's when its device names it: XFS's
+// workqueues and threads are "<name>/<dev>", the loop driver's is "<dev>".
+bool test_fs_bucket(const std::string& bucket, const std::string& device) {
+  if (device.empty()) return false;
+  std::string name = bucket.substr(0, bucket.find(": "));
+  return name == device || name.ends_with("/" + device);
+}
+
+// Kernel-thread work per bucket and work function, per run: CPU by the
+// count test (samples, exposure = the run's rate), the exact figures by
+// Welch's t. A bucket absent from a run did nothing there: 0.
+void compare_background(Diff& d, const std::vector<RunMetrics>& a,
+                        const std::vector<RunMetrics>& b) {
+  std::set<std::string> names;
+  for (const auto* runs : {&a, &b})
+    for (const auto& r : *runs)
+      for (const auto& [name, m] : r.background) names.insert(name);
+  auto get = [](const RunMetrics& r, const std::string& name) {
+    auto it = r.background.find(name);
+    return it == r.background.end() ? BackgroundMetrics{} : it->second;
+  };
+  auto exact = [&](const std::string& name, auto field, const char* unit) {
+    std::vector<double> va, vb;
+    for (const auto& r : a) va.push_back(field(get(r, name)));
+    for (const auto& r : b) vb.push_back(field(get(r, name)));
+    return compare(std::move(va), std::move(vb), unit, d.config.level, d.config.alpha);
+  };
+  const std::string device = a.empty() ? "" : a.front().device;
+  std::vector<double> fs_a, fs_b;
+  for (const auto& name : names) {
+    BackgroundDiff bg;
+    bg.name = name;
+    bg.test_fs = test_fs_bucket(name, device);
+    std::vector<double> va, ea, vb, eb;
+    for (const auto& r : a) va.push_back(get(r, name).cpu), ea.push_back(samples_exposure(1, r.identity.freq_hz));
+    for (const auto& r : b) vb.push_back(get(r, name).cpu), eb.push_back(samples_exposure(1, r.identity.freq_hz));
+    bg.cpu = compare_samples(std::move(va), ea, std::move(vb), eb, d.config.level, d.config.alpha, "ns");
+    bg.offcpu = exact(name, [](const BackgroundMetrics& m) { return m.offcpu; }, "ns");
+    bg.lock_wait = exact(name, [](const BackgroundMetrics& m) { return m.lock_wait; }, "ns");
+    std::map<std::string, double> moved;  // lock → B mean − A mean
+    for (const auto* runs : {&a, &b})
+      for (const auto& r : *runs)
+        for (const auto& [lock, ns] : get(r, name).lock_by_name)
+          moved[lock] += (runs == &b ? 1 : -1) * ns / static_cast<double>(runs->size());
+    for (const auto& [lock, delta] : moved)
+      if (bg.top_lock.empty() || std::fabs(delta) > std::fabs(moved[bg.top_lock])) bg.top_lock = lock;
+    if (!bg.top_lock.empty() && bg.lock_wait.delta() != 0)
+      bg.top_lock_share = moved[bg.top_lock] / bg.lock_wait.delta();
+    std::set<std::string> events;
+    for (const auto* runs : {&a, &b})
+      for (const auto& r : *runs)
+        for (const auto& [event, n] : get(r, name).xfs) events.insert(event);
+    for (const auto& event : events)
+      bg.xfs.emplace_back(event, exact(name, [&](const BackgroundMetrics& m) { return from(m.xfs, event); }, ""));
+    d.background.push_back(std::move(bg));
+  }
+  // The test filesystem's kernel-thread CPU, per run.
+  for (const auto* runs : {&a, &b}) {
+    auto& v = runs == &a ? fs_a : fs_b;
+    for (const auto& r : *runs) {
+      double ns = 0;
+      for (const auto& [name, m] : r.background) ns += test_fs_bucket(name, device) ? m.cpu : 0;
+      v.push_back(ns);
+    }
+  }
+  d.fs_kthread_ns = compare(std::move(fs_a), std::move(fs_b), "ns", d.config.level, d.config.alpha);
+  std::stable_sort(d.background.begin(), d.background.end(), [](const auto& x, const auto& y) {
+    return std::fabs(x.cpu.delta()) > std::fabs(y.cpu.delta());
+  });
+}
+
 void compare_totals(Diff& d, const std::vector<RunMetrics>& a, const std::vector<RunMetrics>& b) {
   d.sys_ns = compare_runs(a, b, &RunMetrics::sys_ns, "ns", d.config);
   d.user_ns = compare_runs(a, b, &RunMetrics::user_ns, "ns", d.config);
@@ -415,28 +511,16 @@ void compare_totals(Diff& d, const std::vector<RunMetrics>& a, const std::vector
     for (const auto& r : b) vb.push_back(*r.device_bytes);
     d.device_bytes = compare(std::move(va), std::move(vb), "B", d.config.level, d.config.alpha);
   }
-  std::set<std::string> names;
-  for (const auto* runs : {&a, &b})
-    for (const auto& r : *runs)
-      for (const auto& [name, ns] : r.kthread_by_name) names.insert(name);
-  // Per run, so a run's exposure is its sampling rate alone.
-  auto side = [](const std::vector<RunMetrics>& runs, const std::string& name,
-                 std::vector<double>& v, std::vector<double>& e) {
-    for (const auto& r : runs) {
-      v.push_back(from(r.kthread_by_name, name));
-      e.push_back(samples_exposure(1, r.identity.freq_hz));
-    }
+  compare_device_kinds(d, a, b);
+  compare_background(d, a, b);
+  auto tracer = [](const std::vector<RunMetrics>& runs) {
+    double sum = 0, n = 0;
+    for (const auto& r : runs)
+      if (r.tracer_ns_per_op) sum += *r.tracer_ns_per_op, ++n;
+    return n > 0 ? sum / n : std::numeric_limits<double>::quiet_NaN();
   };
-  for (const auto& name : names) {
-    std::vector<double> va, ea, vb, eb;
-    side(a, name, va, ea);
-    side(b, name, vb, eb);
-    d.background.push_back({name, compare_samples(std::move(va), ea, std::move(vb), eb,
-                                                  d.config.level, d.config.alpha, "ns")});
-  }
-  std::stable_sort(d.background.begin(), d.background.end(), [](const auto& x, const auto& y) {
-    return std::fabs(x.cpu.delta()) > std::fabs(y.cpu.delta());
-  });
+  d.tracer_a = tracer(a);
+  d.tracer_b = tracer(b);
 }
 
 void control_fdr(Diff& d) {
@@ -454,13 +538,14 @@ void control_fdr(Diff& d) {
                           std::max(op.count.sa.mean, op.count.sb.mean) >= d.config.min_ops);
   }
   Families untested = every_comparison(d, false);
-  for (auto* v : {&untested.metrics, &untested.functions, &untested.locks})
+  for (auto* v : {&untested.metrics, &untested.functions, &untested.locks, &untested.background})
     for (Comparison* c : *v) set_verdict(*c, kNaN, d.config.alpha);  // no change, or too few runs
   Families f = every_comparison(d, true);
   d.families.metrics = control_family(f.metrics, d.config.alpha);
   d.families.functions = control_family(f.functions, d.config.alpha);
   d.families.locks = control_family(f.locks, d.config.alpha);
-  d.family = d.families.metrics + d.families.functions + d.families.locks;
+  d.families.background = control_family(f.background, d.config.alpha);
+  d.family = d.families.metrics + d.families.functions + d.families.locks + d.families.background;
 }
 
 }  // namespace fscost

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -227,9 +228,23 @@ struct OpDiff {
 // thread: "xfs-conv/loop0", "writeback", "xfsaild/loop0"), ns per run, from
 // cpu-clock samples (the count test). Work outside any operation that the
 // workload caused: unwritten-extent conversion, writeback, CIL pushes.
+// One kernel-thread bucket (workqueue or thread, and the work function a
+// worker ran), per run.
 struct BackgroundDiff {
-  std::string name;
-  Comparison cpu;
+  std::string name;      // "xfs-conv/loop0: xfs_end_io"
+  // The test filesystem's own: its device's workqueues and threads
+  // ("xfs-cil/loop0", "xfsaild/loop0", the loop device's "loop0"); the rest
+  // is other kernel work (the flusher, other disks), which may or may not
+  // be for it.
+  bool test_fs = false;
+  Comparison cpu;        // ns, sampled (count test)
+  Comparison offcpu;     // ns off CPU inside work items
+  Comparison lock_wait;  // ns in contended locks
+  // The lock whose wait moved most (B − A of the side means), and its share
+  // of lock_wait's delta: "xfs_buf lock (AGF) [semaphore]", 0.98.
+  std::string top_lock;
+  double top_lock_share = 0;
+  std::vector<std::pair<std::string, Comparison>> xfs;  // events, by tracepoint
 };
 
 // One setting in which A's filesystem differs from B's (model/fs_settings.h).
@@ -264,21 +279,31 @@ struct Diff {
   std::size_t runs_a = 0, runs_b = 0;
   DiffConfig config;
   // Comparisons under Benjamini–Hochberg control, by family: whole-run and
-  // per-op metrics (incl. wait classes); per-function costs; per-lock figures.
+  // per-op metrics (incl. wait classes); per-function costs; per-lock figures;
+  // kernel-thread work per bucket (its own question, how much background
+  // work a configuration causes, which must not dilute the per-op ones).
   // Each family controls its FDR at alpha on its own.
   struct {
-    std::size_t metrics = 0, functions = 0, locks = 0;
+    std::size_t metrics = 0, functions = 0, locks = 0, background = 0;
   } families;
-  std::size_t family = 0;  // the three summed
+  std::size_t family = 0;  // the four summed
   // Whole-workload figures per run (rusage of the target; kernel threads
   // from their cpu-clock samples).
   Comparison sys_ns, user_ns, wall_ns;
   Comparison user_share;   // user / (user + sys), in %
   Comparison kthread_ns;   // background kernel-thread CPU per run
+  Comparison fs_kthread_ns;  // of which the test filesystem's (BackgroundDiff::test_fs)
   // Bytes written to the test device per run ("B"), when every run knows
   // its device (compare's profiles); n = 0 otherwise.
   Comparison device_bytes;
-  std::vector<BackgroundDiff> background;  // per bucket, by |Δ| descending
+  // The same by what the writes carried ("data", "metadata", "log"), when
+  // the runs were recorded with --fs.
+  std::vector<std::pair<std::string, Comparison>> device_bytes_by_kind;
+  std::vector<BackgroundDiff> background;  // per bucket, by |Δ CPU| descending
+  // fscost's own probe time per traced operation, from each side's warm-up
+  // run (bpf_stats); NaN where not measured.
+  double tracer_a = std::numeric_limits<double>::quiet_NaN();
+  double tracer_b = std::numeric_limits<double>::quiet_NaN();
   std::vector<OpDiff> ops; // by |Δ on-CPU + Δ off-CPU| × count, descending; "other" last
   SetupDiff setup;
   // Runs left out as outliers (DiffConfig::drop_outliers): "A run1.profile".

@@ -6,6 +6,7 @@
 // (docs/CASES.md §2.0). full_fs_warnings (internal.h) names the runs that
 // did, and the runs that ended with less than 20% free space.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -107,6 +108,13 @@ Hit enospc_hits(const RunSet& s) {
   return h;
 }
 
+// Data a run left dirty: what a syncfs after its recording still wrote to
+// the test device (compare measures it before unmounting). Writeback and
+// log pushes outside the recording are in no figure of the run.
+constexpr double kDirtyMinBytes = 1 << 20, kDirtyShare = 0.05;
+
+void dirty_at_end(const RunSet& s, const std::string& label, std::vector<Warning>& out);
+
 }  // namespace
 
 std::optional<double> setup_number(const Profile& p, const char* key) {
@@ -117,6 +125,31 @@ std::optional<double> setup_number(const Profile& p, const char* key) {
   if (end == it->second.c_str() || *end) return std::nullopt;
   return v;
 }
+
+namespace {
+
+void dirty_at_end(const RunSet& s, const std::string& label, std::vector<Warning>& out) {
+  std::vector<std::string> runs;
+  for (std::size_t i = 0; i < s.runs.size(); ++i) {
+    const Profile& p = s.runs[i];
+    auto after = setup_number(p, "written_after_bytes");
+    if (!after) continue;
+    double during = 0;
+    if (auto dev = p.setup.find("device"); dev != p.setup.end())
+      if (auto w = p.device_write_bytes.find(dev->second); w != p.device_write_bytes.end())
+        during = static_cast<double>(w->second);
+    if (*after > std::max(kDirtyMinBytes, kDirtyShare * during))
+      runs.push_back(fmt::format("{} {:.1f} MiB", run_file(s, i), *after / 1048576));
+  }
+  if (!runs.empty())
+    out.push_back({"dirty",
+                   fmt::format("{}: {} of {} runs left dirty data behind ({}, written by a "
+                               "syncfs after the recording): that writeback is in no figure of "
+                               "the run (end the workload with a sync of its filesystem)",
+                               label, runs.size(), s.runs.size(), fmt::join(runs, ", "))});
+}
+
+}  // namespace
 
 void full_fs_warnings(const RunSet& s, const std::string& label, std::vector<Warning>& out) {
   if (Hit h = enospc_hits(s); h.runs > 0) {
@@ -133,6 +166,7 @@ void full_fs_warnings(const RunSet& s, const std::string& label, std::vector<War
                                                        static_cast<double>(h.runs))
                                      : "")});
   }
+  dirty_at_end(s, label, out);
   std::size_t low = 0;
   double least = 1;
   for (const Profile& p : s.runs) {

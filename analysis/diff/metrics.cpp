@@ -6,7 +6,8 @@
 #include <numeric>
 #include <unordered_map>
 
-#include "model/frame_match.h"  // function_family
+#include "diff/internal.h"  // setup_number
+#include "model/frame_match.h"  // function_family, work_function
 #include "views/lock_names.h"
 #include "views/offcpu_view.h"  // wait_class_index
 #include "model/wait_class.h"
@@ -184,11 +185,35 @@ void add_samples(const Profile& p, std::map<std::string, OpMetrics>& ops) {
   }
 }
 
-// A kworker's sample names the work it ran: the frame process_one_work
-// called ("xfs-conv/loop0: xfs_end_io", "writeback: wb_workfn").
-std::string background_bucket(const StackSample& s) {
-  std::string_view work = work_function(s.frames);
-  return work.empty() ? s.name : s.name + ": " + std::string(work);
+// A kworker's sample, off-CPU interval or lock wait names the work it ran:
+// the frame process_one_work called ("xfs-conv/loop0: xfs_end_io",
+// "writeback: wb_workfn"), as the recorder names XFS events' buckets.
+std::string background_bucket(const std::string& name, const Stack& frames) {
+  std::string_view work = work_function(frames);
+  return work.empty() ? name : name + ": " + std::string(work);
+}
+
+void add_background(const Profile& p, RunMetrics& r) {
+  double kthread_samples = 0;
+  for (const auto& s : p.samples)
+    if (s.kind == SampleKind::Kthread) {
+      kthread_samples += static_cast<double>(s.count);
+      BackgroundMetrics& m = r.background[background_bucket(s.name, s.frames)];
+      m.samples += static_cast<double>(s.count);
+      m.cpu += samples_to_ns(static_cast<double>(s.count), p.meta.freq_hz);
+    }
+  r.kthread_ns = samples_to_ns(kthread_samples, p.meta.freq_hz);
+  // The recorder names a kworker's off-CPU bucket with its work function.
+  for (const auto& o : p.offcpu)
+    if (o.kind == SampleKind::Kthread) r.background[o.name].offcpu += static_cast<double>(o.total_ns);
+  for (const auto& l : p.locks)
+    if (l.kind == SampleKind::Kthread) {
+      BackgroundMetrics& m = r.background[background_bucket(l.name, l.frames)];
+      m.lock_wait += static_cast<double>(l.total_ns);
+      m.lock_by_name[lock_name(l) + " [" + lock_type(l.flags) + "]"] += static_cast<double>(l.total_ns);
+    }
+  for (const auto& [bucket, events] : p.kthread_xfs)
+    for (const auto& [event, n] : events) r.background[bucket].xfs[event] += static_cast<double>(n);
 }
 
 void add_run_totals(const Profile& p, RunMetrics& r) {
@@ -198,21 +223,19 @@ void add_run_totals(const Profile& p, RunMetrics& r) {
   r.wall_ns = static_cast<double>(p.rusage.wall_ns);
   double cpu = r.sys_ns + r.user_ns;
   r.user_share = cpu > 0 ? 100 * r.user_ns / cpu : 0;
-  double kthread_samples = 0;
-  for (const auto& s : p.samples)
-    if (s.kind == SampleKind::Kthread) {
-      kthread_samples += static_cast<double>(s.count);
-      r.kthread_by_name[background_bucket(s)] +=
-          samples_to_ns(static_cast<double>(s.count), p.meta.freq_hz);
-    }
-  r.kthread_ns = samples_to_ns(kthread_samples, p.meta.freq_hz);
+  add_background(p, r);
   for (const auto& [name, n] : p.drops)
     if (n > 0) r.drops[name] = n;
   // The test device as device_write_bytes names it ("loop0", "dm-0").
   if (auto it = p.setup.find("device"); it != p.setup.end()) {
+    r.device = it->second;
     auto bytes = p.device_write_bytes.find(it->second);
     r.device_bytes = bytes == p.device_write_bytes.end() ? 0.0 : static_cast<double>(bytes->second);
   }
+  for (const auto& [kind, bytes] : p.fs_write_bytes)
+    r.device_bytes_by_kind[kind] = static_cast<double>(bytes);
+  r.tracer_ns_per_op = setup_number(p, "tracer_ns_per_op");
+  r.written_after_bytes = setup_number(p, "written_after_bytes");
 }
 
 // The command line with its path arguments masked: a fresh filesystem per

@@ -56,6 +56,16 @@ struct OpMetrics {
   std::map<std::string, double> xfs;
 };
 
+// One kernel-thread bucket's work in a run, per run.
+struct BackgroundMetrics {
+  double cpu = 0;        // ns, from cpu-clock samples
+  double samples = 0;    // the samples behind cpu
+  double offcpu = 0;     // ns off CPU inside work items (blocked or runnable)
+  double lock_wait = 0;  // ns in contended locks, begin → end
+  std::map<std::string, double> lock_by_name;  // the same per lock ("xfs_buf lock (AGF) [semaphore]")
+  std::map<std::string, double> xfs;  // events, by tracepoint
+};
+
 // The fields two configurations must share for a diff to mean what it says.
 struct RunIdentity {
   std::string kernel_release;
@@ -75,11 +85,18 @@ struct RunMetrics {
   // on, from Profile::setup's mkfs command) during the recording; unknown
   // for profiles without a setup.
   std::optional<double> device_bytes;
-  // The same per kernel-thread bucket and work function: the workqueue or
-  // thread name as the recorder names them, and for a workqueue's worker the
+  std::string device;  // that device's block-layer name (Profile::setup "device"); "" if unknown
+  // The test device's writes by what they carried (Profile::fs_write_bytes:
+  // "data", "metadata", "log"); empty when not recorded.
+  std::map<std::string, double> device_bytes_by_kind;
+  // Kernel threads per bucket and work function: the workqueue or thread
+  // name as the recorder names them, and for a workqueue's worker the
   // function process_one_work ran ("xfs-conv/loop0: xfs_end_io",
   // "writeback: wb_workfn", "xfsaild/loop0").
-  std::map<std::string, double> kthread_by_name;
+  std::map<std::string, BackgroundMetrics> background;
+  // fscost's probe time per traced op in this side's warm-up run
+  // (Profile::setup tracer_ns_per_op); bytes a syncfs after the run wrote.
+  std::optional<double> tracer_ns_per_op, written_after_bytes;
   std::map<std::string, std::uint64_t> drops;  // non-zero counters only
   RunIdentity identity;
 };

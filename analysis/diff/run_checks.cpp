@@ -31,6 +31,10 @@ namespace {
 // within about 10% of each other: 15%.
 constexpr double kOutlierZ = 3.5;
 constexpr double kOutlierShare = 0.15;
+// A per-op figure's deviation must also be worth this share of the time
+// the run spent in its tested ops: +0.5 µs on each of 20,000 2 µs writes
+// (10 ms of a run's 500 ms) is a blip of the host, not a run to drop.
+constexpr double kOutlierRunShare = 0.05;
 // Drift: Spearman's ρ of a figure against run order, on both sides alike.
 constexpr double kDriftRho = 0.9;
 constexpr std::size_t kMinRuns = 4;
@@ -49,6 +53,7 @@ struct Figure {
   // whole-run times, the op's latency for a per-op part of it (a few ns of
   // off-CPU time in a 20 µs create is no outlier, however rare).
   const Comparison* scale;
+  const Comparison* count = nullptr;  // the op's operations per run (per-op figures)
 };
 
 std::vector<Figure> figures(const Diff& d) {
@@ -58,8 +63,8 @@ std::vector<Figure> figures(const Diff& d) {
     // The sync phase is one writeback a run, as variable as the device:
     // its spread says nothing about the machine.
     if (!op.tested || op.op == "sync") continue;
-    f.push_back({op.op + " latency", &op.latency, true, &op.latency});
-    f.push_back({op.op + " on-CPU", &op.oncpu, true, &op.latency});
+    f.push_back({op.op + " latency", &op.latency, true, &op.latency, &op.count});
+    f.push_back({op.op + " on-CPU", &op.oncpu, true, &op.latency, &op.count});
   }
   return f;
 }
@@ -70,11 +75,19 @@ std::string value(double ns, bool per_op) { return ns_text(ns) + (per_op ? "/op"
 std::map<std::size_t, std::vector<std::string>> outliers(const std::vector<Figure>& fs,
                                                          bool side_b) {
   std::map<std::size_t, std::vector<std::string>> out;
+  auto side = [&](const Comparison& c) -> const std::vector<double>& { return side_b ? c.b : c.a; };
+  // The time a run spent in its tested ops (latency × count), by medians.
+  double op_time = 0;
+  for (const auto& f : fs)
+    if (f.count && f.c == f.scale && !side(*f.c).empty() && !side(*f.count).empty())
+      op_time += median(side(*f.c)) * median(side(*f.count));
   for (const auto& f : fs) {
-    const std::vector<double>& x = side_b ? f.c->b : f.c->a;
-    const std::vector<double>& scale = side_b ? f.scale->b : f.scale->a;
+    const std::vector<double>& x = side(*f.c);
+    const std::vector<double>& scale = side(*f.scale);
     if (x.size() < kMinRuns || scale.empty()) continue;
     double med = median(x), matters = kOutlierShare * std::fabs(median(scale));
+    if (f.count && !side(*f.count).empty())  // per op: worth a share of the run's op time
+      matters = std::max(matters, kOutlierRunShare * op_time / std::max(1.0, median(side(*f.count))));
     std::vector<double> dev;
     for (double v : x) dev.push_back(std::fabs(v - med));
     double sd = 1.4826 * median(dev);

@@ -97,7 +97,18 @@ void parse_profile_extra(Checker& c, const Node& root, const Stack& frames, Prof
   if (auto f = c.find(root, "locks"))
     c.each(*f, [&](const Node& e) { p.locks.push_back(parse_lock(c, e, frames)); });
   if (auto f = c.find(root, "background_xfs")) parse_counters(c, *f, p.background_xfs);
+  if (auto f = c.find(root, "kthread_xfs"))
+    c.each_member(*f, [&](const std::string& name, const Node& v) {
+      parse_counters(c, v, p.kthread_xfs[name]);
+    });
+  if (auto f = c.find(root, "xfs_other_fs")) p.xfs_other_fs = c.u64(*f);
   if (auto f = c.find(root, "device_write_bytes")) parse_counters(c, *f, p.device_write_bytes);
+  if (auto f = c.find(root, "fs_write_bytes")) parse_counters(c, *f, p.fs_write_bytes);
+  if (auto f = c.find(root, "bpf_programs"))
+    c.each(*f, [&](const Node& e) {
+      p.bpf_programs.push_back({c.str(c.field(e, "name")), c.u64(c.field(e, "runs")),
+                                c.u64(c.field(e, "run_ns"))});
+    });
   if (auto f = c.find(root, "setup"))
     c.each_member(*f, [&](const std::string& name, const Node& v) { p.setup[name] = c.str(v); });
 }
@@ -119,7 +130,15 @@ void add_profile_extra(const Profile& p, FrameTable& table, ojson& doc) {
     for (const auto& s : p.locks) arr.push_back(lock_json(s, table));
   }
   if (!p.background_xfs.empty()) doc["background_xfs"] = p.background_xfs;
+  if (!p.kthread_xfs.empty()) doc["kthread_xfs"] = p.kthread_xfs;
+  if (p.xfs_other_fs != 0) doc["xfs_other_fs"] = p.xfs_other_fs;
   if (!p.device_write_bytes.empty()) doc["device_write_bytes"] = p.device_write_bytes;
+  if (!p.fs_write_bytes.empty()) doc["fs_write_bytes"] = p.fs_write_bytes;
+  if (!p.bpf_programs.empty()) {
+    ojson& arr = doc["bpf_programs"] = ojson::array();
+    for (const auto& g : p.bpf_programs)
+      arr.push_back({{"name", g.name}, {"runs", g.runs}, {"run_ns", g.run_ns}});
+  }
   if (!p.setup.empty()) doc["setup"] = p.setup;
 }
 

@@ -79,11 +79,14 @@ struct StackSample {
   std::uint64_t count = 0;
 };
 
-// Off-CPU intervals of tracked tasks inside operations (and of kernel
-// threads), aggregated by (who, class, blocked stack, waker).
+// Off-CPU intervals of tracked tasks inside operations, and of workqueue
+// workers inside a work item, aggregated by (who, class, blocked stack, waker).
 struct OffCpuStack {
   SampleKind kind = SampleKind::Op;  // Op, or Kthread for background
-  std::string name;                  // operation, or kthread bucket
+  // The operation; for a kworker the workqueue and the work function it ran
+  // ("xfs-conv/loop0: xfs_end_io"), as RunMetrics' background buckets. A
+  // preempted kworker's frames are empty (its stack is not walked).
+  std::string name;
   // "lock" (sleeping on a contended lock), "io" (in_iowait), "log-reserve"
   // (xlog_grant_head_wait), "log-force" (xfs_log_force*/xlog_wait*),
   // "runqueue" (runnable: preempted, or woken and waiting for a CPU),
@@ -116,6 +119,13 @@ struct LockStat {
   std::uint64_t sleep_ns = 0;  // of total: off CPU (sleeping)
 };
 
+// One of fscost's BPF programs as the kernel timed it (bpf_stats).
+struct ProgramCost {
+  std::string name;             // "sys_enter_btf", "switch_btf", ...
+  std::uint64_t runs = 0;       // run_cnt
+  std::uint64_t run_ns = 0;     // run_time_ns
+};
+
 struct Profile {
   Metadata meta;
   Rusage rusage;
@@ -130,8 +140,20 @@ struct Profile {
   std::vector<LockStat> locks;
   // XFS events outside any tracked operation (kernel threads, other tasks).
   std::map<std::string, std::uint64_t> background_xfs;
+  // Of those, the kernel threads', by bucket and work function
+  // ("xfs-cil/loop0: xlog_cil_push_work" → {"xfs_trans_commit": n, ...}).
+  std::map<std::string, std::map<std::string, std::uint64_t>> kthread_xfs;
+  // XFS events left out because they were on another superblock than the
+  // test filesystem's (record --fs).
+  std::uint64_t xfs_other_fs = 0;
   // Bytes written per block device during the recording ("loop0" → bytes).
   std::map<std::string, std::uint64_t> device_write_bytes;
+  // The test filesystem's device (record --fs) by what the writes carried:
+  // "data", "metadata" (REQ_META), "log" (the internal log's sectors).
+  std::map<std::string, std::uint64_t> fs_write_bytes;
+  // fscost's own programs' run counts and time (record --bpf-stats); empty
+  // when not measured.
+  std::vector<ProgramCost> bpf_programs;
   // The filesystem as built and the machine it ran on, as text the tools
   // printed (docs/PROFILE.md "setup": mkfs_output, fs_info, mount_options,
   // mkfs_version, cpu_model, ...); open-ended names, empty if not recorded.

@@ -17,6 +17,7 @@
 #include "compare/report.h"
 #include "compare/run.h"
 #include "compare/storage.h"
+#include "io/profile_io.h"
 #include "system/ramdisk.h"
 #include "system/sys_util.h"  // cpu_model
 
@@ -125,6 +126,10 @@ void warm_up(Session& s, Progress& progress) {
       progress.note(fmt::format("warm-up run of {} (discarded)", config == 0 ? s.o.a.label
                                                                              : s.o.b.label));
       RunResult r = execute_run(s.ctx, run, [&] { progress.tick(); });
+      if (r.ok())
+        if (auto p = read_profile(s.o.output + "/" + r.profile); p)
+          if (auto ns = tracer_ns_per_op(p.value()))
+            s.ctx.tracer_ns_per_op[config] = fmt::format("{:.0f}", *ns);
       discard_run(s.o, run);
       if (r.interrupted || compare_stop_signal()) return;
       if (!r.ok()) first_run_failed(s, r);

@@ -3,6 +3,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+#include <sys/wait.h>
+
 #include <chrono>
 #include <thread>
 
@@ -13,6 +16,9 @@
 #include "symbols/kallsyms.h"
 #include "collector/profile_builder.h"
 #include "io/profile_io.h"
+#include "system/fs_device.h"
+#include "system/subprocess.h"
+#include "system/sys_util.h"
 #include "system/target.h"
 #include "symbols/user_symbols.h"
 
@@ -92,12 +98,53 @@ void print_summary(const Profile& p, const std::string& path) {
   if (dropped(p)) fmt::print(stderr, "fscost: see the drops in `fscost report {}`\n", path);
 }
 
+// --fs: events of that filesystem only, and where its log is.
+void aim_at_fs(RecordArgs& a) {
+  if (a.fs_dir.empty()) return;
+  FsDevice d = take(fs_device(a.fs_dir));
+  a.collector.target_dev = d.kernel_dev;
+  a.collector.log_first_sector = d.log_first_sector;
+  a.collector.log_end_sector = d.log_end_sector;
+}
+
+// --sync: a child of ours, tracked before it calls syncfs(2), so the
+// writeback the command left is traced as its own op ("sync") in this
+// recording. The fd is opened before the fork and the child only reads a
+// pipe, syncs and exits: nothing else of it is an op.
+void traced_syncfs(Collector& c, const std::string& dir) {
+  UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  int go[2];
+  if (!fd || ::pipe2(go, O_CLOEXEC) != 0)
+    throw UserError(fmt::format("--sync: cannot open {}: {}", dir, errno_text()));
+  UniqueFd rd(go[0]), wr(go[1]);
+  pid_t pid = ::fork();
+  if (pid < 0) throw UserError(fmt::format("--sync: fork: {}", errno_text()));
+  if (pid == 0) {
+    char byte;
+    wr.reset();
+    int ok = ::read(rd.get(), &byte, 1) == 1 && ::syncfs(fd.get()) == 0;
+    ::_exit(ok ? 0 : 1);
+  }
+  rd.reset();
+  auto tracked = c.track(pid);
+  char byte = 1;
+  bool sent = tracked && ::write(wr.get(), &byte, 1) == 1;
+  wr.reset();  // without the byte the child reads EOF and exits
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!sent || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw UserError(fmt::format("--sync: syncfs of {} failed", dir),
+                    tracked ? "" : tracked.error().message);
+}
+
 }  // namespace
 
 int cmd_record(const RecordArgs& args) {
   RecordArgs a = args;
   check_args(a);
   a.collector.groups = take(parse_probe_groups(a.probes));
+  aim_at_fs(a);
   const Features& f = Features::get();
   take(check_can_record(f));
   if (!f.tracefs_note.empty()) fmt::print(stderr, "fscost: {}\n", f.tracefs_note);
@@ -124,6 +171,7 @@ int cmd_record(const RecordArgs& args) {
     MapsWatcher watcher(a.collector.user_stacks ? collector.get() : nullptr, usyms);
     rusage = target.wait(duration);
   }
+  if (a.sync_fs && !stop_requested()) traced_syncfs(*collector, a.fs_dir);
   collector->enable(false);
   meta.duration_ns = rusage.wall_ns;
 
@@ -131,7 +179,7 @@ int cmd_record(const RecordArgs& args) {
   if (a.collector.user_stacks) usyms.snapshot(user_sample_pids(raw));  // -a: still alive ones
   Kallsyms ksyms = take(Kallsyms::load());
   Profile profile = build_profile(raw, ksyms, a.collector.user_stacks ? &usyms : nullptr,
-                                  std::move(meta), rusage);
+                                  std::move(meta), rusage, a.collector.target_dev);
   take(write_profile_atomic(profile, a.output));
   print_summary(profile, a.output);
   if (target.exit_code())

@@ -19,6 +19,8 @@ struct RecordArgs {
   std::optional<double> duration_s;
   std::vector<std::string> command;
   std::string probes = "default";  // --probes, parsed into collector.groups
+  std::string fs_dir;  // --fs: the test filesystem (XFS events, device writes by kind)
+  bool sync_fs = false;  // --sync: syncfs(--fs) inside the recording after the command
   CollectorConfig collector;
 };
 

@@ -50,6 +50,18 @@ void add_record(CLI::App& app, RecordArgs& a, std::function<int()>& run) {
       ->capture_default_str();
   sub->add_flag("--user-stacks", a.collector.user_stacks,
                "User stacks of the target's user-mode samples (frame pointers)");
+  auto* fs = sub->add_option("--fs", a.fs_dir,
+                             "The test filesystem (a directory on it): XFS events of its "
+                             "superblock only, its device's writes split into data, metadata, log");
+  sub->add_flag("--sync", a.sync_fs,
+                "After the command exits, syncfs the --fs filesystem inside the recording "
+                "(op 'sync'): its writeback lands in this profile")
+      ->needs(fs);
+  sub->add_option("--max-background", a.collector.max_background,
+                  "(kernel thread, work function) entries for XFS events")
+      ->capture_default_str()->check(CLI::Range(16u, 1u << 22));
+  sub->add_flag("--bpf-stats", a.collector.bpf_stats,
+                "Time fscost's own BPF programs (bpf_stats; costs two clock reads per event)");
   auto* cmd = sub->add_option("command", a.command, "Command to run and record (after --)");
   all->excludes(pid)->excludes(cmd);
   pid->excludes(cmd);

@@ -60,6 +60,9 @@ Result<std::monostate> Collector::configure(const Features& f) {
   s->rodata->want_wakers = g.enabled(ProbeGroup::Wakers);
   s->rodata->want_locks = g.locks;
   s->rodata->want_user_stacks = cfg_.user_stacks;
+  s->rodata->target_dev = cfg_.target_dev;
+  s->rodata->log_first_sector = cfg_.log_first_sector;
+  s->rodata->log_end_sector = cfg_.log_end_sector;
   // tp_btf programs keep per-thread state in task storage, raw_tp ones in
   // the `tasks` hash: the map not in use shrinks to one entry.
   btf_flavour_ = f.tp_btf && f.task_storage;
@@ -67,7 +70,8 @@ Result<std::monostate> Collector::configure(const Features& f) {
   if (set_size(s->maps.stacks, cfg_.stack_storage) || set_size(s->maps.samples, cfg_.max_stacks) ||
       set_size(s->maps.tasks, btf_flavour_ ? 1 : cfg_.max_threads) ||
       set_size(s->maps.tracked, cfg_.max_procs) || set_size(s->maps.offcpu, cfg_.max_offcpu) ||
-      set_size(s->maps.lock_stats, cfg_.max_locks) || without_task_storage(s->maps.task_store, f))
+      set_size(s->maps.lock_stats, cfg_.max_locks) || set_size(s->maps.bg_xfs, cfg_.max_background) ||
+      without_task_storage(s->maps.task_store, f))
     return Error{"cannot size the BPF maps", "check --stack-storage-size/--max-* values"};
 
   const char* flavour = btf_flavour_ ? "tp_btf" : "raw_tp";
@@ -111,6 +115,12 @@ Result<std::monostate> Collector::track(pid_t tgid) {
 }
 
 Result<std::monostate> Collector::attach() {
+  // Before the first run: the kernel counts only while some fd holds it on.
+  if (cfg_.bpf_stats) {
+    int fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+    if (fd < 0) return libbpf_error("cannot enable BPF run-time statistics", errno);
+    stats_fd_.reset(fd);
+  }
   if (int err = fscost_bpf__attach(skel_.get())) return libbpf_error("cannot attach probes", err);
   auto sampler = CpuSampler::attach(skel_->progs.on_sample, cfg_.freq_hz);
   if (!sampler) return sampler.error();

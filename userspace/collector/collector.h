@@ -17,6 +17,7 @@
 #include "collector/hooks.h"
 #include "model/result.h"
 #include "collector/sampler.h"
+#include "system/subprocess.h"
 
 struct fscost_bpf;  // the generated skeleton
 
@@ -33,6 +34,12 @@ struct CollectorConfig {
   std::uint32_t max_procs = 8192;
   std::uint32_t max_offcpu = 16384;
   std::uint32_t max_locks = 16384;
+  std::uint32_t max_background = 1024;  // (kthread bucket, work function) entries
+  // The test filesystem (record --fs): XFS events of its superblock only,
+  // and its internal log's sector range to tell log writes from the rest.
+  std::uint32_t target_dev = 0;  // kernel dev_t; 0: every filesystem
+  std::uint64_t log_first_sector = 0, log_end_sector = 0;
+  bool bpf_stats = false;  // run time per program (kernel.bpf_stats_enabled while loaded)
   ProbeGroups groups;
   bool user_stacks = false;  // user stacks of user-mode samples
 };
@@ -44,7 +51,17 @@ struct RawData {
   std::vector<std::pair<fscost_sample_key, std::uint64_t>> samples;
   std::vector<std::pair<fscost_offcpu_key, fscost_offcpu_val>> offcpu;
   std::vector<std::pair<fscost_lock_key, fscost_lock_val>> locks;
-  std::map<std::uint32_t, std::uint64_t> dev_write_bytes;  // kernel dev_t → bytes
+  // Kernel threads' XFS events by (bucket, work function address).
+  std::vector<std::pair<fscost_bg_key, fscost_xfs_counts>> bg_xfs;
+  std::uint64_t xfs_other_fs = 0;  // events on other superblocks than target_dev
+  // (kernel dev_t, enum fscost_io_class) → bytes written
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> dev_write_bytes;
+  // With CollectorConfig::bpf_stats: per loaded program, its runs and time.
+  struct ProgStats {
+    std::string name;
+    std::uint64_t run_cnt = 0, run_time_ns = 0;
+  };
+  std::vector<ProgStats> prog_stats;
   // Every stack the aggregates refer to, by content hash; leaf first.
   std::unordered_map<std::uint64_t, std::vector<std::uint64_t>> stacks;
   std::array<std::uint64_t, FSCOST_DROP__COUNT> drops{};
@@ -84,6 +101,7 @@ class Collector {
   };
   std::unique_ptr<::fscost_bpf, SkelDeleter> skel_;
   std::optional<CpuSampler> sampler_;
+  UniqueFd stats_fd_;  // BPF_ENABLE_STATS: counting stops when it closes
   bool btf_flavour_ = false;
   std::vector<std::string> probes_;   // attached, with flavour
   std::vector<std::string> skipped_;  // asked for, but absent on this kernel

@@ -56,17 +56,19 @@ std::vector<std::pair<K, V>> read_hash(int fd) {
   return out;
 }
 
-std::uint64_t prog_missed(const bpf_object* obj) {
-  std::uint64_t missed = 0;
+// Recursion misses of every loaded program, and with bpf_stats their run
+// counts and time.
+void read_prog_info(const bpf_object* obj, bool stats, RawData& d) {
   bpf_program* prog;
   bpf_object__for_each_program(prog, obj) {
     int fd = bpf_program__fd(prog);
     if (fd < 0) continue;  // not loaded (other flavour, or group off)
     bpf_prog_info info{};
     __u32 len = sizeof(info);
-    if (!bpf_obj_get_info_by_fd(fd, &info, &len)) missed += info.recursion_misses;
+    if (bpf_obj_get_info_by_fd(fd, &info, &len)) continue;
+    d.prog_missed += info.recursion_misses;
+    if (stats) d.prog_stats.push_back({bpf_program__name(prog), info.run_cnt, info.run_time_ns});
   }
-  return missed;
 }
 
 // Every stack hash the aggregates refer to, read once.
@@ -98,14 +100,16 @@ RawData Collector::read() const {
   d.samples = read_hash<fscost_sample_key, std::uint64_t>(bpf_map__fd(m.samples));
   d.offcpu = read_hash<fscost_offcpu_key, fscost_offcpu_val>(bpf_map__fd(m.offcpu));
   d.locks = read_hash<fscost_lock_key, fscost_lock_val>(bpf_map__fd(m.lock_stats));
-  for (auto& [dev, bytes] : read_hash<__u32, __u64>(bpf_map__fd(m.dev_write_bytes)))
-    d.dev_write_bytes[dev] = bytes;
+  d.bg_xfs = read_hash<fscost_bg_key, fscost_xfs_counts>(bpf_map__fd(m.bg_xfs));
+  for (auto& [key, bytes] : read_hash<fscost_dev_key, __u64>(bpf_map__fd(m.dev_write_bytes)))
+    d.dev_write_bytes[{key.dev, key.io_class}] = bytes;
   read_stacks(bpf_map__fd(m.stacks), d);
   // The skeleton's view of the array: sized by the same enum.
   static_assert(sizeof(skel_->bss->drops) == sizeof(d.drops));
   std::copy(std::begin(skel_->bss->drops), std::end(skel_->bss->drops), d.drops.begin());
   d.samples_total = skel_->bss->samples_total;
-  d.prog_missed = prog_missed(skel_->obj);
+  d.xfs_other_fs = skel_->bss->xfs_other_fs;
+  read_prog_info(skel_->obj, static_cast<bool>(stats_fd_), d);
   return d;
 }
 

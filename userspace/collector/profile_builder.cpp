@@ -70,6 +70,14 @@ std::string bucket_name(std::uint32_t kind, std::uint32_t op, const char* name) 
   return {};
 }
 
+// "xfs-cil/loop0: xlog_cil_push_work" (the analysis' background bucket:
+// workqueue and work function), or the bare bucket outside a work item.
+std::string work_bucket(const std::string& bucket, std::uint64_t func, const Kallsyms& ksyms) {
+  if (!func) return bucket;
+  auto sym = ksyms.lookup_text(func);
+  return bucket + ": " + (sym ? std::string(sym->name) : fmt::format("{:#x}", func));
+}
+
 bool is_bpf_glue(const std::string& f) {
   return f.starts_with("bpf_prog_") || f.starts_with("bpf_trace_run") ||
          f.starts_with("__bpf_trace_") || f.starts_with("bpf_trampoline_") ||
@@ -136,16 +144,23 @@ std::vector<StackSample> convert_samples(const RawData& raw, const Frames& frame
 FSCOST_BLOCK_REASON_TABLE(SAME_REASON)
 #undef SAME_REASON
 
-std::vector<OffCpuStack> convert_offcpu(const RawData& raw, const Frames& frames) {
+std::vector<OffCpuStack> convert_offcpu(const RawData& raw, const Frames& frames,
+                                        const Kallsyms& ksyms) {
   std::map<std::tuple<std::string, std::string, Stack, Stack, std::string>, OffCpuStack> merged;
   for (const auto& [k, v] : raw.offcpu) {
     OffCpuStack s;
-    s.name = op_string(k.op);
-    s.frames = frames(k.stack);
+    // op 0 with a bucket: a kworker inside a work item, named with the work
+    // function as kernel threads' XFS events are
+    std::string bucket = cstr(k.name, sizeof(k.name));
+    s.kind = k.op == FSCOST_OP_NONE && !bucket.empty() ? SampleKind::Kthread : SampleKind::Op;
+    s.name = s.kind == SampleKind::Kthread ? work_bucket(bucket, k.func, ksyms) : op_string(k.op);
+    // A preempted kworker's stack is not taken (sched.bpf.h): none, not lost.
+    bool unwalked = s.kind == SampleKind::Kthread && k.reason == FSCOST_BLOCK_RUNQUEUE && !k.stack;
+    s.frames = unwalked ? Stack{} : frames(k.stack);
     s.wait_class = classify_wait(static_cast<BlockReason>(k.reason), s.frames);
     if (k.waker_stack) s.waker_frames = frames(k.waker_stack);
     s.waker = cstr(k.waker, sizeof(k.waker));
-    auto& m = merged[{s.name, s.wait_class, s.frames, s.waker_frames, s.waker}];
+    auto& m = merged[{to_string(s.kind) + s.name, s.wait_class, s.frames, s.waker_frames, s.waker}];
     if (!m.count) m = std::move(s);
     m.count += v.count;
     m.total_ns += v.total_ns;
@@ -179,6 +194,16 @@ std::vector<LockStat> convert_locks(const RawData& raw, const Frames& frames,
   return out;
 }
 
+std::map<std::string, std::map<std::string, std::uint64_t>> convert_kthread_xfs(
+    const RawData& raw, const Kallsyms& ksyms) {
+  std::map<std::string, std::map<std::string, std::uint64_t>> out;
+  for (const auto& [k, c] : raw.bg_xfs) {
+    std::string bucket = work_bucket(cstr(k.name, sizeof(k.name)), k.func, ksyms);
+    for (const auto& [event, n] : xfs_map(c)) out[bucket][event] += n;
+  }
+  return out;
+}
+
 // Kernel dev_t (major << 20 | minor) → "loop0", from sysfs.
 std::string device_name(std::uint32_t dev) {
   unsigned major = dev >> 20, minor = dev & 0xfffff;
@@ -203,17 +228,32 @@ std::map<std::string, std::uint64_t> convert_drops(const RawData& raw) {
 }  // namespace
 
 Profile build_profile(const RawData& raw, const Kallsyms& ksyms, const UserSymbolizer* usyms,
-                      Metadata meta, Rusage rusage) {
+                      Metadata meta, Rusage rusage, std::uint32_t target_dev) {
   Frames frames(raw, ksyms, usyms);
   Profile p;
   p.meta = std::move(meta);
   p.rusage = rusage;
   p.ops = convert_ops(raw);
   p.samples = convert_samples(raw, frames);
-  p.offcpu = convert_offcpu(raw, frames);
+  p.offcpu = convert_offcpu(raw, frames, ksyms);
   p.locks = convert_locks(raw, frames, ksyms);
   if (!raw.xfs.empty()) p.background_xfs = xfs_map(raw.xfs[FSCOST_OP_NONE]);
-  for (const auto& [dev, bytes] : raw.dev_write_bytes) p.device_write_bytes[device_name(dev)] += bytes;
+  p.kthread_xfs = convert_kthread_xfs(raw, ksyms);
+  for (const auto& [bucket, events] : p.kthread_xfs)
+    for (const auto& [event, n] : events) p.background_xfs[event] += n;
+  p.xfs_other_fs = raw.xfs_other_fs;
+  static constexpr std::string_view kIoClass[] = {
+#define IO_CLASS(id, name) name,
+      FSCOST_IO_CLASS_TABLE(IO_CLASS)
+#undef IO_CLASS
+  };
+  for (const auto& [key, bytes] : raw.dev_write_bytes) {
+    auto [dev, io_class] = key;
+    p.device_write_bytes[device_name(dev)] += bytes;
+    if (dev == target_dev && io_class < FSCOST_IO_CLASSES)
+      p.fs_write_bytes[std::string(kIoClass[io_class])] += bytes;
+  }
+  for (const auto& g : raw.prog_stats) p.bpf_programs.push_back({g.name, g.run_cnt, g.run_time_ns});
   p.samples_total = raw.samples_total;
   p.drops = convert_drops(raw);
   return p;

@@ -21,7 +21,10 @@
 
 #include "model/file_io.h"
 #include "io/profile_io.h"
+#include "system/fs_device.h"
+#include "system/memory.h"
 #include "system/ramdisk.h"
+#include "system/subprocess.h"
 #include "system/sys_util.h"  // read_mountinfo
 
 namespace fscost {
@@ -160,6 +163,39 @@ std::optional<double> profile_ops_per_s(const Profile& p) {
   return static_cast<double>(ops) * 1e9 / static_cast<double>(p.meta.duration_ns);
 }
 
+// The page cache a run will fill, to touch before it (touch_free_memory):
+// the built-in workload's file data and about 2 KiB of inode and dentry per
+// file; for a command, as much as the filesystem holds. At most half of
+// what the machine has free.
+std::uint64_t pretouch_bytes(const CompareOptions& o) {
+  const WorkloadSpec& w = o.workload;
+  std::uint64_t want = o.size;
+  if (w.builtin()) {
+    std::uint64_t data = (w.write_bytes + 4095) / 4096 * 4096;
+    int threads = 1;
+    for (int t : o.threads) threads = std::max(threads, t);
+    want = w.files * static_cast<std::uint64_t>(threads) * (data + 2048);
+  }
+  return std::min(want, mem_available_bytes() / 2);
+}
+
+std::string block_name(const std::string& device) {
+  std::error_code ec;
+  std::string dev = std::filesystem::canonical(device, ec).filename().string();
+  return ec ? "" : dev;
+}
+
+// Bytes a syncfs of `dir` writes to its device after the run: what the run
+// left dirty, outside every figure of its recording.
+std::optional<std::uint64_t> written_by_syncfs(const std::string& dir, const std::string& dev) {
+  auto before = device_written_bytes(dev);
+  UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!before || !fd || ::syncfs(fd.get()) != 0) return std::nullopt;
+  auto after = device_written_bytes(dev);
+  if (!after || *after < *before) return std::nullopt;
+  return *after - *before;
+}
+
 // Every run mounts on a new random directory, which would make each run's
 // recorded command differ (and the diff warn of a config mismatch): the
 // profile keeps the command with "{dir}", as given; <run>.json has the
@@ -179,10 +215,8 @@ Status keep_setup(Profile& p, const std::string& path, const RunResult& r,
   const ConfigSpec& cfg = r.plan.config == 0 ? ctx.opts->a : ctx.opts->b;
   // The device as the block layer names it (device_write_bytes' keys):
   // /dev/mapper/x is dm-N there.
-  std::error_code ec;
-  std::string dev = std::filesystem::canonical(ctx.device, ec).filename().string();
   p.setup = {{"fs", ctx.opts->fs},
-             {"device", ec ? "" : dev},
+             {"device", block_name(ctx.device)},
              {"mkfs_path", ctx.opts->mkfs},
              {"mkfs_version", ctx.mkfs_version},
              {"mkfs_command", r.mkfs_cmd},
@@ -196,7 +230,10 @@ Status keep_setup(Profile& p, const std::string& path, const RunResult& r,
              {"machine_total_ns", r.machine_total_ns ? std::to_string(r.machine_total_ns) : ""},
              {"machine_busy_ns", r.machine_total_ns ? std::to_string(r.machine_busy_ns) : ""},
              {"machine_steal_ns", r.machine_total_ns ? std::to_string(r.machine_steal_ns) : ""},
-             {"record_cpu_ns", r.machine_total_ns ? std::to_string(r.record_cpu_ns) : ""}};
+             {"record_cpu_ns", r.machine_total_ns ? std::to_string(r.record_cpu_ns) : ""},
+             {"written_after_bytes",
+              r.written_after_bytes ? std::to_string(*r.written_after_bytes) : ""},
+             {"tracer_ns_per_op", ctx.tracer_ns_per_op[r.plan.config]}};
   std::erase_if(p.setup, [](const auto& kv) { return kv.second.empty(); });
   return write_profile_atomic(p, path);
 }
@@ -257,9 +294,17 @@ void record_one(const RunContext& ctx, const RunFiles& f, RunResult& r,
   for (const MountEntry& m : read_mountinfo())
     if (m.mountpoint == r.mount_dir) r.mount_options = m.super_options;
   r.argv = workload_argv(o.workload, ctx.workload_exe, r.mount_dir, r.plan.threads);
-  std::vector<std::string> argv{
-      ctx.self_exe, "record", "--probes", o.probes, "-o", o.output + "/" + f.profile, "--"};
+  std::vector<std::string> argv{ctx.self_exe, "record", "--probes", o.probes,
+                                "-o", o.output + "/" + f.profile, "--fs", r.mount_dir};
+  // The built-in workload ends with its own syncfs; a command's writeback is
+  // made to land in its run the same way.
+  if (!o.workload.builtin()) argv.push_back("--sync");
+  // The warm-up (rep 0) is discarded: it can afford bpf_stats' clock reads
+  // and tells what the probes cost per op.
+  if (r.plan.rep == 0) argv.push_back("--bpf-stats");
+  argv.push_back("--");
   argv.insert(argv.end(), r.argv.begin(), r.argv.end());
+  touch_free_memory(pretouch_bytes(o));
   r.start_unix_ms = now_unix_ms();
   auto t0 = std::chrono::steady_clock::now();
   Child child = spawn_record(argv, f.out, f.err);
@@ -276,6 +321,7 @@ void record_one(const RunContext& ctx, const RunFiles& f, RunResult& r,
     r.machine_steal_ns = after.steal_ns - before.steal_ns;
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.written_after_bytes = written_by_syncfs(r.mount_dir, block_name(ctx.device));
   // How full the workload left it (the diff warns below 20% free).
   struct statvfs st{};
   if (::statvfs(r.mount_dir.c_str(), &st) == 0) {
@@ -335,6 +381,15 @@ RunResult execute_run(const RunContext& ctx, const PlannedRun& run,
   auto meta = write_file_atomic(run_json(r, *ctx.opts).dump(2) + "\n", f.meta);
   if (!meta && r.error.empty()) r.error = meta.error().message;
   return r;
+}
+
+std::optional<double> tracer_ns_per_op(const Profile& p) {
+  if (p.bpf_programs.empty()) return std::nullopt;
+  double ns = 0, ops = 0;
+  for (const ProgramCost& g : p.bpf_programs) ns += static_cast<double>(g.run_ns);
+  for (const OpStats& o : p.ops) ops += static_cast<double>(o.count);
+  if (ops == 0) return std::nullopt;
+  return ns / ops;
 }
 
 void discard_run(const CompareOptions& o, const PlannedRun& run) {

@@ -30,6 +30,9 @@ struct RunContext {
   std::string device;        // formatted every run
   std::string mkfs_version;  // "mkfs.xfs version 6.15.0" (mkfs_version)
   std::string cpu_model;
+  // fscost's own probe time per traced operation, from each configuration's
+  // warm-up run (record --bpf-stats); "" when there was none.
+  std::string tracer_ns_per_op[2];
 };
 
 struct RunResult {
@@ -44,6 +47,9 @@ struct RunResult {
   // CPUs) and what record and its workload used themselves (wait4).
   std::uint64_t machine_total_ns = 0, machine_busy_ns = 0, machine_steal_ns = 0;
   std::uint64_t record_cpu_ns = 0;
+  // What a syncfs after the recording still wrote to the test device: dirty
+  // data the run left behind. nullopt if the device's stat was unreadable.
+  std::optional<std::uint64_t> written_after_bytes;
   std::vector<std::string> argv;  // the workload's
   std::string mount_dir;          // where this run's filesystem was mounted
   std::int64_t start_unix_ms = 0;
@@ -64,6 +70,11 @@ struct RunResult {
 // run: the failure is in RunResult::error.
 RunResult execute_run(const RunContext& ctx, const PlannedRun& run,
                       const std::function<void()>& tick);
+
+// fscost's probe time per traced operation in a profile recorded with
+// --bpf-stats: every program's run time over every op; nullopt without.
+struct Profile;
+std::optional<double> tracer_ns_per_op(const Profile& p);
 
 // Removes every file of `run` (a warm-up's): profile, .out, .err, .json.
 void discard_run(const CompareOptions& o, const PlannedRun& run);

@@ -94,6 +94,67 @@ void op_block(Page& page, const Diff& d, const OpDiff& op) {
   page.para(verdict(op), "  ", "    ");
 }
 
+// "+50.0 ms (6.0× A, CI +40.1..+59.9)": a background figure's change.
+std::string change_text(const Comparison& c) {
+  std::string times = c.sa.mean > 0 ? fmt::format("{:.1f}× A", c.sb.mean / c.sa.mean) : "new in B";
+  double mag = std::max({std::fabs(c.delta()), std::fabs(c.ci_lo()), std::fabs(c.ci_hi())});
+  auto v = [&](double x) { return diff_fmt::number(x, c.unit, mag, true); };
+  return fmt::format("{}{} ({}, CI {}..{})", v(c.delta()), diff_fmt::suffix(c.unit, mag), times,
+                     v(c.ci_lo()), v(c.ci_hi()));
+}
+
+// A bucket as the reader should take it: the test filesystem's own, or
+// other kernel work that may or may not be for it.
+std::string bucket_text(const Diff& d, const BackgroundDiff& b) {
+  bool known = std::any_of(d.background.begin(), d.background.end(),
+                           [](const BackgroundDiff& x) { return x.test_fs; });
+  return known && !b.test_fs ? b.name + " (other kernel work)" : b.name;
+}
+
+std::vector<std::string> background_cpu(const Diff& d) {
+  std::vector<std::string> out;
+  for (const auto& b : d.background)
+    if (b.cpu.significant() && out.size() < 3)
+      out.push_back(bucket_text(d, b) + " " + change_text(b.cpu));
+  return out;
+}
+
+// Off-CPU time and lock waits inside work items, largest change first.
+std::vector<std::string> background_waits(const Diff& d) {
+  std::vector<std::pair<double, std::string>> found;
+  for (const auto& b : d.background)
+    for (auto [what, c] : {std::pair{"off CPU", &b.offcpu}, {"in locks", &b.lock_wait}}) {
+      if (!material(*c)) continue;
+      std::string text = bucket_text(d, b) + " " + what + " " + change_text(*c);
+      // which lock, when one carries most of the change
+      if (c == &b.lock_wait && b.top_lock_share >= 0.5)
+        text += fmt::format(", {:.0f}% of it on {}", 100 * std::min(1.0, b.top_lock_share), b.top_lock);
+      found.emplace_back(std::fabs(c->delta()), std::move(text));
+    }
+  std::sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < found.size() && i < 2; ++i) out.push_back(found[i].second);
+  return out;
+}
+
+// Kernel threads' XFS events, largest ratio first (a bucket's transaction
+// count doubling says what its extra CPU did).
+std::vector<std::string> background_events(const Diff& d) {
+  std::vector<std::pair<double, std::string>> found;
+  for (const auto& b : d.background)
+    for (const auto& [event, c] : b.xfs)
+      if (material(c) && std::max(c.sa.mean, c.sb.mean) >= 1) {
+        double ratio = c.sa.mean > 0 ? c.sb.mean / c.sa.mean : 1e9;
+        found.emplace_back(std::fabs(std::log(ratio)),
+                           fmt::format("{} {} {:.0f} -> {:.0f}", bucket_text(d, b), event,
+                                       c.sa.mean, c.sb.mean));
+      }
+  std::sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < found.size() && i < 2; ++i) out.push_back(found[i].second);
+  return out;
+}
+
 // Warnings about the whole comparison, and those about an op shown here.
 bool reads_here(const Warning& w, const std::vector<const OpDiff*>& shown) {
   if (w.kind != "noise" && w.kind != "op-count") return true;
@@ -114,6 +175,11 @@ std::string first_screen(const Diff& d, std::size_t width) {
                         "Benjamini-Hochberg FDR {:g}; "
                         "ops with fewer than {:g} calls per run and \"other\" not tested.",
                         100 * d.config.level, d.config.alpha, d.config.min_ops));
+  if (std::isfinite(d.tracer_a) && std::isfinite(d.tracer_b))
+    head.para(fmt::format("fscost's probes: {} per traced op in A, {} in B (bpf_stats of "
+                          "the warm-up runs); up to {}/op of a delta could be theirs.",
+                          diff_fmt::value(d.tracer_a, "ns"), diff_fmt::value(d.tracer_b, "ns"),
+                          diff_fmt::value(std::fabs(d.tracer_b - d.tracer_a), "ns")));
   // A and B differ in more than asked: before any number is read.
   if (d.setup.incidental())
     head.para("The filesystems differ in more than the options asked: " +
@@ -131,16 +197,8 @@ std::string first_screen(const Diff& d, std::size_t width) {
       shown.push_back(&op);
     }
   // Work the runs caused outside any operation, by kernel thread.
-  std::vector<std::string> bg;
-  for (const auto& b : d.background) {
-    if (!b.cpu.significant() || bg.size() == 3) continue;
-    const Comparison& c = b.cpu;
-    std::string times = c.sa.mean > 0 ? fmt::format("{:.1f}× A", c.sb.mean / c.sa.mean) : "new in B";
-    double mag = std::max({std::fabs(c.delta()), std::fabs(c.ci_lo()), std::fabs(c.ci_hi())});
-    auto v = [&](double x) { return diff_fmt::number(x, c.unit, mag, true); };
-    bg.push_back(fmt::format("{} {}{} ({}, CI {}..{})", b.name, v(c.delta()), diff_fmt::suffix(c.unit, mag),
-                             times, v(c.ci_lo()), v(c.ci_hi())));
-  }
+  std::vector<std::string> bg = background_cpu(d), waits = background_waits(d),
+                           events = background_events(d);
   std::string dev;
   if (const Comparison& c = d.device_bytes; material(c)) {
     double mag = std::max({std::fabs(c.delta()), std::fabs(c.ci_lo()), std::fabs(c.ci_hi())});
@@ -150,19 +208,30 @@ std::string first_screen(const Diff& d, std::size_t width) {
                       c.sa.mean > 0 ? fmt::format("{:.1f}× A", c.sb.mean / c.sa.mean) : "new in B",
                       v(c.ci_lo()), v(c.ci_hi()));
   }
-  if (!bg.empty() || !dev.empty()) {
+  std::size_t bg_at = blocks.size();  // none
+  if (!bg.empty() || !waits.empty() || !events.empty() || !dev.empty()) {
+    // Second: after the op that costs most, before the smaller ones (the
+    // demo's whole story is writeback work).
+    bg_at = std::min<std::size_t>(1, blocks.size());
     Page b;
     b.width = width;
     b.blank();
     if (!bg.empty()) b.para(fmt::format("kernel threads CPU per run: {}.", fmt::join(bg, "; ")));
+    if (!waits.empty())
+      b.para(fmt::format("kernel threads waiting per run (summed over their workers): {}.",
+                         fmt::join(waits, "; ")));
+    if (!events.empty())
+      b.para(fmt::format("kernel threads' XFS events per run: {}.", fmt::join(events, "; ")));
     if (!dev.empty()) b.para(dev);
-    blocks.push_back(std::move(b.out));
+    blocks.insert(blocks.begin() + static_cast<std::ptrdiff_t>(bg_at), std::move(b.out));
   }
   Page warn;
   warn.width = width;
   bool any = false;
+  const bool bg_block = bg_at < blocks.size();
   for (const auto& w : d.warnings)
-    if (reads_here(w, shown)) {
+    // the kernel threads' block says per bucket what "background" says in sum
+    if (reads_here(w, shown) && !(bg_block && w.kind == "background")) {
       if (!any) (warn.blank(), warn.line("warnings:"));
       any = true;
       warn.para(w.message, "- ", "  ");
@@ -170,11 +239,12 @@ std::string first_screen(const Diff& d, std::size_t width) {
   // Ops in the diff's order (by what they cost the workload) while they fit.
   std::string out = head.out;
   std::size_t budget = kFirstScreenLines - std::min(kFirstScreenLines, lines(out) + 2);
-  std::size_t warn_lines = std::min(lines(warn.out), budget / 2);
+  std::size_t warn_lines = std::min(lines(warn.out), budget / 3);
   // In order, while they fit: the op that costs most is never left out for
   // a smaller one. The first always shows, before the warnings' share of
   // the screen, cut to the screen if it must be.
   std::size_t used = 0, left_out = 0;
+  bool bg_left_out = false;
   for (std::size_t i = 0; i < blocks.size(); ++i) {
     const std::string& b = blocks[i];
     if (i == 0 && lines(b) > budget - warn_lines) {
@@ -185,8 +255,11 @@ std::string first_screen(const Diff& d, std::size_t width) {
       used += keep + (at < b.size());
       continue;
     }
-    if (left_out > 0 || used + lines(b) + warn_lines > budget) {
-      ++left_out;
+    if (left_out > 0 || bg_left_out || used + lines(b) + warn_lines > budget) {
+      if (i == bg_at)
+        bg_left_out = true;
+      else
+        ++left_out;
       continue;
     }
     out += b;
@@ -194,8 +267,13 @@ std::string first_screen(const Diff& d, std::size_t width) {
   }
   if (blocks.empty())
     out += "\nNo tested operation's cost changed significantly.\n";
-  if (left_out > 0)
-    out += fmt::format("\n{} more operation{} changed: below.\n", left_out, left_out == 1 ? "" : "s");
+  if (left_out > 0 || bg_left_out)
+    out += fmt::format("\n{}{}{}: below.\n",
+                       left_out ? fmt::format("{} more operation{} changed", left_out,
+                                              left_out == 1 ? "" : "s")
+                                : "",
+                       left_out && bg_left_out ? "; " : "",
+                       bg_left_out ? "kernel threads' and device changes" : "");
   // Warnings last, cut to what is left of the screen.
   std::size_t room = kFirstScreenLines - std::min(kFirstScreenLines, lines(out) + 1);
   std::size_t n = 0, at = 0;

@@ -247,9 +247,19 @@ void workload_table(std::string& out, const Diff& d) {
                                  {"kernel threads CPU", &d.kthread_ns},
                                  {"test device writes", &d.device_bytes}})
     if (c->sa.n + c->sb.n > 0) stat_row(out, {label, c->unit}, *c);
-  for (const auto& bg : d.background)
-    if (bg.cpu.sa.mean != 0 || bg.cpu.sb.mean != 0)
-      stat_row(out, {"kernel threads: " + bg.name, bg.cpu.unit}, bg.cpu);
+  auto nonzero = [](const Comparison& c) { return c.sa.mean != 0 || c.sb.mean != 0; };
+  if (nonzero(d.fs_kthread_ns))
+    stat_row(out, {"kernel threads CPU: the test filesystem's", "ns"}, d.fs_kthread_ns);
+  for (const auto& [kind, c] : d.device_bytes_by_kind)
+    if (nonzero(c)) stat_row(out, {"test device writes: " + kind, c.unit}, c);
+  for (const auto& bg : d.background) {
+    std::string who = (bg.test_fs ? "test fs thread: " : "kernel thread: ") + bg.name;
+    if (nonzero(bg.cpu)) stat_row(out, {who + " CPU", bg.cpu.unit}, bg.cpu);
+    if (nonzero(bg.offcpu)) stat_row(out, {who + " off CPU", bg.offcpu.unit}, bg.offcpu);
+    if (nonzero(bg.lock_wait)) stat_row(out, {who + " in locks", bg.lock_wait.unit}, bg.lock_wait);
+    for (const auto& [event, c] : bg.xfs)
+      if (nonzero(c)) stat_row(out, {who + " " + event, "events"}, c);
+  }
   out += "</table>\n";
 }
 

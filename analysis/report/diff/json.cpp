@@ -156,9 +156,28 @@ json op_json(const OpDiff& o) {
 
 json background(const std::vector<BackgroundDiff>& v) {
   json a = json::array();
-  for (const auto& bg : v) a.push_back({{"name", bg.name}, {"cpu_ns", comparison(bg.cpu)}});
+  for (const auto& bg : v) {
+    json xfs = json::object();
+    for (const auto& [event, c] : bg.xfs) xfs[event] = comparison(c);
+    a.push_back({{"name", bg.name},
+                 {"test_fs", bg.test_fs},
+                 {"cpu_ns", comparison(bg.cpu)},
+                 {"offcpu_ns", comparison(bg.offcpu)},
+                 {"lock_wait_ns", comparison(bg.lock_wait)},
+                 {"top_lock", bg.top_lock},
+                 {"top_lock_share", bg.top_lock_share},
+                 {"xfs", std::move(xfs)}});
+  }
   return a;
 }
+
+json by_kind(const std::vector<std::pair<std::string, Comparison>>& v) {
+  json o = json::object();
+  for (const auto& [kind, c] : v) o[kind] = comparison(c);
+  return o;
+}
+
+json finite(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
 json setup(const SetupDiff& s) {
   json settings = json::array();
@@ -195,7 +214,8 @@ json diff_json(const Diff& d) {
           {"families",
            {{"metrics", d.families.metrics},
             {"functions", d.families.functions},
-            {"locks", d.families.locks}}},
+            {"locks", d.families.locks},
+            {"background", d.families.background}}},
           {"warnings", std::move(warnings)},
           {"setup", setup(d.setup)},
           {"dropped", d.dropped},
@@ -206,7 +226,10 @@ json diff_json(const Diff& d) {
             {"wall_ns", comparison(d.wall_ns)},
             {"user_share", comparison(d.user_share)},
             {"kthread_ns", comparison(d.kthread_ns)},
-            {"device_write_bytes", comparison(d.device_bytes)}}},
+            {"fs_kthread_ns", comparison(d.fs_kthread_ns)},
+            {"device_write_bytes", comparison(d.device_bytes)},
+            {"device_write_bytes_by_kind", by_kind(d.device_bytes_by_kind)}}},
+          {"tracer_ns_per_op", {{"a", finite(d.tracer_a)}, {"b", finite(d.tracer_b)}}},
           {"ops", std::move(ops)}};
 }
 

@@ -71,10 +71,28 @@ void workload(Page& page, const Diff& d) {
   if (std::none_of(std::begin(rows), std::end(rows), [](auto& r) { return shown(*r.second); }))
     return;
   heading(page, "whole workload, per run");
-  for (const auto& [label, c] : rows)
-    if (shown(*c)) row(page, 2, label, *c);
-  for (const auto& bg : d.background)
-    if (nonzero(bg.cpu)) row(page, 4, bg.name, bg.cpu);
+  for (const auto& [label, c] : rows) {
+    if (!shown(*c)) continue;
+    row(page, 2, label, *c);
+    if (c == &d.kthread_ns && nonzero(d.fs_kthread_ns))
+      row(page, 4, "the test filesystem's", d.fs_kthread_ns);
+    if (c == &d.device_bytes)
+      for (const auto& [kind, k] : d.device_bytes_by_kind)
+        if (nonzero(k)) row(page, 4, kind, k);
+  }
+  page.blank();
+  if (d.background.empty()) return;
+  heading(page, "kernel threads, per run");
+  if (std::any_of(d.background.begin(), d.background.end(), [](const auto& b) { return b.test_fs; }))
+    page.line("  (* the test filesystem's own: its device's workqueues and threads)");
+  for (const auto& bg : d.background) {
+    if (!nonzero(bg.cpu) && !nonzero(bg.offcpu) && !nonzero(bg.lock_wait)) continue;
+    row(page, 2, (bg.test_fs ? "* " : "  ") + bg.name, bg.cpu);
+    if (nonzero(bg.offcpu)) row(page, 6, "off CPU", bg.offcpu);
+    if (nonzero(bg.lock_wait)) row(page, 6, "in locks", bg.lock_wait);
+    for (const auto& [event, c] : bg.xfs)
+      if (nonzero(c)) row(page, 6, event, c);
+  }
   page.blank();
 }
 

@@ -145,3 +145,143 @@ TEST(DiffDeviceBytes, TheTestDeviceAlone) {
 
 }  // namespace
 }  // namespace fscost::test
+
+namespace fscost::test {
+namespace {
+
+// The first screen's text with its line wraps undone.
+std::string flat(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\n') {
+      out += text[i];
+      continue;
+    }
+    while (i + 1 < text.size() && text[i + 1] == ' ') ++i;
+    out += ' ';
+  }
+  return out;
+}
+
+// Kernel threads' waits and XFS events per bucket and work function, like
+// their CPU; the test filesystem's buckets (named by its device) apart from
+// other kernel work.
+TEST(DiffBackground, WaitsAndXfsEventsPerWorkFunction) {
+  RunSet a = make_runs(base_spec(), 5, 100, "A"), b = make_runs(base_spec(), 5, 200, "B");
+  for (auto* s : {&a, &b})
+    for (std::size_t i = 0; i < s->runs.size(); ++i) {
+      Profile& p = s->runs[i];
+      bool in_b = s == &b;
+      p.setup["device"] = "loop0";
+      // xfs-conv's workers wait on the AGF buffer lock 4 ms a run in A, 30 ms in B.
+      p.offcpu.push_back({SampleKind::Kthread, "xfs-conv/loop0: xfs_end_io", "lock",
+                          frames_of(kWorker, {"xfs_end_io", "xfs_buf_lock", "schedule"}), {}, "",
+                          10, (in_b ? 30 : 4) * 1000000ull + i * 10000});
+      // the flusher sleeps 2 ms a run on an rwsem in A, 20 ms in B
+      p.locks.push_back({SampleKind::Kthread, "writeback", 0x1000, "", 2 | 32,
+                         frames_of(kWorker, {"wb_workfn", "down_read"}), 5,
+                         (in_b ? 20 : 2) * 1000000ull + i * 1000, 0, 0, 0});
+      p.kthread_xfs["xfs-conv/loop0: xfs_end_io"] = {
+          {"xfs_trans_commit", (in_b ? 20000 : 10000) + i}};
+      p.kthread_xfs["writeback: wb_workfn"] = {{"xfs_trans_commit", 10000 + i}};
+    }
+  add_work(a, "xfs-conv/loop0", "xfs_end_io", 100);
+  add_work(b, "xfs-conv/loop0", "xfs_end_io", 600);
+  add_work(a, "writeback", "wb_workfn", 300);
+  add_work(b, "writeback", "wb_workfn", 900);
+  Diff d = diff_runs(a, b);
+  std::map<std::string, const BackgroundDiff*> by;
+  for (const auto& bg : d.background) by[bg.name] = &bg;
+  ASSERT_TRUE(by.contains("xfs-conv/loop0: xfs_end_io"));
+  ASSERT_TRUE(by.contains("writeback: wb_workfn"));
+  const BackgroundDiff& conv = *by["xfs-conv/loop0: xfs_end_io"];
+  const BackgroundDiff& wb = *by["writeback: wb_workfn"];
+  EXPECT_TRUE(conv.test_fs);
+  EXPECT_FALSE(wb.test_fs);
+  EXPECT_NEAR(conv.offcpu.delta(), 26e6, 1);
+  EXPECT_TRUE(conv.offcpu.significant());
+  EXPECT_NEAR(wb.lock_wait.sa.mean, 2.002e6, 1);
+  EXPECT_TRUE(wb.lock_wait.significant());
+  EXPECT_FALSE(wb.top_lock.empty());
+  EXPECT_NEAR(wb.top_lock_share, 1, 1e-9);
+  ASSERT_EQ(conv.xfs.size(), 1u);
+  EXPECT_TRUE(conv.xfs[0].second.significant());
+  EXPECT_FALSE(wb.xfs[0].second.significant());
+  // Only xfs-conv is the test filesystem's: 10 ms → 60 ms of its CPU (the
+  // fixture's own few kernel-thread samples besides).
+  EXPECT_NEAR(d.fs_kthread_ns.delta(), 50e6, 0.5e6);
+  EXPECT_GT(d.families.background, 0u);
+  std::string text = render_diff_text(d);
+  std::string first = flat(text.substr(0, text.find(std::string(72, '-'))));
+  EXPECT_NE(first.find("writeback: wb_workfn (other kernel work) +60.0 ms"), std::string::npos)
+      << first;
+  EXPECT_NE(first.find("kernel threads waiting per run (summed over their workers): "
+                       "xfs-conv/loop0: xfs_end_io off CPU "
+                       "+26.0 ms (7.5× A"),
+            std::string::npos)
+      << first;
+  EXPECT_NE(first.find("xfs-conv/loop0: xfs_end_io xfs_trans_commit 10002 -> 20002"),
+            std::string::npos)
+      << first;
+  EXPECT_NE(first.find("writeback: wb_workfn (other kernel work) in locks +18.0 ms (10.0× A, CI "
+                       "+18.0..+18.0), 100% of it on " + wb.top_lock),
+            std::string::npos)
+      << first;
+  EXPECT_EQ(first.find("xfs-conv/loop0: xfs_end_io in locks"), std::string::npos) << "none";
+  auto j = diff_json(d);
+  bool seen = false;
+  for (const auto& bg : j["background"])
+    if (bg["name"] == "xfs-conv/loop0: xfs_end_io") {
+      seen = true;
+      EXPECT_TRUE(bg["test_fs"].get<bool>());
+      EXPECT_NEAR(bg["offcpu_ns"]["delta"].get<double>(), 26e6, 1);
+      EXPECT_TRUE(bg["xfs"].contains("xfs_trans_commit"));
+    }
+  EXPECT_TRUE(seen);
+  EXPECT_NEAR(j["totals"]["fs_kthread_ns"]["delta"].get<double>(), d.fs_kthread_ns.delta(), 1);
+}
+
+// The test device's writes by kind, the dirty data a run left, and the
+// tracer's own cost per op.
+TEST(DiffDeviceBytes, ByKindDirtyDataAndTracerCost) {
+  RunSet a = make_runs(base_spec(), 5, 100, "A"), b = make_runs(base_spec(), 5, 200, "B");
+  for (auto* s : {&a, &b})
+    for (std::size_t i = 0; i < s->runs.size(); ++i) {
+      Profile& p = s->runs[i];
+      bool in_b = s == &b;
+      p.setup["device"] = "loop0";
+      p.setup["tracer_ns_per_op"] = in_b ? "950" : "900";
+      std::uint64_t log = (in_b ? 30 : 10) * 1048576ull + i * 4096;
+      p.fs_write_bytes = {{"data", 100 * 1048576ull + i * 4096}, {"log", log}};
+      p.device_write_bytes = {{"loop0", 100 * 1048576ull + log}};
+      // B's third run left 20 MiB for a syncfs after it.
+      p.setup["written_after_bytes"] = in_b && i == 2 ? "20971520" : "4096";
+    }
+  Diff d = diff_runs(a, b);
+  ASSERT_EQ(d.device_bytes_by_kind.size(), 3u);
+  std::map<std::string, const Comparison*> kind;
+  for (const auto& [k, c] : d.device_bytes_by_kind) kind[k] = &c;
+  EXPECT_TRUE(kind["log"]->significant());
+  EXPECT_NEAR(kind["log"]->delta(), 20 * 1048576.0, 1);
+  EXPECT_EQ(kind["metadata"]->sa.mean, 0);
+  EXPECT_EQ(d.tracer_a, 900);
+  EXPECT_EQ(d.tracer_b, 950);
+  std::string text = render_diff_text(d);
+  std::string first = flat(text.substr(0, text.find(std::string(72, '-'))));
+  EXPECT_NE(first.find("fscost's probes: 900 ns per traced op in A, 950 ns in B (bpf_stats of "
+                       "the warm-up runs); up to 50.0 ns/op of a delta could be theirs."),
+            std::string::npos)
+      << first;
+  EXPECT_NE(first.find("left dirty data behind (run3.profile 20.0 MiB"), std::string::npos)
+      << first;
+  EXPECT_EQ(first.find("A: 1 of 5 runs left dirty"), std::string::npos);
+  auto j = diff_json(d);
+  EXPECT_EQ(j["tracer_ns_per_op"]["a"], 900);
+  EXPECT_TRUE(j["totals"]["device_write_bytes_by_kind"].contains("log"));
+  bool dirty = false;
+  for (const auto& w : j["warnings"]) dirty |= w["kind"] == "dirty";
+  EXPECT_TRUE(dirty);
+}
+
+}  // namespace
+}  // namespace fscost::test

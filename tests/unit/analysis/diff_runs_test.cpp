@@ -257,17 +257,25 @@ TEST(DiffRuns, FamiliesUnderBenjaminiHochberg) {
       EXPECT_GE(c->q, c->p()) << op.op << " " << what;
       valid += c->tested();
     }
-  // Every op comparison above, per-contention comparisons and the five
-  // whole-run ones are in the family.
-  std::size_t extra = 5;
-  for (const auto& bg : d.background) extra += bg.cpu.tested();
+  // Every op comparison above, per-contention comparisons, the six
+  // whole-run ones and the kernel threads' are in the families.
+  std::size_t extra = 6, background = 0;
+  for (const auto& bg : d.background) {
+    // a figure zero in every run is left out
+    for (const Comparison* c : {&bg.cpu, &bg.offcpu, &bg.lock_wait})
+      background += c->tested() && (c->sa.mean != 0 || c->sb.mean != 0);
+    for (const auto& [event, c] : bg.xfs) background += c.tested();
+  }
+  extra += background;
   for (const auto& op : d.ops) {
     for (const auto& l : op.locks) extra += l.per_contention.tested();
     for (const auto& p : op.paths) extra += p.inclusive.tested();
     for (const auto& f : op.families) extra += f.inclusive.tested();
   }
   EXPECT_EQ(d.family, valid + extra);
-  EXPECT_EQ(d.families.metrics + d.families.functions + d.families.locks, d.family);
+  EXPECT_EQ(d.families.metrics + d.families.functions + d.families.locks + d.families.background,
+            d.family);
+  EXPECT_EQ(d.families.background, background);
   EXPECT_GT(d.families.functions, d.families.metrics);  // many functions, few per-op figures
   EXPECT_GT(d.families.locks, 0u);
   // Ordered by what the op's delta costs the workload.

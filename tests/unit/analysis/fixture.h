@@ -136,6 +136,15 @@ inline void expect_same_profile(const Profile& a, const Profile& b) {
     EXPECT_EQ(lock(a.locks[i]), lock(b.locks[i])) << i;
   EXPECT_EQ(a.background_xfs, b.background_xfs);
   EXPECT_EQ(a.device_write_bytes, b.device_write_bytes);
+  EXPECT_EQ(a.kthread_xfs, b.kthread_xfs);
+  EXPECT_EQ(a.xfs_other_fs, b.xfs_other_fs);
+  EXPECT_EQ(a.fs_write_bytes, b.fs_write_bytes);
+  ASSERT_EQ(a.bpf_programs.size(), b.bpf_programs.size());
+  for (std::size_t i = 0; i < a.bpf_programs.size(); ++i) {
+    EXPECT_EQ(a.bpf_programs[i].name, b.bpf_programs[i].name);
+    EXPECT_EQ(a.bpf_programs[i].runs, b.bpf_programs[i].runs);
+    EXPECT_EQ(a.bpf_programs[i].run_ns, b.bpf_programs[i].run_ns);
+  }
 }
 
 inline std::string data_path(const std::string& name) {

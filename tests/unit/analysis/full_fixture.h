@@ -161,6 +161,11 @@ inline Profile full_profile() {
   p.locks = full_locks();
   p.background_xfs = {{"xfs_buf_write", 340}, {"xfs_log_force", 12}};
   p.device_write_bytes = {{"loop0", 7'700'000}};
+  p.kthread_xfs = {{"xfs-cil/loop0: xlog_cil_push_work", {{"xfs_log_force", 12}}},
+                   {"xfsaild/loop0", {{"xfs_buf_write", 340}}}};
+  p.xfs_other_fs = 5;
+  p.fs_write_bytes = {{"data", 7'000'000}, {"log", 700'000}};
+  p.bpf_programs = {{"sys_enter_btf", 1000, 70'000}, {"switch_btf", 20, 18'000}};
   p.drops["offcpu_map_full"] = 0;
   p.drops["lock_map_full"] = 0;
   p.drops["lock_nesting"] = 0;

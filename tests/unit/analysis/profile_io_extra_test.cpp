@@ -60,7 +60,8 @@ TEST(ProfileIoExtra, FileFromBeforeTheseFieldsStillReads) {
 TEST(ProfileIoExtra, EmptyFieldsAreNotWritten) {
   std::string text = serialize_profile(test::sample_profile());
   for (const char* key : {"offcpu", "locks", "background_xfs", "device_write_bytes", "offcpu_ns",
-                          "\"xfs\"", "trans_min", "trans_max"})
+                          "\"xfs\"", "trans_min", "trans_max", "kthread_xfs", "xfs_other_fs",
+                          "fs_write_bytes", "bpf_programs"})
     EXPECT_EQ(text.find(key), std::string::npos) << key;
   json doc = full_doc();
   EXPECT_EQ(doc["ops"][0]["offcpu_ns"], 100'000'000);
@@ -69,6 +70,9 @@ TEST(ProfileIoExtra, EmptyFieldsAreNotWritten) {
   EXPECT_FALSE(doc["ops"][2].contains("xfs"));
   EXPECT_FALSE(doc["ops"][2].contains("trans_max"));
   EXPECT_EQ(doc["device_write_bytes"]["loop0"], 7'700'000);
+  EXPECT_EQ(doc["fs_write_bytes"]["log"], 700'000);
+  EXPECT_EQ(doc["kthread_xfs"]["xfsaild/loop0"]["xfs_buf_write"], 340);
+  EXPECT_EQ(doc["bpf_programs"][1]["run_ns"], 18'000);
 }
 
 TEST(ProfileIoExtra, FramesShareOneTable) {
@@ -165,6 +169,14 @@ TEST(ProfileIoExtra, CounterMapsAreChecked) {
   doc = full_doc();
   doc["device_write_bytes"] = 7;
   EXPECT_EQ(parse_error(doc), "p.json: device_write_bytes: expected object, got number 7");
+  doc = full_doc();
+  doc["kthread_xfs"]["xfsaild/loop0"]["xfs_buf_write"] = "many";
+  EXPECT_EQ(parse_error(doc),
+            "p.json: kthread_xfs.xfsaild/loop0.xfs_buf_write: expected unsigned integer, got "
+            "string");
+  doc = full_doc();
+  doc["bpf_programs"][0].erase("runs");
+  EXPECT_EQ(parse_error(doc), "p.json: bpf_programs[0].runs: missing required field");
 }
 
 }  // namespace

@@ -68,7 +68,7 @@ TEST(BpfTables, EveryProgramIsAHookOrTheSampler) {
 TEST(BpfTables, XfsCountersInEnumOrder) {
   auto names = xfs_event_names();
   ASSERT_EQ(names.size(), std::size_t{FSCOST_XFS_EVENTS});
-#define CHECK_XFS(id, tp, group) EXPECT_EQ(names[FSCOST_XFS_##id], #tp);
+#define CHECK_XFS(id, tp, group, obj) EXPECT_EQ(names[FSCOST_XFS_##id], #tp);
   FSCOST_XFS_EVENT_TABLE(CHECK_XFS)
 #undef CHECK_XFS
   EXPECT_EQ(names[FSCOST_XFS_TRANS_ALLOC], "xfs_trans_alloc");
