@@ -201,7 +201,7 @@ struct Sums {
 // One run's lines divided by their op's count and scaled to the view's
 // unit, added to `sums`.
 void add_run(const Profile& p, RunLines& run, const LineIndex& index, double scale,
-             const FrameTable& names, Sums& sums) {
+             const FrameTable& names, Sums& sums, bool per_run = false) {
   std::unordered_map<std::string, std::uint64_t> counts;
   for (const auto& o : p.ops) counts[o.name] = o.count;
   // A root's count, looked up by its text once per run; 0 if no op of the
@@ -211,8 +211,8 @@ void add_run(const Profile& p, RunLines& run, const LineIndex& index, double sca
   sums.value.resize(index.lines(), 0.0);
   run.drain([&](std::uint32_t line, std::uint64_t total) {
     Key key = index.key(line);
-    auto [c, added] = count_of.try_emplace(key[1], 0);
-    if (added) {
+    auto [c, added] = count_of.try_emplace(key[1], per_run ? 1 : 0);
+    if (added && !per_run) {
       auto it = counts.find(names[key[1]].str());
       if (it != counts.end()) c->second = it->second;
     }
@@ -265,7 +265,13 @@ std::map<std::string, FlameInput> finish(const Sums& sums, const LineIndex& inde
 
 }  // namespace
 
-std::map<std::string, FlameInput> build_mean_stacks(const RunSet& runs, View view, bool per_op) {
+namespace {
+
+// Each run's stacks of `view` that pass `filter`, divided by their op's
+// count (or, per_run, as they are), summed over the runs and divided by
+// their number.
+std::map<std::string, FlameInput> mean_stacks(const RunSet& runs, View view, bool per_op,
+                                              StackFilter filter, bool per_run) {
   if (runs.runs.empty()) return {};
   FrameTable frames;
   Groups groups(per_op);
@@ -278,17 +284,30 @@ std::map<std::string, FlameInput> build_mean_stacks(const RunSet& runs, View vie
   FoldedFrames ff;  // each profile frame sanitized once for all runs
   Sums sums;
   for (const auto& p : runs.runs) {
-    for_each_stack(p, view, {std::nullopt, per_op}, ff,
-                   [&](const StackRecord& r) { lines.add(r); });
+    for_each_stack(p, view, filter, ff, [&](const StackRecord& r) { lines.add(r); });
     // Samples per op become ns per op with this run's own frequency.
     double scale = view == View::OnCpu ? samples_to_ns(1, p.meta.freq_hz) : 1;
-    add_run(p, lines, index, scale, frames, sums);
+    add_run(p, lines, index, scale, frames, sums, per_run);
   }
   return finish(sums, index, frames, groups, runs.runs.size());
 }
 
+}  // namespace
+
+std::map<std::string, FlameInput> build_mean_stacks(const RunSet& runs, View view, bool per_op) {
+  return mean_stacks(runs, view, per_op, {std::nullopt, per_op}, false);
+}
+
+FlameInput build_background_stacks(const RunSet& runs, View view) {
+  StackFilter kthreads;
+  kthreads.kthreads_only = true;
+  auto all = mean_stacks(runs, view, false, kthreads, true);
+  return all.empty() ? FlameInput{} : std::move(all.begin()->second);
+}
+
 void MeanStacks::build(const RunSet& runs, View view) {
   by_view_[static_cast<std::size_t>(view)] = build_mean_stacks(runs, view, true);
+  background_[static_cast<std::size_t>(view)] = build_background_stacks(runs, view);
 }
 
 const FlameInput& MeanStacks::get(View view, const std::string& op) const {

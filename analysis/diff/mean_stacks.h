@@ -24,9 +24,15 @@ class MeanStacks {
   // The mean stacks of `op` in `view`; an empty FlameInput if the op has
   // none or the view was not built.
   const FlameInput& get(View view, const std::string& op) const;
+  // The kernel threads' mean stacks of `view` per run (not per op): roots
+  // "[kthread:<bucket>]".
+  const FlameInput& background(View view) const {
+    return background_[static_cast<std::size_t>(view)];
+  }
 
  private:
   std::array<std::map<std::string, FlameInput>, 3> by_view_;  // by operation name
+  std::array<FlameInput, 3> background_;
 };
 
 // Every view of `runs`.
@@ -36,5 +42,9 @@ MeanStacks mean_stacks_of(const RunSet& runs);
 // operation, by operation name); without, one FlameInput of every root
 // under the name "".
 std::map<std::string, FlameInput> build_mean_stacks(const RunSet& runs, View view, bool per_op);
+
+// The kernel threads' stacks of `view`, each run's values as they are (per
+// run, ns), summed and divided by the number of runs.
+FlameInput build_background_stacks(const RunSet& runs, View view);
 
 }  // namespace fscost

@@ -14,6 +14,7 @@ bool wanted(SampleKind kind, const std::string& name, std::uint64_t value,
             const StackFilter& filter) {
   if (value == 0) return false;
   if (filter.ops_only && kind != SampleKind::Op) return false;
+  if (filter.kthreads_only && kind != SampleKind::Kthread) return false;
   return !filter.op || (kind == SampleKind::Op && name == *filter.op);
 }
 

@@ -62,6 +62,7 @@ class FoldedFrames {
 struct StackFilter {
   std::optional<std::string> op;
   bool ops_only = false;  // only operations' records ([user], [kernel], kthreads left out)
+  bool kthreads_only = false;  // only kernel threads' records
 };
 
 // Calls emit for each record of `view` that passes `filter`, in the

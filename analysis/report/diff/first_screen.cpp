@@ -203,10 +203,15 @@ std::string first_screen(const Diff& d, std::size_t width) {
   if (const Comparison& c = d.device_bytes; material(c)) {
     double mag = std::max({std::fabs(c.delta()), std::fabs(c.ci_lo()), std::fabs(c.ci_hi())});
     auto v = [&](double x) { return diff_fmt::number(x, c.unit, mag, true); };
-    dev = fmt::format("test device writes per run: {}{} ({}, CI {}..{}).", v(c.delta()),
+    dev = fmt::format("test device writes per run: {}{} ({}, CI {}..{})", v(c.delta()),
                       diff_fmt::suffix(c.unit, mag),
                       c.sa.mean > 0 ? fmt::format("{:.1f}× A", c.sb.mean / c.sa.mean) : "new in B",
                       v(c.ci_lo()), v(c.ci_hi()));
+    // what moved: data, metadata or log (REQ_META, the log's sectors)
+    std::vector<std::string> kinds;
+    for (const auto& [kind, k] : d.device_bytes_by_kind)
+      if (material(k)) kinds.push_back(kind + " " + diff_fmt::value(k.delta(), k.unit, true));
+    dev += kinds.empty() ? "." : fmt::format(": {}.", fmt::join(kinds, ", "));
   }
   std::size_t bg_at = blocks.size();  // none
   if (!bg.empty() || !waits.empty() || !events.empty() || !dev.empty()) {

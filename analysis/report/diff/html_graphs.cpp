@@ -133,6 +133,50 @@ void plan_set(const OpDiff& op, const RunSet& a, const RunSet& b, const MeanStac
   }
 }
 
+// The kernel threads' graph: a root "[kthread:<bucket>]" by its buckets'
+// comparison of the view (a CPU root names the workqueue only, so any of
+// its work functions counts); frames below it have none.
+Hook background_hook(const Diff& d, View view) {
+  return [&d, view](Path path) -> std::optional<bool> {
+    if (path.empty()) return std::nullopt;
+    std::string_view root = path[0];
+    if (!root.starts_with("[kthread:") || !root.ends_with(']') || path.size() > 1)
+      return std::nullopt;
+    std::string_view name = root.substr(9, root.size() - 10);
+    std::optional<bool> out;
+    for (const auto& bg : d.background) {
+      std::string_view b = bg.name;
+      if (b != name && !(b.starts_with(name) && b.substr(name.size()).starts_with(": "))) continue;
+      const Comparison& c = view == View::OnCpu    ? bg.cpu
+                            : view == View::OffCpu ? bg.offcpu
+                                                   : bg.lock_wait;
+      auto t = tested(c);
+      if (!t) return std::nullopt;
+      out = out.value_or(false) || *t;
+    }
+    return out;
+  };
+}
+
+void plan_background(const Diff& d, const RunSet& a, const RunSet& b, const MeanStacks& sa,
+                     const MeanStacks& sb, const DiffHtmlOptions& opt, GraphSet& set,
+                     std::set<std::string>& ids, std::vector<Pending>& pending) {
+  for (View view : kViews) {
+    const FlameInput& in_a = sa.background(view);
+    const FlameInput& in_b = sb.background(view);
+    if (!has_data(in_a) && !has_data(in_b)) continue;
+    DiffOptions o;
+    o.svg.title = fmt::format("Differential {} flame graph: kernel threads, per run",
+                              lower_title(view));
+    o.svg.subtitle = fmt::format("A: {} | B: {}", side(a), side(b));
+    o.svg.unit = "ns";
+    o.svg.width = opt.graph_width;
+    o.significant = background_hook(d, view);
+    pending.push_back({&set, view, unique_id(fmt::format("{}-{}", set.id, view_name(view)), ids),
+                       &in_a, &in_b, std::move(o), nullptr});
+  }
+}
+
 }  // namespace
 
 Hook significance_hook(const OpDiff& op, View view) {
@@ -154,12 +198,17 @@ std::vector<GraphSet> diff_graph_sets(const Diff& d, const RunSet& a, const RunS
   auto sa = d.stacks_a ? d.stacks_a : std::make_shared<const MeanStacks>(mean_stacks_of(a));
   auto sb = d.stacks_b ? d.stacks_b : std::make_shared<const MeanStacks>(mean_stacks_of(b));
   std::vector<GraphSet> sets;
-  sets.reserve(d.ops.size());  // Pending points into it
+  sets.reserve(d.ops.size() + 1);  // Pending points into it
   for (const auto& op : d.ops)
     sets.push_back({unique_id("graphs-" + op.op, ids), op.op, op.op, {}});
   std::vector<Pending> pending;
   for (std::size_t i = 0; i < d.ops.size(); ++i)
     plan_set(d.ops[i], a, b, *sa, *sb, opt, sets[i], ids, pending);
+  // The work the runs caused outside their operations, last.
+  sets.push_back({unique_id("graphs-kernel-threads", ids), "kernel threads", std::nullopt, {}});
+  std::size_t before = pending.size();
+  plan_background(d, a, b, *sa, *sb, opt, sets.back(), ids, pending);
+  if (pending.size() == before) sets.pop_back();
   std::vector<GraphSlot> slots;
   for (const auto& g : pending) slots.push_back({g.set, g.view, g.id, g.opt.svg.min_width_px});
   auto graph = [&](std::size_t i) -> DiffGraph& {

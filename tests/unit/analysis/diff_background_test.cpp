@@ -51,6 +51,12 @@ TEST(DiffBackground, WorkFunctionsAreComparedAndTheChangedOnesNamed) {
   auto j = diff_json(d);
   EXPECT_EQ(j["background"][0]["name"], "xfs-conv/loop0: xfs_end_io");
   EXPECT_EQ(j["background"][0]["cpu_ns"]["test"], "quasi-poisson");
+  // The HTML draws the kernel threads' own differential flame graph, per
+  // run, the changed bucket's root coloured.
+  std::string html = render_diff_html(d, a, b);
+  EXPECT_NE(html.find("id=\"graphs-kernel-threads-oncpu\""), std::string::npos);
+  EXPECT_NE(html.find("Differential on-CPU flame graph: kernel threads, per run"), std::string::npos);
+  EXPECT_NE(html.find("[kthread:xfs-conv/loop0]"), std::string::npos);
 }
 
 }  // namespace
@@ -270,6 +276,10 @@ TEST(DiffDeviceBytes, ByKindDirtyDataAndTracerCost) {
   std::string first = flat(text.substr(0, text.find(std::string(72, '-'))));
   EXPECT_NE(first.find("fscost's probes: 900 ns per traced op in A, 950 ns in B (bpf_stats of "
                        "the warm-up runs); up to 50.0 ns/op of a delta could be theirs."),
+            std::string::npos)
+      << first;
+  EXPECT_NE(first.find("test device writes per run: +20.0 MiB (1.2× A, CI +20.0..+20.0): log "
+                       "+20.0 MiB."),
             std::string::npos)
       << first;
   EXPECT_NE(first.find("left dirty data behind (run3.profile 20.0 MiB"), std::string::npos)
