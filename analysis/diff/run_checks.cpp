@@ -26,14 +26,14 @@ namespace {
 // An outlier is this many robust sds (1.4826 × MAD) from its side's median,
 // and at least kOutlierShare of the median (of the op's latency, for a
 // per-op figure) away: with 5 runs the MAD can be tiny, and a 3% wobble is
-// no outlier however tight the rest. Slow runs on this VM came 20–48% slow
-// (sys time in runs of a bare create workload), and ordinary runs stay
-// within about 10% of each other: 15%.
+// no outlier however tight the rest. Slow runs on this VM came 13–48% slow
+// (a create's on-CPU time in repeated compares), ordinary runs within about
+// 5% of each other: 10%. A per-op figure's deviation must also be worth
+// kOutlierRunShare of the time the run spent in its tested ops: +0.5 µs on
+// each of 20,000 2 µs writes (10 ms of a run's 500 ms, 22% of the write) is
+// a blip of the host, not a run to drop.
 constexpr double kOutlierZ = 3.5;
-constexpr double kOutlierShare = 0.15;
-// A per-op figure's deviation must also be worth this share of the time
-// the run spent in its tested ops: +0.5 µs on each of 20,000 2 µs writes
-// (10 ms of a run's 500 ms) is a blip of the host, not a run to drop.
+constexpr double kOutlierShare = 0.10;
 constexpr double kOutlierRunShare = 0.05;
 // Drift: Spearman's ρ of a figure against run order, on both sides alike.
 constexpr double kDriftRho = 0.9;
