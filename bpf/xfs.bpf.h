@@ -26,20 +26,36 @@ struct {
 	__type(value, __u64);
 } dev_write_bytes SEC(".maps");
 
-/* The superblock an event is about, from its first argument. `obj` is a
- * per-program constant, so the switch folds away. */
-static __always_inline __u32 xfs_event_dev(__u32 obj, void *arg)
-{
-	struct xfs_mount *mp = NULL;
+/* The test filesystem's xfs_mount, once an event has shown it: later events
+ * compare one pointer instead of reading mp->m_super->s_dev again. */
+__u64 target_mp = 0;
 
+/* The xfs_mount an event is about, from its first argument. `obj` is a
+ * per-program constant, so the switch folds away. */
+static __always_inline struct xfs_mount *xfs_event_mount(__u32 obj, void *arg)
+{
 	switch (obj) {
-	case FSCOST_XOBJ_TRANS: mp = BPF_CORE_READ((struct xfs_trans *)arg, t_mountp); break;
-	case FSCOST_XOBJ_LOG: mp = BPF_CORE_READ((struct xlog *)arg, l_mp); break;
-	case FSCOST_XOBJ_MOUNT: mp = arg; break;
-	case FSCOST_XOBJ_BUF: mp = BPF_CORE_READ((struct xfs_buf *)arg, b_mount); break;
-	case FSCOST_XOBJ_INODE: mp = BPF_CORE_READ((struct xfs_inode *)arg, i_mount); break;
+	case FSCOST_XOBJ_TRANS: return BPF_CORE_READ((struct xfs_trans *)arg, t_mountp);
+	case FSCOST_XOBJ_LOG: return BPF_CORE_READ((struct xlog *)arg, l_mp);
+	case FSCOST_XOBJ_BUF: return BPF_CORE_READ((struct xfs_buf *)arg, b_mount);
+	case FSCOST_XOBJ_INODE: return BPF_CORE_READ((struct xfs_inode *)arg, i_mount);
 	}
-	return BPF_CORE_READ(mp, m_super, s_dev);
+	return arg;	/* FSCOST_XOBJ_MOUNT */
+}
+
+static __always_inline bool on_target_fs(__u32 obj, void *arg)
+{
+	struct xfs_mount *mp;
+
+	if (!target_dev)
+		return true;
+	mp = xfs_event_mount(obj, arg);
+	if ((__u64)mp == target_mp)
+		return true;
+	if (BPF_CORE_READ(mp, m_super, s_dev) != target_dev)
+		return false;
+	target_mp = (__u64)mp;	/* one filesystem per dev_t while it is mounted */
+	return true;
 }
 
 static __always_inline void count_background_xfs(__u32 ev, __u32 flags)
@@ -66,7 +82,7 @@ static __always_inline void count_xfs(__u32 ev, __u32 obj, void *arg, bool btf)
 
 	if (!enabled)
 		return;
-	if (target_dev && xfs_event_dev(obj, arg) != target_dev) {
+	if (!on_target_fs(obj, arg)) {
 		__sync_fetch_and_add(&xfs_other_fs, 1);
 		return;
 	}

@@ -24,8 +24,15 @@ class RecordFsTest : public test::ScratchXfsTest {
  protected:
   RecordFsTest() : ScratchXfsTest(512ull << 20) {}
 
-  json record(const std::vector<std::string>& opts, const std::vector<std::string>& cmd) {
-    std::vector<std::string> argv{FSCOST_BIN, "record", "-o", profile_};
+  // env: NAME=VALUE settings for fscost record (run through env(1)).
+  json record(const std::vector<std::string>& opts, const std::vector<std::string>& cmd,
+              const std::vector<std::string>& env = {}) {
+    std::vector<std::string> argv;
+    if (!env.empty()) {
+      argv.push_back("env");
+      argv.insert(argv.end(), env.begin(), env.end());
+    }
+    argv.insert(argv.end(), {FSCOST_BIN, "record", "-o", profile_});
     argv.insert(argv.end(), opts.begin(), opts.end());
     argv.push_back("--");
     argv.insert(argv.end(), cmd.begin(), cmd.end());
@@ -68,6 +75,15 @@ TEST_F(RecordFsTest, XfsEventsOfTheTestFilesystemOnly) {
   EXPECT_GE(p.value("xfs_other_fs", 0u), 500u);
   // ... and aimed at the other one, every create allocates a transaction.
   p = record({"--fs", other.value().dir()}, work("second"));
+  ASSERT_FALSE(p.is_discarded());
+  EXPECT_GE(op_xfs(p, "create", "xfs_trans_alloc"), 500u);
+  // The raw_tp flavour reads the same first argument.
+  p = record({"--fs", fs_->dir()}, work("third"), {"FSCOST_DISABLE_FEATURES=task_storage"});
+  ASSERT_FALSE(p.is_discarded());
+  EXPECT_NE(p.dump().find("(raw_tp)"), std::string::npos);
+  EXPECT_EQ(op_xfs(p, "create", "xfs_trans_alloc"), 0u);
+  EXPECT_GE(p.value("xfs_other_fs", 0u), 500u);
+  p = record({"--fs", other.value().dir()}, work("fourth"), {"FSCOST_DISABLE_FEATURES=task_storage"});
   ASSERT_FALSE(p.is_discarded());
   EXPECT_GE(op_xfs(p, "create", "xfs_trans_alloc"), 500u);
 }
