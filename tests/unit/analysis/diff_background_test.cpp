@@ -22,6 +22,13 @@ void add_work(RunSet& s, const std::string& wq, const std::string& fn, std::uint
     p.samples.push_back({SampleKind::Kthread, wq, frames_of(kWorker, {fn, "xfs_rmap_map"}), samples});
 }
 
+// The diff's kernel-thread buckets by name.
+std::map<std::string, const BackgroundDiff*> buckets(const Diff& d) {
+  std::map<std::string, const BackgroundDiff*> by;
+  for (const auto& bg : d.background) by[bg.name] = &bg;
+  return by;
+}
+
 TEST(DiffBackground, WorkFunctionsAreComparedAndTheChangedOnesNamed) {
   RunSet a = make_runs(base_spec(), 5, 100, "A"), b = make_runs(base_spec(), 5, 200, "B");
   add_work(a, "xfs-conv/loop0", "xfs_end_io", 100);   // 10 ms a run at 10 kHz
@@ -31,8 +38,7 @@ TEST(DiffBackground, WorkFunctionsAreComparedAndTheChangedOnesNamed) {
   // process_one_work's own lock is no work function.
   add_work(b, "xfs-conv/loop0", "_raw_spin_unlock_irq", 1);
   Diff d = diff_runs(a, b);
-  std::map<std::string, const BackgroundDiff*> by;
-  for (const auto& bg : d.background) by[bg.name] = &bg;
+  auto by = buckets(d);
   ASSERT_TRUE(by.contains("xfs-conv/loop0: xfs_end_io"));
   ASSERT_TRUE(by.contains("xfs-cil/loop0: xlog_cil_push_work"));
   ASSERT_TRUE(by.contains("xfs-conv/loop0"));
@@ -196,8 +202,7 @@ TEST(DiffBackground, WaitsAndXfsEventsPerWorkFunction) {
   add_work(a, "writeback", "wb_workfn", 300);
   add_work(b, "writeback", "wb_workfn", 900);
   Diff d = diff_runs(a, b);
-  std::map<std::string, const BackgroundDiff*> by;
-  for (const auto& bg : d.background) by[bg.name] = &bg;
+  auto by = buckets(d);
   ASSERT_TRUE(by.contains("xfs-conv/loop0: xfs_end_io"));
   ASSERT_TRUE(by.contains("writeback: wb_workfn"));
   const BackgroundDiff& conv = *by["xfs-conv/loop0: xfs_end_io"];
