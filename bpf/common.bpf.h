@@ -31,6 +31,10 @@ bool enabled = false;
 __u64 drops[FSCOST_DROP__COUNT] = {};
 __u64 samples_total = 0;
 __u64 xfs_other_fs = 0;	/* XFS events on filesystems other than target_dev */
+/* Where a task's user pt_regs lie in its kernel stack (task->stack + this),
+ * learned at the first sys_enter: it is one constant (THREAD_SIZE less the
+ * pt_regs and padding), and a lock holder's syscall is read from there. */
+__u64 regs_offset = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -47,7 +51,12 @@ struct fscost_lock_wait {
 	__u64 offcpu_ns;	/* slept so far in this wait */
 	__u64 out_since_ns;	/* switched out during the wait; 0: on CPU */
 	__u32 flags;
-	__u32 pad;
+	__u32 holder_kind;	/* enum fscost_holder_kind, at the wait's first begin */
+	__u32 holder_op;
+	__u32 holder_reason;
+	__u64 holder_stack;
+	__u64 holder_func;
+	char holder_name[FSCOST_NAME_LEN];
 };
 
 /* Per-thread state (task_store or `tasks`, below). BPF-only: userspace
@@ -67,6 +76,8 @@ struct fscost_task {
 	__u32 off_reason;
 	__u32 lock_depth;	/* waits in `locks` (a mutex wait may nest a spinlock wait) */
 	char waker[16];
+	__u64 waker_func;	/* a kworker waker's work function, and its last one */
+	__u64 waker_last_func;
 	char bg_name[FSCOST_NAME_LEN];	/* a kworker's bucket, for its off-CPU interval */
 	__u64 bg_func;			/* and the work function it was running */
 	struct fscost_lock_wait locks[2];
@@ -252,12 +263,10 @@ static __always_inline __u64 kernel_stack(void *ctx)
 	return store_stack(ctx, 0);
 }
 
-/* The workqueue worker a kernel thread is, or NULL. `flags` are
- * current_flags(), which every caller has already read. */
-static __always_inline struct worker *current_worker(__u32 flags)
+/* The workqueue worker a kernel thread is, or NULL. `flags` are its
+ * task_struct flags, which every caller has already read. */
+static __always_inline struct worker *task_worker(struct task_struct *task, __u32 flags)
 {
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
-
 	if (!(flags & PF_WQ_WORKER) || !bpf_core_field_exists(task->worker_private))
 		return NULL;
 	/* worker_private holds the struct kthread (to_kthread() in
@@ -267,19 +276,12 @@ static __always_inline struct worker *current_worker(__u32 flags)
 	return BPF_CORE_READ(k, data);
 }
 
-/* The work function the current worker runs; 0 between work items. */
-static __always_inline __u64 current_work_func(__u32 flags)
+/* Background bucket of a kernel thread: the workqueue a kworker is executing
+ * for, else the thread's comm; and the work function it runs (0 between
+ * work items, or for a thread that is no worker). */
+static __always_inline __u64 task_bucket(struct task_struct *task, __u32 flags, char *name)
 {
-	struct worker *w = current_worker(flags);
-
-	return w ? (__u64)BPF_CORE_READ(w, current_func) : 0;
-}
-
-/* Background bucket of a kernel thread: the workqueue a kworker is
- * executing for, else the thread's comm. */
-static __always_inline void kthread_name(__u32 flags, char *name)
-{
-	struct worker *w = current_worker(flags);
+	struct worker *w = task_worker(task, flags);
 	struct pool_workqueue *pwq = w ? BPF_CORE_READ(w, current_pwq) : NULL;
 
 	if (pwq) {
@@ -287,9 +289,28 @@ static __always_inline void kthread_name(__u32 flags, char *name)
 
 		/* > 1: more than the terminating NUL */
 		if (bpf_probe_read_kernel_str(name, FSCOST_NAME_LEN, wq->name) > 1)
-			return;
+			return (__u64)BPF_CORE_READ(w, current_func);
 	}
-	bpf_get_current_comm(name, FSCOST_NAME_LEN);
+	bpf_probe_read_kernel_str(name, FSCOST_NAME_LEN, task->comm);
+	return 0;
+}
+
+static __always_inline struct task_struct *current_task(void)
+{
+	return (struct task_struct *)bpf_get_current_task();
+}
+
+/* The work function the current worker runs; 0 between work items. */
+static __always_inline __u64 current_work_func(__u32 flags)
+{
+	struct worker *w = task_worker(current_task(), flags);
+
+	return w ? (__u64)BPF_CORE_READ(w, current_func) : 0;
+}
+
+static __always_inline void kthread_name(__u32 flags, char *name)
+{
+	task_bucket(current_task(), flags, name);
 }
 
 #endif /* FSCOST_COMMON_BPF_H */

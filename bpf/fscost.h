@@ -97,6 +97,11 @@ struct fscost_offcpu_key {
 	char waker[16];
 	char name[FSCOST_NAME_LEN];	/* kthread bucket (op 0); zeroed for an op */
 	__u64 func;		/* a kworker's work function (op 0); 0 otherwise */
+	/* A kworker waker's work function, and the one it ran before: when
+	 * the waker is flush_work's barrier (wq_barrier_func), the work the
+	 * sleeper flushed. 0 for other wakers. */
+	__u64 waker_func;
+	__u64 waker_last_func;
 };
 
 struct fscost_offcpu_val {
@@ -110,6 +115,30 @@ struct fscost_lock_key {
 	__u64 addr;
 	__u64 stack;		/* at contention_begin */
 	char name[FSCOST_NAME_LEN];	/* kthread bucket */
+};
+
+/* Who held a sleeping lock (rwsem, mutex: the locks whose owner the kernel
+ * records) when an operation's wait on it began. */
+enum fscost_holder_kind {
+	FSCOST_HOLDER_NONE = 0,		/* not recorded (spinlock, semaphore, no owner) */
+	FSCOST_HOLDER_BLOCKED = 1,	/* a tracked task off CPU inside an operation */
+	FSCOST_HOLDER_TASK = 2,		/* a user task not blocked in a tracked operation */
+	FSCOST_HOLDER_KTHREAD = 3,	/* a kernel thread */
+	FSCOST_HOLDER_READERS = 4,	/* an rwsem held by readers: no one owner */
+};
+
+struct fscost_holder_key {
+	__u32 waiter_op;
+	__u32 holder_kind;		/* enum fscost_holder_kind */
+	__u64 addr;			/* the lock */
+	__u64 waiter_stack;		/* at contention_end, as in fscost_lock_key */
+	__u64 holder_stack;		/* BLOCKED: where the holder was blocked */
+	__u64 holder_func;		/* KTHREAD: the work function it was running */
+	__u32 holder_op;		/* BLOCKED: its operation */
+	__u32 holder_reason;		/* BLOCKED: enum fscost_block_reason */
+	__u32 flags;			/* contention_begin flags of the wait */
+	__u32 pad;
+	char holder_name[FSCOST_NAME_LEN];	/* TASK: comm; KTHREAD: workqueue or comm */
 };
 
 struct fscost_lock_val {

@@ -93,6 +93,10 @@
 	  "state could be stored for the thread (task storage found no memory, or " \
 	  "was busy in a preempted program of ours)",				\
 	  "none needed when small next to the kernel threads' figures")	\
+	X(HOLDER_MAP_FULL, "holder_map_full",					\
+	  "lock holders not identified: the map of blocked tracked threads, or of " \
+	  "(waiter, lock, holder) waits, was full",				\
+	  "raise --max-threads or --max-locks")					\
 	X(LOCK_NESTING, "lock_nesting",						\
 	  "lock contentions not timed: a third contention began while a task "	\
 	  "already waited on two (an interrupt contending inside a contention)", \

@@ -11,6 +11,113 @@ struct {
 	__type(value, struct fscost_lock_val);
 } lock_stats SEC(".maps");
 
+/* Waits of operations on sleeping locks, by who held the lock. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);	/* --max-locks */
+	__type(key, struct fscost_holder_key);
+	__type(value, struct fscost_offcpu_val);
+} lock_holders SEC(".maps");
+
+#define LCB_F_SPIN 0x01		/* include/trace/events/lock.h */
+#define LCB_F_READ 0x02
+#define LCB_F_WRITE 0x04
+#define LCB_F_MUTEX 0x20
+#define OWNER_FLAGS 0x07L	/* mutex MUTEX_FLAGS, rwsem RWSEM_OWNER_FLAGS_MASK */
+#define RWSEM_READER_OWNED 0x01L
+
+/* The operation a tracked task not blocked in one is running: its
+ * syscall, from the pt_regs at the top of its kernel stack (x86's orig_ax);
+ * 0 when untracked, or not known here. */
+static __always_inline __u32 running_op(struct task_struct *h)
+{
+#if defined(__TARGET_ARCH_x86)
+	struct fscost_syscall_rule *rule;
+	struct pt_regs *regs;
+	__u32 nr;
+
+	if (!regs_offset || !is_tracked(BPF_CORE_READ(h, tgid)))
+		return FSCOST_OP_NONE;
+	regs = (struct pt_regs *)((__u64)BPF_CORE_READ(h, stack) + regs_offset);
+	nr = (__u32)BPF_CORE_READ(regs, orig_ax);
+	rule = bpf_map_lookup_elem(&syscall_rules, &nr);
+	return rule ? rule->op : FSCOST_OP_NONE;
+#else
+	return FSCOST_OP_NONE;
+#endif
+}
+
+/* The holder of a mutex or rwsem as its owner field names it, when the wait
+ * begins: a tracked task blocked inside an operation (from `blocked`), a
+ * kernel thread by bucket and work function, another task by comm. */
+static __always_inline void capture_holder(struct fscost_lock_wait *w, void *lock, __u32 flags)
+{
+	struct fscost_blocked *b;
+	struct task_struct *h;
+	__u32 tid, hflags;
+	long owner;
+
+	w->holder_kind = FSCOST_HOLDER_NONE;
+	if (flags & LCB_F_MUTEX) {
+		owner = BPF_CORE_READ((struct mutex *)lock, owner.counter);
+	} else if (flags & (LCB_F_READ | LCB_F_WRITE)) {
+		owner = BPF_CORE_READ((struct rw_semaphore *)lock, owner.counter);
+		if (owner & RWSEM_READER_OWNED) {
+			w->holder_kind = FSCOST_HOLDER_READERS;
+			return;
+		}
+	} else {
+		return;	/* a spinlock or semaphore records no owner */
+	}
+	h = (struct task_struct *)(owner & ~OWNER_FLAGS);
+	if (!h)
+		return;
+	tid = BPF_CORE_READ(h, pid);
+	b = bpf_map_lookup_elem(&blocked, &tid);
+	if (b) {
+		w->holder_kind = FSCOST_HOLDER_BLOCKED;
+		w->holder_op = b->op;
+		w->holder_reason = b->reason;
+		w->holder_stack = b->stack;
+		return;
+	}
+	hflags = BPF_CORE_READ(h, flags);
+	if (hflags & PF_KTHREAD) {
+		w->holder_kind = FSCOST_HOLDER_KTHREAD;
+		w->holder_func = task_bucket(h, hflags, w->holder_name);
+	} else {
+		w->holder_kind = FSCOST_HOLDER_TASK;
+		bpf_probe_read_kernel_str(w->holder_name, sizeof(w->holder_name), h->comm);
+		w->holder_op = running_op(h);
+	}
+}
+
+static __always_inline void record_holder(struct fscost_task *t, struct fscost_lock_wait *w,
+					  __u64 total)
+{
+	struct fscost_holder_key key = {
+		.waiter_op = t->op,
+		.holder_kind = w->holder_kind,
+		.addr = w->addr,
+		.waiter_stack = w->stack,
+		.holder_stack = w->holder_stack,
+		.holder_func = w->holder_func,
+		.holder_op = w->holder_op,
+		.holder_reason = w->holder_reason,
+		.flags = w->flags,
+	};
+	struct fscost_offcpu_val *v, init = {};
+
+	__builtin_memcpy(key.holder_name, w->holder_name, sizeof(key.holder_name));
+	v = lookup_or_init(&lock_holders, &key, &init);
+	if (!v) {
+		count_drop(FSCOST_DROP_HOLDER_MAP_FULL);
+		return;
+	}
+	__sync_fetch_and_add(&v->count, 1);
+	__sync_fetch_and_add(&v->total_ns, total);
+}
+
 /* Tracked tasks and kernel threads; other tasks are not recorded. */
 static __always_inline struct fscost_task *lock_task(bool btf)
 {
@@ -58,6 +165,14 @@ static __always_inline void handle_contention_begin(void *ctx, void *lock, __u32
 	w->offcpu_ns = 0;
 	w->out_since_ns = 0;
 	w->stack = 0;	/* taken at contention_end: a stack walk here would lengthen the wait */
+	w->holder_kind = FSCOST_HOLDER_NONE;
+	w->holder_op = 0;
+	w->holder_reason = 0;
+	w->holder_stack = 0;
+	w->holder_func = 0;
+	__builtin_memset(w->holder_name, 0, sizeof(w->holder_name));
+	if (t->op != FSCOST_OP_NONE)
+		capture_holder(w, lock, flags);
 	w->begin_ns = bpf_ktime_get_ns();
 	t->lock_depth = d + 1;
 }
@@ -95,6 +210,8 @@ static __always_inline void record_wait(struct fscost_task *t, struct fscost_loc
 	__sync_fetch_and_or(&v->flags, w->flags);
 	if (total > v->max_ns)
 		v->max_ns = total;	/* racy max: good enough for a maximum */
+	if (t->op != FSCOST_OP_NONE && w->holder_kind != FSCOST_HOLDER_NONE)
+		record_holder(t, w, total);
 }
 
 static __always_inline void handle_contention_end(void *ctx, void *lock, bool btf)

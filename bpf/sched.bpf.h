@@ -11,6 +11,22 @@ struct {
 	__type(value, struct fscost_offcpu_val);
 } offcpu SEC(".maps");
 
+/* Tracked tasks off CPU inside an operation, by tid: what a lock waiter reads
+ * of the lock's holder (locks.bpf.h), which it cannot reach through task
+ * storage from an untrusted task pointer. Written only with locks wanted. */
+struct fscost_blocked {
+	__u32 op;
+	__u32 reason;
+	__u64 stack;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);	/* --max-threads */
+	__type(key, __u32);		/* tid */
+	__type(value, struct fscost_blocked);
+} blocked SEC(".maps");
+
 /* task_struct::state became __state in v5.14 (commit 2f064a59a11f). */
 struct task_struct___pre514 {
 	long state;
@@ -48,8 +64,11 @@ static __always_inline void add_offcpu(struct fscost_task *t, __u32 reason, __u6
 	};
 	struct fscost_offcpu_val *v, init = {};
 
-	if (with_waker)
+	if (with_waker) {
 		__builtin_memcpy(key.waker, t->waker, sizeof(key.waker));
+		key.waker_func = t->waker_func;
+		key.waker_last_func = t->waker_last_func;
+	}
 	if (t->op == FSCOST_OP_NONE) {
 		__builtin_memcpy(key.name, t->bg_name, sizeof(key.name));
 		key.func = t->bg_func;
@@ -91,6 +110,8 @@ static __always_inline void begin_offcpu(void *ctx, struct fscost_task *t,
 			       ? 0 : kernel_stack(ctx);
 	t->woken_ns = 0;
 	t->waker_stack = 0;
+	t->waker_func = 0;
+	t->waker_last_func = 0;
 }
 
 /* `work`: prev is a kworker inside a work item, whose off-CPU time is
@@ -114,11 +135,19 @@ static __always_inline void switch_out(void *ctx, struct fscost_task *t,
 		return;
 	}
 	t->oncpu_ns += now - t->oncpu_since_ns;
-	if (want_offcpu)
-		begin_offcpu(ctx, t, prev, preempt, now);
+	if (!want_offcpu)
+		return;
+	begin_offcpu(ctx, t, prev, preempt, now);
+	if (want_locks) {
+		struct fscost_blocked b = { .op = t->op, .reason = t->off_reason, .stack = t->off_stack };
+		__u32 tid = BPF_CORE_READ(prev, pid);
+
+		if (bpf_map_update_elem(&blocked, &tid, &b, BPF_ANY))
+			count_drop(FSCOST_DROP_HOLDER_MAP_FULL);
+	}
 }
 
-static __always_inline void switch_in(struct fscost_task *t, __u64 now)
+static __always_inline void switch_in(struct fscost_task *t, struct task_struct *next, __u64 now)
 {
 	if (t->lock_depth) {
 		__u32 d = t->lock_depth - 1;
@@ -128,8 +157,14 @@ static __always_inline void switch_in(struct fscost_task *t, __u64 now)
 			t->locks[d].out_since_ns = 0;
 		}
 	}
-	if (t->op != FSCOST_OP_NONE)
+	if (t->op != FSCOST_OP_NONE) {
 		t->oncpu_since_ns = now;
+		if (want_locks && t->off_since_ns) {
+			__u32 tid = BPF_CORE_READ(next, pid);
+
+			bpf_map_delete_elem(&blocked, &tid);
+		}
+	}
 	if (t->off_since_ns)
 		end_offcpu(t, now);	/* an op's, or a kworker's inside a work item */
 }
@@ -187,7 +222,7 @@ static __always_inline void handle_switch(void *ctx, bool preempt, struct task_s
 	if (t) {
 		if (!now)
 			now = bpf_ktime_get_ns();
-		switch_in(t, now);
+		switch_in(t, next, now);
 	}
 }
 
@@ -205,10 +240,13 @@ int BPF_PROG(switch_raw, bool preempt, struct task_struct *prev, struct task_str
 	return 0;
 }
 
-/* Who made a blocked operation runnable: the waker's stack and comm. */
+/* Who made a blocked operation runnable: the waker's stack and comm, and a
+ * kworker's work functions (the current one and the one before it). */
 static __always_inline void handle_waking(void *ctx, struct task_struct *p, bool btf)
 {
 	struct fscost_task *t = state_of(p, btf);
+	struct worker *w;
+	__u32 flags;
 
 	if (!t || !t->off_since_ns || t->woken_ns)
 		return;
@@ -217,6 +255,13 @@ static __always_inline void handle_waking(void *ctx, struct task_struct *p, bool
 	 * the thousand in a lock convoy. */
 	t->waker_stack = t->op == FSCOST_OP_NONE ? 0 : kernel_stack(ctx);
 	bpf_get_current_comm(t->waker, sizeof(t->waker));
+	flags = current_flags(btf);
+	w = task_worker(current_task(), flags);
+	if (w) {
+		t->waker_func = (__u64)BPF_CORE_READ(w, current_func);
+		if (bpf_core_field_exists(w->last_func))
+			t->waker_last_func = (__u64)BPF_CORE_READ(w, last_func);
+	}
 }
 
 SEC("tp_btf/sched_waking")

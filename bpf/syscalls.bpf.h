@@ -56,6 +56,27 @@ static __always_inline __u32 classify(struct pt_regs *regs, long id, bool btf)
 	return (flags & rule->flag_mask) ? rule->alt_op : rule->op;
 }
 
+/* A per-CPU slot to turn the (trusted, tp_btf) regs pointer into a number:
+ * the verifier forbids arithmetic on it, not storing it (root may). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} regs_scratch SEC(".maps");
+
+static __noinline void learn_regs_offset(struct pt_regs *regs)
+{
+	__u64 stack = (__u64)BPF_CORE_READ(current_task(), stack);
+	__u32 zero = 0;
+	__u64 *slot = bpf_map_lookup_elem(&regs_scratch, &zero);
+
+	if (!slot)
+		return;
+	*(volatile __u64 *)slot = (__u64)regs;
+	regs_offset = *(volatile __u64 *)slot - stack;
+}
+
 static __always_inline void handle_sys_enter(struct pt_regs *regs, long id, bool btf)
 {
 	struct fscost_task *t;
@@ -73,6 +94,8 @@ static __always_inline void handle_sys_enter(struct pt_regs *regs, long id, bool
 		if (!t)
 			return;
 	}
+	if (!regs_offset)
+		learn_regs_offset(regs);
 	now = bpf_ktime_get_ns();
 	t->op = classify(regs, id, btf);
 	t->trans = 0;

@@ -46,6 +46,8 @@ OffCpuStack parse_offcpu(Checker& c, const Node& n, const Stack& frames) {
   s.frames = parse_stack(c, c.field(n, "stack"), frames);
   s.waker = c.str(c.field(n, "waker"));
   s.waker_frames = parse_stack(c, c.field(n, "waker_stack"), frames);
+  if (auto f = c.find(n, "waker_work")) s.waker_work = c.str(*f);
+  if (auto f = c.find(n, "waker_last_work")) s.waker_last_work = c.str(*f);
   s.count = c.u64(c.field(n, "count"));
   s.total_ns = c.u64(c.field(n, "total_ns"));
   return s;
@@ -67,11 +69,50 @@ LockStat parse_lock(Checker& c, const Node& n, const Stack& frames) {
   return s;
 }
 
+LockHolder parse_holder(Checker& c, const Node& n, const Stack& frames) {
+  LockHolder h;
+  h.op = c.str(c.field(n, "op"));
+  h.address = c.u64(c.field(n, "address"));
+  h.symbol = c.str(c.field(n, "symbol"));
+  h.flags = c.u32(c.field(n, "flags"));
+  h.frames = parse_stack(c, c.field(n, "stack"), frames);
+  Node kind = c.field(n, "holder_kind");
+  h.holder_kind = c.str(kind);
+  if (c.ok() && h.holder_kind != "blocked" && h.holder_kind != "running" &&
+      h.holder_kind != "task" && h.holder_kind != "kthread" && h.holder_kind != "readers")
+    c.fail(kind, fmt::format("unknown holder kind '{}' (expected blocked, running, task, kthread "
+                             "or readers)",
+                             h.holder_kind));
+  h.holder = c.str(c.field(n, "holder"));
+  h.holder_class = c.str(c.field(n, "holder_class"));
+  h.holder_frames = parse_stack(c, c.field(n, "holder_stack"), frames);
+  h.count = c.u64(c.field(n, "count"));
+  h.total_ns = c.u64(c.field(n, "total_ns"));
+  return h;
+}
+
+ojson holder_json(const LockHolder& h, FrameTable& table) {
+  return {{"op", h.op},
+          {"address", h.address},
+          {"symbol", h.symbol},
+          {"flags", h.flags},
+          {"stack", stack_json(h.frames, table)},
+          {"holder_kind", h.holder_kind},
+          {"holder", h.holder},
+          {"holder_class", h.holder_class},
+          {"holder_stack", stack_json(h.holder_frames, table)},
+          {"count", h.count},
+          {"total_ns", h.total_ns}};
+}
+
 ojson offcpu_json(const OffCpuStack& s, FrameTable& table) {
-  return {{"kind", to_string(s.kind)},  {"name", s.name},
-          {"wait_class", s.wait_class}, {"stack", stack_json(s.frames, table)},
-          {"waker", s.waker},           {"waker_stack", stack_json(s.waker_frames, table)},
-          {"count", s.count},           {"total_ns", s.total_ns}};
+  ojson o = {{"kind", to_string(s.kind)},  {"name", s.name},
+             {"wait_class", s.wait_class}, {"stack", stack_json(s.frames, table)},
+             {"waker", s.waker},           {"waker_stack", stack_json(s.waker_frames, table)},
+             {"count", s.count},           {"total_ns", s.total_ns}};
+  if (!s.waker_work.empty()) o["waker_work"] = s.waker_work;
+  if (!s.waker_last_work.empty()) o["waker_last_work"] = s.waker_last_work;
+  return o;
 }
 
 ojson lock_json(const LockStat& s, FrameTable& table) {
@@ -96,6 +137,8 @@ void parse_profile_extra(Checker& c, const Node& root, const Stack& frames, Prof
     c.each(*f, [&](const Node& e) { p.offcpu.push_back(parse_offcpu(c, e, frames)); });
   if (auto f = c.find(root, "locks"))
     c.each(*f, [&](const Node& e) { p.locks.push_back(parse_lock(c, e, frames)); });
+  if (auto f = c.find(root, "lock_holders"))
+    c.each(*f, [&](const Node& e) { p.lock_holders.push_back(parse_holder(c, e, frames)); });
   if (auto f = c.find(root, "background_xfs")) parse_counters(c, *f, p.background_xfs);
   if (auto f = c.find(root, "kthread_xfs"))
     c.each_member(*f, [&](const std::string& name, const Node& v) {
@@ -128,6 +171,10 @@ void add_profile_extra(const Profile& p, FrameTable& table, ojson& doc) {
   if (!p.locks.empty()) {
     ojson& arr = doc["locks"] = ojson::array();
     for (const auto& s : p.locks) arr.push_back(lock_json(s, table));
+  }
+  if (!p.lock_holders.empty()) {
+    ojson& arr = doc["lock_holders"] = ojson::array();
+    for (const auto& h : p.lock_holders) arr.push_back(holder_json(h, table));
   }
   if (!p.background_xfs.empty()) doc["background_xfs"] = p.background_xfs;
   if (!p.kthread_xfs.empty()) doc["kthread_xfs"] = p.kthread_xfs;

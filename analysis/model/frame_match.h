@@ -52,8 +52,8 @@ constexpr std::string_view function_family(std::string_view frame) {
 // A sample in process_one_work's own bookkeeping (its pool lock, its
 // preemption points) has no work function under it.
 inline constexpr std::string_view kWorkerHousekeeping[] = {
-    "_raw_*", "raw_*", "__raw_*", "*_irq", "*_irqrestore", "*schedule*", "pwq_*", "worker_*",
-    "lock_*", "__lock_*"};
+    "_raw_*", "raw_*", "__raw_*", "*_irq", "*_irqrestore", "schedule", "__schedule",
+    "schedule_*", "__cond_resched", "pwq_*", "worker_*", "lock_*", "__lock_*"};
 
 // The work item a workqueue worker ran: the function process_one_work
 // called in `frames` (outermost first; each a Frame or a string), or ""

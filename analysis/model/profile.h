@@ -97,6 +97,10 @@ struct OffCpuStack {
   std::string waker;                      // waker comm; empty if unknown
   std::uint64_t count = 0;                // intervals
   std::uint64_t total_ns = 0;
+  // A kworker waker's work function, and the one it ran before it (what a
+  // flush_work barrier, wq_barrier_func, ran after: the flushed work).
+  // Optional; empty if the waker was no worker.
+  std::string waker_work, waker_last_work;
 };
 
 // Lock contention from lock:contention_begin/end, aggregated by (who, lock,
@@ -119,6 +123,28 @@ struct LockStat {
   std::uint64_t sleep_ns = 0;  // of total: off CPU (sleeping)
 };
 
+// An operation's waits on a sleeping lock (rwsem, mutex) by who held it when
+// each wait began: the edges of the wait-for graph (diff/wait_graph.h).
+struct LockHolder {
+  std::string op;                // the waiting operation
+  std::uint64_t address = 0;     // the lock
+  std::string symbol;            // kallsyms data symbol, when the lock is static
+  std::uint32_t flags = 0;       // contention_begin flags of the waits (LockStat::flags)
+  Stack frames;                  // the waiter's stack at contention_end (names the lock)
+  // "blocked": a tracked task off CPU inside operation `holder`, in
+  // `holder_frames` (wait class `holder_class`); "running": a tracked task
+  // inside operation `holder`, on CPU (its syscall, from its pt_regs);
+  // "task": another user task (`holder` its comm); "kthread": a kernel
+  // thread (`holder` its bucket with the work function, as background
+  // buckets); "readers": an rwsem held by readers, no one owner.
+  std::string holder_kind;
+  std::string holder;
+  std::string holder_class;
+  Stack holder_frames;
+  std::uint64_t count = 0;       // waits
+  std::uint64_t total_ns = 0;    // begin → end
+};
+
 // One of fscost's BPF programs as the kernel timed it (bpf_stats).
 struct ProgramCost {
   std::string name;             // "sys_enter_btf", "switch_btf", ...
@@ -138,6 +164,7 @@ struct Profile {
   // Issue-3 data; all optional in v1 (absent = not recorded).
   std::vector<OffCpuStack> offcpu;
   std::vector<LockStat> locks;
+  std::vector<LockHolder> lock_holders;  // optional: waits by their lock's holder
   // XFS events outside any tracked operation (kernel threads, other tasks).
   std::map<std::string, std::uint64_t> background_xfs;
   // Of those, the kernel threads', by bucket and work function

@@ -141,6 +141,42 @@ TEST_F(RecordFsTest, WritebackOfACommandIsItsSyncPhaseSplitByKind) {
   EXPECT_GT(named, 0u) << "no kworker off-CPU interval inside a work item";
 }
 
+// Issue 16: thread A holds a file's i_rwsem (XFS's IOLOCK) while it writes
+// 32 MiB and punches it out again (fallocate flushes the dirty range under
+// the lock); B's small writes to the same file wait on it. The waits must
+// name A's context as their holder, and the chain must start there.
+TEST_F(RecordFsTest, ALockWaitNamesItsHolder) {
+  std::string file = fs_->dir() + "/shared";
+  std::ofstream(file).close();
+  std::string holder = "xfs_io", waiter = "xfs_io";
+  for (int i = 0; i < 20; ++i) holder += " -c 'pwrite -q 0 32m' -c 'fpunch 0 32m'";
+  for (int i = 0; i < 20000; ++i) waiter += " -c 'pwrite -q 64m 4k'";
+  // One argument may not exceed 128 KiB: the commands go in a script file.
+  std::string script = profile_ + ".sh";
+  std::ofstream(script) << holder << " " << file << " & " << waiter << " " << file << "; wait\n";
+  json p = record({"--fs", fs_->dir()}, {"/bin/sh", script});
+  std::filesystem::remove(script);
+  ASSERT_FALSE(p.is_discarded());
+  ASSERT_TRUE(p.contains("lock_holders")) << "no wait recorded its holder";
+  std::uint64_t by_a = 0;
+  for (const auto& h : p["lock_holders"])
+    if (h["op"] == "write" && (h["holder"] == "fallocate" || h["holder"] == "write"))
+      by_a += h["total_ns"].get<std::uint64_t>();
+  EXPECT_GT(by_a, 0u) << p["lock_holders"].dump();
+  auto rep = run({FSCOST_BIN, "report", profile_, "--view", "locks", "--format", "json"});
+  ASSERT_TRUE(rep.ok()) << rep.err;
+  json r = json::parse(rep.out, nullptr, false);
+  ASSERT_FALSE(r.is_discarded());
+  const json* chain = nullptr;
+  for (const auto& c : r["locks"]["chains"])
+    if (c["op"] == "write") chain = &c;
+  ASSERT_NE(chain, nullptr) << r["locks"]["chains"].dump();
+  std::string first = (*chain)["hops"][0]["context"].get<std::string>();
+  EXPECT_TRUE(first.starts_with("fallocate, ") || first.starts_with("write, ")) << chain->dump();
+  auto text = run({FSCOST_BIN, "report", profile_, "--view", "locks"});
+  EXPECT_NE(text.out.find("write waited "), std::string::npos) << text.out;
+}
+
 TEST_F(RecordFsTest, BpfStatsTimeEveryProgram) {
   json p = record({"--bpf-stats"}, {WORKLOAD_BIN, fs_->dir(), "--files", "500"});
   ASSERT_FALSE(p.is_discarded());

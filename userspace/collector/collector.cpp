@@ -71,6 +71,7 @@ Result<std::monostate> Collector::configure(const Features& f) {
       set_size(s->maps.tasks, btf_flavour_ ? 1 : cfg_.max_threads) ||
       set_size(s->maps.tracked, cfg_.max_procs) || set_size(s->maps.offcpu, cfg_.max_offcpu) ||
       set_size(s->maps.lock_stats, cfg_.max_locks) || set_size(s->maps.bg_xfs, cfg_.max_background) ||
+      set_size(s->maps.lock_holders, cfg_.max_locks) || set_size(s->maps.blocked, cfg_.max_threads) ||
       without_task_storage(s->maps.task_store, f))
     return Error{"cannot size the BPF maps", "check --stack-storage-size/--max-* values"};
 

@@ -51,6 +51,7 @@ struct RawData {
   std::vector<std::pair<fscost_sample_key, std::uint64_t>> samples;
   std::vector<std::pair<fscost_offcpu_key, fscost_offcpu_val>> offcpu;
   std::vector<std::pair<fscost_lock_key, fscost_lock_val>> locks;
+  std::vector<std::pair<fscost_holder_key, fscost_offcpu_val>> lock_holders;
   // Kernel threads' XFS events by (bucket, work function address).
   std::vector<std::pair<fscost_bg_key, fscost_xfs_counts>> bg_xfs;
   std::uint64_t xfs_other_fs = 0;  // events on other superblocks than target_dev

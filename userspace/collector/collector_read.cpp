@@ -88,6 +88,10 @@ void read_stacks(int fd, RawData& d) {
     want(k.waker_stack);
   }
   for (const auto& [k, v] : d.locks) want(k.stack);
+  for (const auto& [k, v] : d.lock_holders) {
+    want(k.waiter_stack);
+    want(k.holder_stack);
+  }
 }
 
 }  // namespace
@@ -100,6 +104,7 @@ RawData Collector::read() const {
   d.samples = read_hash<fscost_sample_key, std::uint64_t>(bpf_map__fd(m.samples));
   d.offcpu = read_hash<fscost_offcpu_key, fscost_offcpu_val>(bpf_map__fd(m.offcpu));
   d.locks = read_hash<fscost_lock_key, fscost_lock_val>(bpf_map__fd(m.lock_stats));
+  d.lock_holders = read_hash<fscost_holder_key, fscost_offcpu_val>(bpf_map__fd(m.lock_holders));
   d.bg_xfs = read_hash<fscost_bg_key, fscost_xfs_counts>(bpf_map__fd(m.bg_xfs));
   for (auto& [key, bytes] : read_hash<fscost_dev_key, __u64>(bpf_map__fd(m.dev_write_bytes)))
     d.dev_write_bytes[{key.dev, key.io_class}] = bytes;

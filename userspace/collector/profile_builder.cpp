@@ -72,10 +72,15 @@ std::string bucket_name(std::uint32_t kind, std::uint32_t op, const char* name) 
 
 // "xfs-cil/loop0: xlog_cil_push_work" (the analysis' background bucket:
 // workqueue and work function), or the bare bucket outside a work item.
-std::string work_bucket(const std::string& bucket, std::uint64_t func, const Kallsyms& ksyms) {
-  if (!func) return bucket;
+// A kernel function's name by its address; "" for 0.
+std::string function_name(std::uint64_t func, const Kallsyms& ksyms) {
+  if (!func) return {};
   auto sym = ksyms.lookup_text(func);
-  return bucket + ": " + (sym ? std::string(sym->name) : fmt::format("{:#x}", func));
+  return sym ? std::string(sym->name) : fmt::format("{:#x}", func);
+}
+
+std::string work_bucket(const std::string& bucket, std::uint64_t func, const Kallsyms& ksyms) {
+  return func ? bucket + ": " + function_name(func, ksyms) : bucket;
 }
 
 bool is_bpf_glue(const std::string& f) {
@@ -160,7 +165,10 @@ std::vector<OffCpuStack> convert_offcpu(const RawData& raw, const Frames& frames
     s.wait_class = classify_wait(static_cast<BlockReason>(k.reason), s.frames);
     if (k.waker_stack) s.waker_frames = frames(k.waker_stack);
     s.waker = cstr(k.waker, sizeof(k.waker));
-    auto& m = merged[{to_string(s.kind) + s.name, s.wait_class, s.frames, s.waker_frames, s.waker}];
+    s.waker_work = function_name(k.waker_func, ksyms);
+    s.waker_last_work = function_name(k.waker_last_func, ksyms);
+    auto& m = merged[{to_string(s.kind) + s.name, s.wait_class, s.frames, s.waker_frames,
+                      s.waker + "|" + s.waker_work + "|" + s.waker_last_work}];
     if (!m.count) m = std::move(s);
     m.count += v.count;
     m.total_ns += v.total_ns;
@@ -204,6 +212,54 @@ std::map<std::string, std::map<std::string, std::uint64_t>> convert_kthread_xfs(
   return out;
 }
 
+std::string holder_kind(std::uint32_t k) {
+  switch (k) {
+    case FSCOST_HOLDER_BLOCKED: return "blocked";
+    case FSCOST_HOLDER_KTHREAD: return "kthread";
+    case FSCOST_HOLDER_READERS: return "readers";
+    default: return "task";
+  }
+}
+
+std::vector<LockHolder> convert_holders(const RawData& raw, const Frames& frames,
+                                        const Kallsyms& ksyms) {
+  std::map<std::tuple<std::string, std::uint64_t, Stack, std::string, std::string, std::string, Stack>,
+           LockHolder>
+      merged;
+  for (const auto& [k, v] : raw.lock_holders) {
+    LockHolder h;
+    h.op = op_string(k.waiter_op);
+    h.address = k.addr;
+    if (auto sym = ksyms.lookup_data(k.addr); sym && sym->offset == 0) h.symbol = sym->name;
+    h.flags = k.flags;
+    h.frames = frames(k.waiter_stack);
+    h.holder_kind = holder_kind(k.holder_kind);
+    std::string name = cstr(k.holder_name, sizeof(k.holder_name));
+    if (k.holder_kind == FSCOST_HOLDER_BLOCKED) {
+      h.holder = op_string(k.holder_op);
+      h.holder_frames = frames(k.holder_stack);
+      h.holder_class =
+          classify_wait(static_cast<BlockReason>(k.holder_reason), h.holder_frames);
+    } else if (k.holder_kind == FSCOST_HOLDER_KTHREAD) {
+      h.holder = work_bucket(name, k.holder_func, ksyms);
+    } else if (k.holder_kind == FSCOST_HOLDER_TASK && k.holder_op != FSCOST_OP_NONE) {
+      h.holder_kind = "running";  // a tracked task inside an op, not blocked in it
+      h.holder = op_string(k.holder_op);
+    } else {
+      h.holder = name;
+    }
+    auto& m = merged[{h.op, h.address, h.frames, h.holder_kind, h.holder, h.holder_class,
+                      h.holder_frames}];
+    if (!m.count) m = std::move(h);
+    m.flags |= k.flags;
+    m.count += v.count;
+    m.total_ns += v.total_ns;
+  }
+  std::vector<LockHolder> out;
+  for (auto& [k, h] : merged) out.push_back(std::move(h));
+  return out;
+}
+
 // Kernel dev_t (major << 20 | minor) → "loop0", from sysfs.
 std::string device_name(std::uint32_t dev) {
   unsigned major = dev >> 20, minor = dev & 0xfffff;
@@ -237,6 +293,7 @@ Profile build_profile(const RawData& raw, const Kallsyms& ksyms, const UserSymbo
   p.samples = convert_samples(raw, frames);
   p.offcpu = convert_offcpu(raw, frames, ksyms);
   p.locks = convert_locks(raw, frames, ksyms);
+  p.lock_holders = convert_holders(raw, frames, ksyms);
   if (!raw.xfs.empty()) p.background_xfs = xfs_map(raw.xfs[FSCOST_OP_NONE]);
   p.kthread_xfs = convert_kthread_xfs(raw, ksyms);
   for (const auto& [bucket, events] : p.kthread_xfs)

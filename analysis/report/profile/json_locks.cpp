@@ -1,5 +1,6 @@
 // report_json()'s "locks" object (docs/REPORT-JSON.md).
 #include "views/lock_view.h"
+#include "views/wait_graph.h"
 #include "report/profile/json_parts.h"
 #include "views/report_view.h"
 
@@ -59,8 +60,22 @@ json locks_json(const Profile& p, const ReportOptions& opt) {
     j["thread"] = r.bucket;
     threads.push_back(std::move(j));
   }
-  return {
-      {"recorded", !p.locks.empty()}, {"ops", std::move(ops)}, {"kthreads", std::move(threads)}};
+  json chains = json::array();
+  for (const auto& c : wait_chains(p)) {
+    json hops = json::array();
+    for (const auto& h : c.hops)
+      hops.push_back({{"kind", h.kind == WaitHop::Wake ? "wake" : "lock"},
+                      {"what", h.what},
+                      {"context", h.context},
+                      {"ns", h.ns},
+                      {"count", h.count}});
+    chains.push_back({{"op", c.op}, {"cycle", c.cycle}, {"hops", std::move(hops)}});
+  }
+  return {{"recorded", !p.locks.empty()},
+          {"ops", std::move(ops)},
+          {"kthreads", std::move(threads)},
+          {"holders_recorded", !p.lock_holders.empty()},
+          {"chains", std::move(chains)}};
 }
 
 }  // namespace fscost::json_parts

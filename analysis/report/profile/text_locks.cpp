@@ -1,6 +1,8 @@
 // The lock text view: contended locks per operation by role, the spin
 // cross-check against samples, and kernel threads' contention.
+#include <map>
 #include "views/lock_view.h"
+#include "views/wait_graph.h"
 #include "report/profile/text_parts.h"
 #include "model/units.h"
 
@@ -69,6 +71,21 @@ void kthreads(std::string& out, const LockView& v) {
          r.addresses, r.bucket, r.type, lock_mode(r.spin_ns, r.sleep_ns), r.name);
 }
 
+// Who waited for whom: each op's heaviest chain from its lock wait to where
+// the holder's time went (views/wait_graph.h).
+void holders(std::string& out, const Profile& p) {
+  if (p.lock_holders.empty()) {
+    line(out, "lock holders: none recorded (rwsem and mutex waits of operations name theirs)");
+    out += '\n';
+    return;
+  }
+  std::map<std::string, double> ops;
+  for (const auto& o : p.ops) ops[o.name] = static_cast<double>(o.count);
+  line(out, "who waited for whom (the heaviest chain per operation)");
+  for (const auto& c : wait_chains(p)) line(out, "  {}", chain_text(c, ops[c.op]));
+  out += '\n';
+}
+
 }  // namespace
 
 void lock_sections(std::string& out, const Profile& p, const ReportOptions& opt) {
@@ -82,6 +99,7 @@ void lock_sections(std::string& out, const Profile& p, const ReportOptions& opt)
   out += '\n';
   kthreads(out, v);
   out += '\n';
+  holders(out, p);
 }
 
 }  // namespace fscost::text

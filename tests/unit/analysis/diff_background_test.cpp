@@ -123,6 +123,7 @@ TEST(WorkFunction, TheFrameProcessOneWorkCalled) {
   EXPECT_EQ(work_function(frames_of(kWorker, {"complete", "swake_up_locked"})), "wq_barrier_func");
   // The worker's own bookkeeping, and a thread that is no worker, have none.
   EXPECT_EQ(work_function(frames_of(kWorker, {"_raw_spin_unlock_irq"})), "");
+  EXPECT_EQ(work_function(frames_of(kWorker, {"__cond_resched", "__schedule"})), "");
   EXPECT_EQ(work_function(std::vector<std::string>{"ret_from_fork", "kthread", "xfsaild"}), "");
 }
 

@@ -46,7 +46,7 @@ TEST(Drops, EveryFullMapNamesItsKnob) {
     ++full;
     EXPECT_TRUE(d.hint.starts_with("raise --")) << d.name << ": " << d.hint;
   }
-  EXPECT_EQ(full, 7);
+  EXPECT_EQ(full, 8);
 }
 
 TEST(Drops, KnobsForKnownCounters) {

@@ -1,0 +1,221 @@
+#include "views/wait_graph.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <boost/graph/adjacency_list.hpp>
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "model/frame_match.h"
+#include "views/lock_names.h"
+
+namespace fscost {
+
+namespace {
+
+struct Vertex {
+  bool waiter = false;  // an operation that waited
+  std::string context;  // as printed
+  std::string op;       // a blocked holder's operation; "" otherwise
+  std::string wait_class;
+  Stack frames;         // a blocked holder's stack
+};
+
+struct Edge {
+  WaitHop::Kind kind = WaitHop::Lock;
+  std::string what;
+  double ns = 0;
+  std::uint64_t count = 0;
+};
+
+using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, Vertex, Edge>;
+using V = Graph::vertex_descriptor;
+
+// Scheduler and wait primitives: where a task sleeps, not why.
+constexpr std::string_view kWaitPrimitives[] = {
+    "schedule", "__schedule", "schedule_*", "io_schedule*", "preempt_schedule*", "__cond_resched",
+    "finish_task_switch*", "wait_for_completion*", "__wait_for_common", "wait_for_common*",
+    "do_wait_for_common", "rwsem_down_*", "__down*", "down", "down_read*", "down_write*",
+    "__mutex_lock*", "mutex_lock*", "folio_wait_bit_common", "folio_wait_writeback",
+    "__folio_lock*", "bit_wait*", "__wait_on_bit*", "out_of_line_wait_on_bit*"};
+
+class Builder {
+ public:
+  explicit Builder(double runs) : runs_(runs) {}
+
+  V vertex(const std::string& key, Vertex props) {
+    auto [it, added] = ids_.try_emplace(key, 0);
+    if (added) it->second = boost::add_vertex(std::move(props), g_);
+    return it->second;
+  }
+
+  void edge(V from, V to, WaitHop::Kind kind, const std::string& what, double ns,
+            std::uint64_t count) {
+    auto [it, added] = edges_.try_emplace({from, to, what}, Graph::edge_descriptor{});
+    if (added) it->second = boost::add_edge(from, to, Edge{kind, what, 0, 0}, g_).first;
+    g_[it->second].ns += ns / runs_;
+    g_[it->second].count += count;
+  }
+
+  V op(const std::string& name) { return vertex("op:" + name, {true, name, "", "", {}}); }
+
+  V holder(const LockHolder& h) {
+    if (h.holder_kind == "blocked") {
+      std::string site = blocked_site(h.holder_frames);
+      return vertex("blocked:" + h.holder + "|" + h.holder_class + "|" + site,
+                    {false, fmt::format("{}, blocked ({}) in {}", h.holder, h.holder_class, site),
+                     h.holder, h.holder_class, h.holder_frames});
+    }
+    if (h.holder_kind == "running")
+      return vertex("running:" + h.holder, {false, h.holder + ", running", "", "", {}});
+    if (h.holder_kind == "kthread")
+      return vertex("kthread:" + h.holder, {false, "kernel thread " + h.holder, "", "", {}});
+    if (h.holder_kind == "readers")
+      return vertex("readers", {false, "readers (no one owner)", "", "", {}});
+    return vertex("task:" + h.holder,
+                  {false, h.holder + ", running or outside a traced operation", "", "", {}});
+  }
+
+  V waker(const OffCpuStack& s) {
+    // flush_work's barrier completes the sleeper right after the worker
+    // ran the flushed work: that work is what the sleeper waited for.
+    if (s.waker_work == "wq_barrier_func" && !s.waker_last_work.empty())
+      return vertex("waker-work:" + s.waker_last_work,
+                    {false, "kworker running " + s.waker_last_work + " (flush_work's barrier after it)",
+                     "", "", {}});
+    std::string_view work = s.waker_work.empty() ? work_function(s.waker_frames) : s.waker_work;
+    if (!work.empty())
+      return vertex("waker-work:" + std::string(work),
+                    {false, "kworker running " + std::string(work), "", "", {}});
+    if (!s.waker.empty()) return vertex("waker:" + s.waker, {false, s.waker, "", "", {}});
+    return vertex("waker:", {false, "no traced waker", "", "", {}});
+  }
+
+  Graph& graph() { return g_; }
+
+ private:
+  double runs_;
+  Graph g_;
+  std::map<std::string, V> ids_;
+  std::map<std::tuple<V, V, std::string>, Graph::edge_descriptor> edges_;
+};
+
+std::string lock_text(const LockHolder& h) {
+  LockStat s;
+  s.address = h.address;
+  s.symbol = h.symbol;
+  s.flags = h.flags;
+  s.frames = h.frames;
+  return lock_name(s);
+}
+
+// The graph of every run of `runs`, edges in ns per run.
+Graph build(const std::vector<const Profile*>& runs) {
+  Builder b(std::max<double>(1, static_cast<double>(runs.size())));
+  for (const Profile* p : runs) {
+    // Blocked holders' sleeps, by the holder's (op, stack): found once per run.
+    std::map<std::pair<std::string, Stack>, std::vector<const OffCpuStack*>> sleeps;
+    for (const auto& s : p->offcpu)
+      if (s.kind == SampleKind::Op && s.wait_class != "runqueue")
+        sleeps[{s.name, s.frames}].push_back(&s);
+    std::map<std::string, std::vector<const LockHolder*>> by_waiter;
+    for (const auto& h : p->lock_holders) by_waiter[h.op].push_back(&h);
+    for (const auto& h : p->lock_holders) {
+      V holder = b.holder(h);
+      b.edge(b.op(h.op), holder, WaitHop::Lock, lock_text(h), static_cast<double>(h.total_ns),
+             h.count);
+      if (h.holder_kind != "blocked") continue;
+      if (auto it = sleeps.find({h.holder, h.holder_frames}); it != sleeps.end())
+        for (const OffCpuStack* s : it->second)
+          b.edge(holder, b.waker(*s), WaitHop::Wake, s->wait_class, static_cast<double>(s->total_ns),
+                 s->count);
+      // A holder asleep on a lock waits on that op's lock holders in turn.
+      if (h.holder_class == "lock")
+        for (const LockHolder* next : by_waiter[h.holder])
+          b.edge(holder, b.holder(*next), WaitHop::Lock, lock_text(*next),
+                 static_cast<double>(next->total_ns), next->count);
+    }
+  }
+  return std::move(b.graph());
+}
+
+std::vector<WaitChain> chains_of(const Graph& g) {
+  std::vector<WaitChain> out;
+  for (V start : boost::make_iterator_range(boost::vertices(g))) {
+    if (!g[start].waiter || boost::out_degree(start, g) == 0) continue;
+    WaitChain c;
+    c.op = g[start].context;
+    std::set<V> seen{start};
+    V at = start;
+    for (int depth = 0; depth < 8; ++depth) {
+      const Edge* best = nullptr;
+      V next = at;
+      for (auto e : boost::make_iterator_range(boost::out_edges(at, g)))
+        if (!best || g[e].ns > best->ns) best = &g[e], next = boost::target(e, g);
+      if (!best) break;
+      c.hops.push_back({best->kind, best->what, g[next].context, best->ns, best->count});
+      if (!seen.insert(next).second) {
+        c.cycle = true;
+        break;
+      }
+      at = next;
+    }
+    if (!c.hops.empty()) out.push_back(std::move(c));
+  }
+  std::sort(out.begin(), out.end(),
+            [](const WaitChain& x, const WaitChain& y) { return x.hops[0].ns > y.hops[0].ns; });
+  return out;
+}
+
+std::string time_text(double ns) {
+  double a = std::fabs(ns);
+  return a < 1e3 ? fmt::format("{:.0f} ns", ns)
+         : a < 1e6 ? fmt::format("{:.1f} µs", ns / 1e3)
+         : a < 1e9 ? fmt::format("{:.1f} ms", ns / 1e6)
+                   : fmt::format("{:.2f} s", ns / 1e9);
+}
+
+}  // namespace
+
+std::string blocked_site(const Stack& frames) {
+  std::vector<std::string_view> site;
+  for (auto f = frames.rbegin(); f != frames.rend() && site.size() < 2; ++f)
+    if (!frame_matches_any(f->str(), kWaitPrimitives)) site.push_back(base_name(f->str()));
+  if (site.empty()) return "(no stack)";
+  return site.size() == 1 ? std::string(site[0]) : fmt::format("{} ← {}", site[0], site[1]);
+}
+
+std::vector<WaitChain> wait_chains(const std::vector<const Profile*>& runs, double min_share) {
+  auto out = chains_of(build(runs));
+  if (!out.empty() && min_share > 0) {
+    double top = out.front().hops[0].ns;
+    std::erase_if(out, [&](const WaitChain& c) { return c.hops[0].ns < min_share * top; });
+  }
+  return out;
+}
+
+std::vector<WaitChain> wait_chains(const Profile& p, double min_share) {
+  return wait_chains(std::vector<const Profile*>{&p}, min_share);
+}
+
+std::string chain_text(const WaitChain& c, double ops) {
+  if (c.hops.empty()) return c.op + ": no recorded lock holder";
+  const WaitHop& first = c.hops[0];
+  std::string s = fmt::format("{} waited {} on {}: held by {}", c.op,
+                              ops > 0 ? time_text(first.ns / ops) + "/op" : time_text(first.ns),
+                              first.what, first.context);
+  for (std::size_t i = 1; i < c.hops.size(); ++i) {
+    const WaitHop& h = c.hops[i];
+    if (h.kind == WaitHop::Wake)
+      s += fmt::format("; it slept there {} a run, woken by {}", time_text(h.ns), h.context);
+    else
+      s += fmt::format("; it waited {} a run on {}, held by {}", time_text(h.ns), h.what, h.context);
+  }
+  if (c.cycle) s += " — a cycle: that context is already on this chain";
+  return s;
+}
+
+}  // namespace fscost

@@ -1,0 +1,57 @@
+// Who waited for whom: a wait-for graph over one profile's aggregates.
+//
+// Vertices are contexts: a waiting operation ("create"), a lock's holder as
+// the waiter found it (a create blocked in xfs_flush_inodes, a kworker's work
+// function, a task), and whoever woke a blocked holder (a kworker by its work
+// function, a task by comm). Edges carry the time waited, in ns per run:
+//
+//   op  --lock wait on L-->  holder        (Profile::lock_holders)
+//   blocked holder  --its sleep there-->  waker     (Profile::offcpu, the
+//        holder op's intervals blocked in the same stack, by waker)
+//   holder blocked on a lock  -->  that op's lock holders (a chain can
+//        loop back: A waits on B, which waits on A's lock)
+//
+// For each op the heaviest chain is followed from the op to where the time
+// was spent: a running holder, a sleep nobody traced, a waker. A vertex met
+// twice ends the chain as a cycle.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/profile.h"
+
+namespace fscost {
+
+struct WaitHop {
+  enum Kind { Lock, Wake } kind = Lock;  // a wait on a lock's holder; a blocked holder's waker
+  std::string what;     // Lock: the lock ("i_rwsem (parent dir, open)"); Wake: the wait class
+  std::string context;  // "create, blocked (sleep) in __flush_work ← xfs_create"
+  double ns = 0;        // time on this edge, per run
+  std::uint64_t count = 0;  // waits or intervals behind it
+};
+
+struct WaitChain {
+  std::string op;             // the waiting operation
+  std::vector<WaitHop> hops;  // from the op outwards; the first hop's ns is its lock wait
+  bool cycle = false;         // the last hop leads back to a context already on the chain
+};
+
+// The heaviest chain of every op that waited on a lock whose holder was
+// recorded, heaviest first; `min_share` drops ops whose first hop is below
+// that share of the heaviest op's.
+std::vector<WaitChain> wait_chains(const Profile& p, double min_share = 0.0);
+// The same over several runs (a diff's side): edges summed, per run.
+std::vector<WaitChain> wait_chains(const std::vector<const Profile*>& runs, double min_share = 0.0);
+
+// "create waited 27.9 µs/op on i_rwsem (parent dir) [rwsem:W]: held by
+// create, blocked (sleep) in __flush_work ← xfs_create (1.1 s); woken by
+// kworker running wq_barrier_func (1.1 s)". Per op with `ops` > 0.
+std::string chain_text(const WaitChain& c, double ops);
+
+// The blocked stack's site: the two leaf-most frames that are no scheduler
+// or wait primitive, leaf first ("__flush_work ← xfs_create").
+std::string blocked_site(const Stack& frames);
+
+}  // namespace fscost

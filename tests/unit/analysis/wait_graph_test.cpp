@@ -1,0 +1,147 @@
+// The wait-for graph (views/wait_graph.h) on hand-built profiles: the
+// ENOSPC chain from a create's i_rwsem wait to the flush worker, the
+// heaviest holder chosen, and a cycle reported rather than looped on.
+#include <gtest/gtest.h>
+
+#include "views/wait_graph.h"
+
+namespace fscost {
+namespace {
+
+Stack stack(std::initializer_list<const char*> frames) {
+  Stack s;
+  for (const char* f : frames) s.emplace_back(f);
+  return s;
+}
+
+const Stack kCreateWait = stack({"entry_SYSCALL_64", "do_sys_openat2", "path_openat", "open_last_lookups",
+                                 "down_write", "rwsem_down_write_slowpath"});
+const Stack kFlushSleep = stack({"entry_SYSCALL_64", "do_sys_openat2", "path_openat", "xfs_generic_create",
+                                 "xfs_create", "__flush_work", "wait_for_completion", "schedule_timeout",
+                                 "schedule", "__schedule"});
+
+LockHolder blocked_holder(const std::string& op, const Stack& waiter, const std::string& holder,
+                          const std::string& cls, const Stack& where, std::uint64_t ns) {
+  LockHolder h;
+  h.op = op;
+  h.address = 0xffff888000100000;
+  h.flags = 4;  // WRITE
+  h.frames = waiter;
+  h.holder_kind = "blocked";
+  h.holder = holder;
+  h.holder_class = cls;
+  h.holder_frames = where;
+  h.count = 18;
+  h.total_ns = ns;
+  return h;
+}
+
+Profile enospc_profile() {
+  Profile p;
+  p.ops = {{"create", 40000}};
+  p.lock_holders.push_back(
+      blocked_holder("create", kCreateWait, "create", "sleep", kFlushSleep, 230'000'000));
+  // A lighter holder: a create running.
+  LockHolder running;
+  running.op = "create";
+  running.frames = kCreateWait;
+  running.holder_kind = "task";
+  running.holder = "fscost-workload";
+  running.count = 6;
+  running.total_ns = 300'000;
+  p.lock_holders.push_back(running);
+  // The holder's own sleep there, ended by flush_work's barrier.
+  OffCpuStack sleep;
+  sleep.kind = SampleKind::Op;
+  sleep.name = "create";
+  sleep.wait_class = "sleep";
+  sleep.frames = kFlushSleep;
+  sleep.waker = "kworker/0:2";
+  sleep.waker_frames = stack({"ret_from_fork", "kthread", "worker_thread", "process_one_work", "complete"});
+  sleep.count = 1;
+  sleep.total_ns = 236'000'000;
+  sleep.waker_work = "wq_barrier_func";
+  sleep.waker_last_work = "xfs_flush_inodes_worker";
+  p.offcpu.push_back(sleep);
+  return p;
+}
+
+TEST(WaitGraph, TheEnospcChainEndsAtTheFlushWorker) {
+  auto chains = wait_chains(enospc_profile());
+  ASSERT_EQ(chains.size(), 1u);
+  const WaitChain& c = chains[0];
+  EXPECT_EQ(c.op, "create");
+  EXPECT_FALSE(c.cycle);
+  ASSERT_EQ(c.hops.size(), 2u);
+  EXPECT_EQ(c.hops[0].kind, WaitHop::Lock);
+  EXPECT_EQ(c.hops[0].context, "create, blocked (sleep) in __flush_work ← xfs_create");
+  EXPECT_EQ(c.hops[0].count, 18u);
+  EXPECT_EQ(c.hops[1].kind, WaitHop::Wake);
+  EXPECT_EQ(c.hops[1].context, "kworker running xfs_flush_inodes_worker (flush_work's barrier after it)");
+  EXPECT_EQ(chain_text(c, 40000),
+            "create waited 5.8 µs/op on i_rwsem (parent dir, open): held by create, blocked (sleep) "
+            "in __flush_work ← xfs_create; it slept there 236.0 ms a run, woken by kworker running "
+            "xfs_flush_inodes_worker (flush_work's barrier after it)");
+}
+
+TEST(WaitGraph, SeveralRunsArePerRun) {
+  Profile a = enospc_profile(), b = enospc_profile();
+  auto chains = wait_chains(std::vector<const Profile*>{&a, &b});
+  ASSERT_EQ(chains.size(), 1u);
+  EXPECT_DOUBLE_EQ(chains[0].hops[0].ns, 230e6);  // the mean of two runs, not their sum
+  EXPECT_EQ(chains[0].hops[0].count, 36u);
+}
+
+// create waits on rename, blocked on a lock whose holder is a create
+// blocked on a lock rename holds: the chain stops where it meets a context
+// again and says so.
+TEST(WaitGraph, ACycleIsReportedNotFollowed) {
+  const Stack rename_sleep = stack({"do_renameat2", "lock_rename", "down_write", "rwsem_down_write_slowpath",
+                                    "schedule", "__schedule"});
+  const Stack create_sleep = stack({"path_openat", "down_write", "rwsem_down_write_slowpath", "schedule"});
+  Profile p;
+  p.ops = {{"create", 100}, {"rename", 100}};
+  p.lock_holders = {
+      blocked_holder("create", kCreateWait, "rename", "lock", rename_sleep, 5'000'000),
+      blocked_holder("rename", rename_sleep, "create", "lock", create_sleep, 4'000'000)};
+  auto chains = wait_chains(p);
+  ASSERT_EQ(chains.size(), 2u);
+  const WaitChain& c = chains[0];
+  EXPECT_EQ(c.op, "create");
+  EXPECT_TRUE(c.cycle);
+  ASSERT_EQ(c.hops.size(), 3u);
+  EXPECT_EQ(c.hops[0].context, "rename, blocked (lock) in lock_rename ← do_renameat2");
+  EXPECT_EQ(c.hops[1].context, "create, blocked (lock) in path_openat");
+  EXPECT_EQ(c.hops[2].context, "rename, blocked (lock) in lock_rename ← do_renameat2");
+  EXPECT_NE(chain_text(c, 100).find("a cycle"), std::string::npos) << chain_text(c, 100);
+}
+
+TEST(WaitGraph, TheHeaviestHolderIsFollowedAndOtherHoldersNamed) {
+  Profile p = enospc_profile();
+  p.lock_holders[1].total_ns = 900'000'000;  // now the running holder weighs most
+  auto chains = wait_chains(p);
+  ASSERT_EQ(chains.size(), 1u);
+  ASSERT_EQ(chains[0].hops.size(), 1u);
+  EXPECT_EQ(chains[0].hops[0].context, "fscost-workload, running or outside a traced operation");
+  LockHolder k;
+  k.op = "close";
+  k.holder_kind = "kthread";
+  k.holder = "xfs-cil/loop0: xlog_cil_push_work";
+  k.total_ns = 1;
+  p.lock_holders.push_back(k);
+  chains = wait_chains(p);
+  ASSERT_EQ(chains.size(), 2u);
+  EXPECT_EQ(chains[1].hops[0].context, "kernel thread xfs-cil/loop0: xlog_cil_push_work");
+  EXPECT_EQ(wait_chains(p, 0.5).size(), 1u) << "close's wait is below half of create's";
+}
+
+TEST(WaitGraph, BlockedSiteSkipsTheSchedulerAndWaitPrimitives) {
+  EXPECT_EQ(blocked_site(kFlushSleep), "__flush_work ← xfs_create");
+  EXPECT_EQ(blocked_site(stack({"xfs_buf_read_map", "xfs_buf_iowait", "wait_for_completion",
+                                "schedule_timeout", "schedule", "__schedule"})),
+            "xfs_buf_iowait ← xfs_buf_read_map");
+  EXPECT_EQ(blocked_site({}), "(no stack)");
+}
+
+}  // namespace
+}  // namespace fscost
