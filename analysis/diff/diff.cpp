@@ -67,6 +67,7 @@ Diff diff_all_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   d.config = cfg;
   d.ops = compare_ops(ma, mb, cfg);
   compare_totals(d, ma, mb);
+  compare_chains(d, a, b);
   std::vector<FlameNode> trees = find_paths(d, a, b, *sa, *sb, cfg);
   control_fdr(d);
   parallel_for(d.ops.size(), [&](std::size_t i) {

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "views/stacks.h"  // FlameInput
+#include "views/wait_graph.h"  // WaitChain
 #include "model/profile.h"
 #include "model/result.h"
 #include "diff/stats.h"
@@ -222,12 +223,13 @@ struct OpDiff {
   std::vector<DeltaPart> oncpu_parts;   // by |delta_ns| descending
   std::vector<DeltaPath> paths;         // increases first, each by share descending
   std::vector<DeltaPart> offcpu_parts;
+  // Who the op waited for (views/wait_graph.h), each side's heaviest chain
+  // over its runs, per run; `holder_wait` compares, ns/op per run, the wait
+  // on B's first holder (A's when B has none), in the locks family.
+  std::optional<WaitChain> chain_a, chain_b;
+  Comparison holder_wait;
 };
 
-// Kernel-thread CPU of one bucket (a workqueue's workers, or a named
-// thread: "xfs-conv/loop0", "writeback", "xfsaild/loop0"), ns per run, from
-// cpu-clock samples (the count test). Work outside any operation that the
-// workload caused: unwritten-extent conversion, writeback, CIL pushes.
 // One kernel-thread bucket (workqueue or thread, and the work function a
 // worker ran), per run.
 struct BackgroundDiff {

@@ -197,6 +197,17 @@ std::vector<WaitChain> wait_chains(const std::vector<const Profile*>& runs, doub
   return out;
 }
 
+double wait_on(const Profile& p, const std::string& op, const std::string& context) {
+  Graph g = build({&p});
+  double ns = 0;
+  for (V v : boost::make_iterator_range(boost::vertices(g))) {
+    if (!g[v].waiter || g[v].context != op) continue;
+    for (auto e : boost::make_iterator_range(boost::out_edges(v, g)))
+      if (g[boost::target(e, g)].context == context) ns += g[e].ns;
+  }
+  return ns;
+}
+
 std::vector<WaitChain> wait_chains(const Profile& p, double min_share) {
   return wait_chains(std::vector<const Profile*>{&p}, min_share);
 }

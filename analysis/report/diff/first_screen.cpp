@@ -82,16 +82,27 @@ std::string xfs_events(const OpDiff& op) {
 }
 
 void op_block(Page& page, const Diff& d, const OpDiff& op) {
+  std::string events = xfs_events(op);
   if (op.oncpu.significant()) {
     page.para(sentence(d, op, true, true));
     paths(page, op);
+    if (!events.empty()) page.para("XFS events per op: " + events + ".", "  - ", "    ");
   }
-  if (std::string e = xfs_events(op); !e.empty())
-    page.para("XFS events per op: " + e + ".", "  - ", "    ");
   if (op.offcpu.significant()) page.para(sentence(d, op, false, true));
+  // under the op's first sentence, whichever it is
+  if (!op.oncpu.significant() && !events.empty())
+    page.para("XFS events per op: " + events + ".", "  - ", "    ");
   if (!op.oncpu.significant() && !op.offcpu.significant())
     page.para(op.op + ": no significant change in on- or off-CPU time per operation.");
   page.para(verdict(op), "  ", "    ");
+  // Who held the lock, when its wait changed: B's chain (A's if B has none).
+  if (lock_changed(op) || op.holder_wait.significant()) {
+    const auto& c = op.chain_b ? op.chain_b : op.chain_a;
+    if (c)
+      page.para(fmt::format("{}: {}", op.chain_b ? "in B" : "in A",
+                            chain_text(*c, op.chain_b ? op.count.sb.mean : op.count.sa.mean)),
+                "  ", "    ");
+  }
 }
 
 // "+50.0 ms (6.0× A, CI +40.1..+59.9)": a background figure's change.

@@ -14,6 +14,7 @@
 #include "report/diff/format.h"
 #include "report/diff/text_parts.h"
 #include "model/escape.h"
+#include <tuple>
 
 namespace fscost::html {
 
@@ -210,6 +211,12 @@ void op_block(std::string& out, const Diff& d, const OpDiff& op, const std::stri
   paths(out, op);
   families(out, op);
   functions(out, op);
+  // Who the op waited for: each side's heaviest chain (views/wait_graph.h).
+  for (auto [side, c, ops] : {std::tuple{"A", &op.chain_a, op.count.sa.mean},
+                              std::tuple{"B", &op.chain_b, op.count.sb.mean}})
+    if (*c)
+      fmt::format_to(std::back_inserter(out), "<p class=\"chain\">Who waited for whom, {}: {}</p>\n",
+                     side, esc(chain_text(**c, ops)));
   out += "<p class=\"note\">Differential flame graphs: " + graph_links(graphs) + "</p>\n</div>\n";
 }
 

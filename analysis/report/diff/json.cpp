@@ -129,6 +129,19 @@ json locks(const std::vector<LockDiff>& v) {
   return a;
 }
 
+// A wait-for chain (views/wait_graph.h), or null where the side has none.
+json chain(const std::optional<WaitChain>& c) {
+  if (!c) return nullptr;
+  json hops = json::array();
+  for (const auto& h : c->hops)
+    hops.push_back({{"kind", h.kind == WaitHop::Wake ? "wake" : "lock"},
+                    {"what", h.what},
+                    {"context", h.context},
+                    {"ns_per_run", h.ns},
+                    {"count", h.count}});
+  return {{"cycle", c->cycle}, {"hops", std::move(hops)}};
+}
+
 json op_json(const OpDiff& o) {
   json classes = json::object();
   for (const auto& [cls, c] : o.offcpu_by_class) classes[cls] = comparison(c);
@@ -151,7 +164,9 @@ json op_json(const OpDiff& o) {
           {"oncpu_parts", parts(o.oncpu_parts)},
           {"paths", paths(o.paths)},
           {"families", families(o.families)},
-          {"offcpu_parts", parts(o.offcpu_parts)}};
+          {"offcpu_parts", parts(o.offcpu_parts)},
+          {"chains",
+           {{"a", chain(o.chain_a)}, {"b", chain(o.chain_b)}, {"holder_wait", comparison(o.holder_wait)}}}};
 }
 
 json background(const std::vector<BackgroundDiff>& v) {

@@ -4,6 +4,8 @@
 // too long for it gets a line of its own.
 #include <fmt/format.h>
 
+#include <tuple>
+
 #include <algorithm>
 #include <cmath>
 #include <iterator>
@@ -159,6 +161,18 @@ void locks(Page& page, const OpDiff& op, std::size_t top) {
 
 }  // namespace
 
+// Who the op waited for, each side's heaviest chain, and the wait on the
+// first holder compared.
+void chains(Page& page, const OpDiff& op) {
+  if (!op.chain_a && !op.chain_b) return;
+  subheading(page, "who waited for whom (the heaviest chain, per run):");
+  for (auto [side, c, ops] : {std::tuple{"A", &op.chain_a, op.count.sa.mean},
+                              std::tuple{"B", &op.chain_b, op.count.sb.mean}})
+    page.para(*c ? chain_text(**c, ops) : op.op + ": no lock wait with a recorded holder",
+              fmt::format("    {}: ", side), "       ");
+  row(page, 4, "on the first holder", op.holder_wait);
+}
+
 void tables(Page& page, const Diff& d) {
   workload(page, d);
   for (std::size_t i = 0; i < d.ops.size(); ++i) {
@@ -166,6 +180,7 @@ void tables(Page& page, const Diff& d) {
     metrics(page, d.ops[i]);
     functions(page, d.ops[i], d.config.top);
     locks(page, d.ops[i], d.config.top);
+    chains(page, d.ops[i]);
   }
 }
 

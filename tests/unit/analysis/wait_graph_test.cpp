@@ -3,6 +3,10 @@
 // heaviest holder chosen, and a cycle reported rather than looped on.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
+#include "diff/diff.h"
+#include "report/diff_report.h"
 #include "views/wait_graph.h"
 
 namespace fscost {
@@ -141,6 +145,57 @@ TEST(WaitGraph, BlockedSiteSkipsTheSchedulerAndWaitPrimitives) {
                                 "schedule_timeout", "schedule", "__schedule"})),
             "xfs_buf_iowait ← xfs_buf_read_map");
   EXPECT_EQ(blocked_site({}), "(no stack)");
+}
+
+}  // namespace
+}  // namespace fscost
+
+namespace fscost {
+namespace {
+
+// The diff: each side's chain, the wait on B's first holder compared run by
+// run, and B's chain on the first screen when the op's lock wait changed.
+TEST(WaitGraphDiff, ChainsOfBothSidesAndTheFirstHolderCompared) {
+  auto side = [](const char* label, std::uint64_t wait_ns) {
+    RunSet s;
+    s.label = label;
+    for (int i = 0; i < 5; ++i) {
+      Profile p = enospc_profile();
+      p.meta.freq_hz = 997;
+      p.ops[0].count = 40000;
+      p.ops[0].wall_ns = 40000ull * 20000;
+      p.ops[0].oncpu_ns = 40000ull * 10000;
+      p.ops[0].latency_log2.assign(40, 0);
+      p.lock_holders[0].total_ns = wait_ns + static_cast<std::uint64_t>(i) * 1'000'000;
+      p.ops[0].offcpu_ns = p.lock_holders[0].total_ns;  // the op's off-CPU time is that wait
+      s.runs.push_back(std::move(p));
+      s.sources.push_back(std::string(label) + "/run" + std::to_string(i + 1) + ".profile");
+    }
+    return s;
+  };
+  RunSet a = side("A", 240'000'000), b = side("B", 1'290'000'000);
+  Diff d = diff_runs(a, b);
+  const OpDiff* create = nullptr;
+  for (const auto& o : d.ops)
+    if (o.op == "create") create = &o;
+  ASSERT_NE(create, nullptr);
+  ASSERT_TRUE(create->chain_a && create->chain_b);
+  EXPECT_EQ(create->chain_b->hops[0].context, "create, blocked (sleep) in __flush_work ← xfs_create");
+  EXPECT_NEAR(create->holder_wait.sa.mean, 242e6 / 40000, 1);
+  EXPECT_NEAR(create->holder_wait.sb.mean, 1292e6 / 40000, 1);
+  EXPECT_TRUE(create->holder_wait.significant());
+  std::string text = render_diff_text(d);
+  std::string first = text.substr(0, text.find(std::string(72, '-')));
+  EXPECT_NE(first.find("in B: create waited 32.3 µs/op on i_rwsem (parent dir, open): held by"),
+            std::string::npos)
+      << first;
+  EXPECT_NE(text.find("who waited for whom (the heaviest chain, per run):"), std::string::npos);
+  std::string html = render_diff_html(d, a, b);
+  EXPECT_NE(html.find("<p class=\"chain\">Who waited for whom, B: create waited 32.3 µs/op"),
+            std::string::npos);
+  auto j = diff_json(d);
+  EXPECT_EQ(j["ops"][0]["chains"]["b"]["hops"][1]["context"],
+            "kworker running xfs_flush_inodes_worker (flush_work's barrier after it)");
 }
 
 }  // namespace

@@ -1,0 +1,51 @@
+// Who each op waited for, in A and in B (views/wait_graph.h): the heaviest
+// chain of each side over its runs, and the wait on the first holder
+// compared run by run.
+#include <algorithm>
+
+#include "diff/internal.h"
+
+namespace fscost {
+
+namespace {
+
+std::vector<const Profile*> profiles(const RunSet& s) {
+  std::vector<const Profile*> out;
+  for (const auto& p : s.runs) out.push_back(&p);
+  return out;
+}
+
+double ops_of(const Profile& p, const std::string& op) {
+  for (const auto& o : p.ops)
+    if (o.name == op) return static_cast<double>(o.count);
+  return 0;
+}
+
+}  // namespace
+
+void compare_chains(Diff& d, const RunSet& a, const RunSet& b) {
+  auto chains_a = wait_chains(profiles(a)), chains_b = wait_chains(profiles(b));
+  auto find = [](const std::vector<WaitChain>& cs, const std::string& op) -> std::optional<WaitChain> {
+    for (const auto& c : cs)
+      if (c.op == op) return c;
+    return std::nullopt;
+  };
+  for (auto& op : d.ops) {
+    op.chain_a = find(chains_a, op.op);
+    op.chain_b = find(chains_b, op.op);
+    const auto& lead = op.chain_b ? op.chain_b : op.chain_a;
+    if (!lead) continue;
+    const std::string& holder = lead->hops[0].context;
+    auto side = [&](const RunSet& s) {
+      std::vector<double> v;
+      for (const auto& p : s.runs) {
+        double n = ops_of(p, op.op);
+        v.push_back(n > 0 ? wait_on(p, op.op, holder) / n : 0);
+      }
+      return v;
+    };
+    op.holder_wait = compare(side(a), side(b), "ns/op", d.config.level, d.config.alpha);
+  }
+}
+
+}  // namespace fscost
