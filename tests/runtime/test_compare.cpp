@@ -447,6 +447,17 @@ TEST_F(CompareTest, DemoSizesStayClearOfEnospcAndOneGibDoesNot) {
   std::string at_1g = enospc("1G");
   EXPECT_NE(at_1g.find("ran out of free space"), std::string::npos) << at_1g;
   EXPECT_NE(at_1g.find("xfs_flush_inodes"), std::string::npos) << at_1g;
+  // Issue 16: who the other creates waited for — the create asleep in the
+  // flush, holding the directory's i_rwsem, woken after the flush worker
+  // (rmapbt=1's flush sleeps over a second a run: its side has the chain).
+  json s = json::parse(slurp(out_ + "/summary.json"), nullptr, false);
+  std::string chains;
+  for (const auto& op : s["ops"])
+    if (op["op"] == "create")
+      for (const char* side : {"a", "b"}) chains += op["chains"][side].dump() + "\n";
+  EXPECT_NE(chains.find("create, blocked (sleep) in __flush_work \u2190 xfs_create"), std::string::npos)
+      << chains;
+  EXPECT_NE(chains.find("kworker running xfs_flush_inodes_worker"), std::string::npos) << chains;
 }
 
 TEST_F(CompareTest, FailingWorkloadStopsWithItsMessage) {
