@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "views/lock_names.h"
 
@@ -119,15 +121,39 @@ void for_each_stack(const Profile& p, View view, const StackFilter& filter, Fold
         emit(StackRecord{s.kind, s.name, b.stack(), s.total_ns});
       }
       break;
-    case View::Locks:
+    case View::Locks: {
+      // An op's waits whose holder was recorded stand the holder on the
+      // waiter's stack after "--", as the off-CPU view stands the waker
+      // (an off-wake graph): its blocked stack leaf first, then who it was.
+      std::map<std::tuple<std::string, std::uint64_t, Stack>, std::vector<const LockHolder*>> held;
+      for (const auto& h : p.lock_holders) held[{h.op, h.address, h.frames}].push_back(&h);
       for (const auto& s : p.locks) {
         if (!wanted(s.kind, s.name, s.total_ns, filter)) continue;
+        std::uint64_t rest = s.total_ns;
+        if (s.kind == SampleKind::Op)
+          if (auto it = held.find({s.name, s.address, s.frames}); it != held.end())
+            for (const LockHolder* h : it->second) {
+              std::uint64_t ns = std::min(rest, h->total_ns);
+              if (ns == 0) continue;
+              rest -= ns;
+              b.start(s.kind, s.name);
+              b.text(lock_name(s));
+              b.frames(s.frames);
+              b.text("--");
+              b.frames_reversed(h->holder_frames);
+              b.text(h->holder_kind == "blocked"
+                         ? fmt::format("[held by {}, blocked ({})]", h->holder, h->holder_class)
+                         : fmt::format("[held by {} ({})]", h->holder, h->holder_kind));
+              emit(StackRecord{s.kind, s.name, b.stack(), ns});
+            }
+        if (rest == 0) continue;
         b.start(s.kind, s.name);
         b.text(lock_name(s));
         b.frames(s.frames);
-        emit(StackRecord{s.kind, s.name, b.stack(), s.total_ns});
+        emit(StackRecord{s.kind, s.name, b.stack(), rest});
       }
       break;
+    }
   }
 }
 

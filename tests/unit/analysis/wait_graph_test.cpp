@@ -7,7 +7,10 @@
 
 #include "diff/diff.h"
 #include "report/diff_report.h"
+#include "views/stacks.h"
 #include "views/wait_graph.h"
+
+#include <algorithm>
 
 namespace fscost {
 namespace {
@@ -137,6 +140,36 @@ TEST(WaitGraph, TheHeaviestHolderIsFollowedAndOtherHoldersNamed) {
   ASSERT_EQ(chains.size(), 2u);
   EXPECT_EQ(chains[1].hops[0].context, "kernel thread xfs-cil/loop0: xlog_cil_push_work");
   EXPECT_EQ(wait_chains(p, 0.5).size(), 1u) << "close's wait is below half of create's";
+}
+
+// The lock view stands a wait's holder on the waiter's stack (off-wake
+// style): the holder's blocked stack leaf first after "--", then who it was;
+// the part of the wait with no recorded holder keeps the plain stack.
+TEST(WaitGraph, TheLockViewStandsTheHolderOnTheWaiter) {
+  Profile p = enospc_profile();
+  LockStat l;
+  l.kind = SampleKind::Op;
+  l.name = "create";
+  l.address = p.lock_holders[0].address;
+  l.flags = 4;
+  l.frames = kCreateWait;
+  l.count = 30;
+  l.total_ns = 250'000'000;  // 230 ms with a blocked holder, 20 ms more
+  p.locks.push_back(l);
+  std::uint64_t with_holder = 0, plain = 0;
+  for (const auto& s : profile_stacks(p, View::Locks, std::string("create"))) {
+    std::vector<std::string> f;
+    for (const auto& x : s.frames) f.emplace_back(x.str());
+    auto sep = std::find(f.begin(), f.end(), "--");
+    if (sep == f.end()) {
+      plain += s.value;
+      continue;
+    }
+    EXPECT_EQ(*(sep + 1), "__schedule") << "the holder's leaf first";
+    if (f.back() == "[held by create, blocked (sleep)]") with_holder += s.value;
+  }
+  EXPECT_EQ(with_holder, 230'000'000u);
+  EXPECT_EQ(plain, 20'000'000u);
 }
 
 TEST(WaitGraph, BlockedSiteSkipsTheSchedulerAndWaitPrimitives) {
