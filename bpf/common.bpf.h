@@ -161,6 +161,22 @@ static __always_inline void *lookup_or_init(void *map, const void *key, const vo
 	return bpf_map_lookup_elem(map, key);
 }
 
+/* One more interval of `ns` under `key` in a (key → fscost_offcpu_val) map;
+ * a full map counts as `drop`. */
+static __always_inline void add_interval(void *map, const void *key, enum fscost_drop drop,
+					 __u64 ns)
+{
+	struct fscost_offcpu_val *v, init = {};
+
+	v = lookup_or_init(map, key, &init);
+	if (!v) {
+		count_drop(drop);
+		return;
+	}
+	__sync_fetch_and_add(&v->count, 1);
+	__sync_fetch_and_add(&v->total_ns, ns);
+}
+
 /* The state of task p, or NULL: the idle task and untracked tasks have none. */
 static __always_inline struct fscost_task *state_of(struct task_struct *p, bool btf)
 {

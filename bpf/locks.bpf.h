@@ -106,16 +106,9 @@ static __always_inline void record_holder(struct fscost_task *t, struct fscost_l
 		.holder_reason = w->holder_reason,
 		.flags = w->flags,
 	};
-	struct fscost_offcpu_val *v, init = {};
 
 	__builtin_memcpy(key.holder_name, w->holder_name, sizeof(key.holder_name));
-	v = lookup_or_init(&lock_holders, &key, &init);
-	if (!v) {
-		count_drop(FSCOST_DROP_HOLDER_MAP_FULL);
-		return;
-	}
-	__sync_fetch_and_add(&v->count, 1);
-	__sync_fetch_and_add(&v->total_ns, total);
+	add_interval(&lock_holders, &key, FSCOST_DROP_HOLDER_MAP_FULL, total);
 }
 
 /* Tracked tasks and kernel threads; other tasks are not recorded. */

@@ -62,7 +62,6 @@ static __always_inline void add_offcpu(struct fscost_task *t, __u32 reason, __u6
 		.stack = t->off_stack,
 		.waker_stack = waker_stack,
 	};
-	struct fscost_offcpu_val *v, init = {};
 
 	if (with_waker) {
 		__builtin_memcpy(key.waker, t->waker, sizeof(key.waker));
@@ -73,13 +72,7 @@ static __always_inline void add_offcpu(struct fscost_task *t, __u32 reason, __u6
 		__builtin_memcpy(key.name, t->bg_name, sizeof(key.name));
 		key.func = t->bg_func;
 	}
-	v = lookup_or_init(&offcpu, &key, &init);
-	if (!v) {
-		count_drop(FSCOST_DROP_OFFCPU_MAP_FULL);
-		return;
-	}
-	__sync_fetch_and_add(&v->count, 1);
-	__sync_fetch_and_add(&v->total_ns, ns);
+	add_interval(&offcpu, &key, FSCOST_DROP_OFFCPU_MAP_FULL, ns);
 }
 
 /* Back on CPU: charge the interval. A woken sleeper's interval is split at
