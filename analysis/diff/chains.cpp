@@ -1,6 +1,5 @@
 // Who each op waited for, in A and in B (views/wait_graph.h): the heaviest
-// chain of each side over its runs, and the wait on the first holder
-// compared run by run.
+// chain of each side over its runs, and each hop of it compared run by run.
 #include <algorithm>
 
 #include "diff/internal.h"
@@ -35,16 +34,22 @@ void compare_chains(Diff& d, const RunSet& a, const RunSet& b) {
     op.chain_b = find(chains_b, op.op);
     const auto& lead = op.chain_b ? op.chain_b : op.chain_a;
     if (!lead) continue;
-    const std::string& holder = lead->hops[0].context;
-    auto side = [&](const RunSet& s) {
-      std::vector<double> v;
-      for (const auto& p : s.runs) {
-        double n = ops_of(p, op.op);
-        v.push_back(n > 0 ? wait_on(p, op.op, holder) / n : 0);
-      }
-      return v;
-    };
-    op.holder_wait = compare(side(a), side(b), "ns/op", d.config.level, d.config.alpha);
+    std::string from = op.op;
+    for (std::size_t i = 0; i < lead->hops.size(); ++i) {
+      const std::string& to = lead->hops[i].context;
+      // the first hop per op, as the op's other figures; the rest per run
+      auto side = [&](const RunSet& s) {
+        std::vector<double> v;
+        for (const auto& p : s.runs) {
+          double n = i == 0 ? ops_of(p, op.op) : 1;
+          v.push_back(n > 0 ? edge_ns(p, from, to) / n : 0);
+        }
+        return v;
+      };
+      op.hop_waits.push_back(compare(side(a), side(b), i == 0 ? "ns/op" : "ns", d.config.level,
+                                     d.config.alpha));
+      from = to;
+    }
   }
 }
 

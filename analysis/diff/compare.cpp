@@ -304,7 +304,7 @@ Families every_comparison(Diff& d, bool tested) {
       for (Comparison* c :
            {&l.contentions, &l.wait, &l.spin, &l.sleep, &l.optimistic_spin, &l.per_contention})
         f.locks.push_back(c);
-    if (op.holder_wait.sa.n + op.holder_wait.sb.n > 0) f.locks.push_back(&op.holder_wait);
+    for (auto& c : op.hop_waits) f.locks.push_back(&c);
   }
   return f;
 }

@@ -224,10 +224,12 @@ struct OpDiff {
   std::vector<DeltaPath> paths;         // increases first, each by share descending
   std::vector<DeltaPart> offcpu_parts;
   // Who the op waited for (views/wait_graph.h), each side's heaviest chain
-  // over its runs, per run; `holder_wait` compares, ns/op per run, the wait
-  // on B's first holder (A's when B has none), in the locks family.
+  // over its runs, per run. `hop_waits` compares each hop of B's chain (A's
+  // when B has none) run by run, in the locks family: the first, the wait on
+  // the holder, in ns/op; the others, the holder's and its waker's time, in
+  // ns per run.
   std::optional<WaitChain> chain_a, chain_b;
-  Comparison holder_wait;
+  std::vector<Comparison> hop_waits;
 };
 
 // One kernel-thread bucket (workqueue or thread, and the work function a

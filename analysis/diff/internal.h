@@ -29,8 +29,8 @@ void compare_totals(Diff& d, const std::vector<RunMetrics>& a, const std::vector
 // is valid: sets q and the verdict, and d.family.
 void control_fdr(Diff& d);
 
-// Each op's heaviest wait-for chain per side (OpDiff::chain_a/_b) and the
-// wait on its first holder compared run by run (OpDiff::holder_wait).
+// Each op's heaviest wait-for chain per side (OpDiff::chain_a/_b) and each
+// hop of it compared run by run (OpDiff::hop_waits).
 void compare_chains(Diff& d, const RunSet& a, const RunSet& b);
 
 // After control_fdr: each lock's LockChange and detail.

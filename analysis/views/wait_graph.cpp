@@ -197,13 +197,13 @@ std::vector<WaitChain> wait_chains(const std::vector<const Profile*>& runs, doub
   return out;
 }
 
-double wait_on(const Profile& p, const std::string& op, const std::string& context) {
+double edge_ns(const Profile& p, const std::string& from, const std::string& to) {
   Graph g = build({&p});
   double ns = 0;
   for (V v : boost::make_iterator_range(boost::vertices(g))) {
-    if (!g[v].waiter || g[v].context != op) continue;
+    if (g[v].context != from) continue;
     for (auto e : boost::make_iterator_range(boost::out_edges(v, g)))
-      if (g[boost::target(e, g)].context == context) ns += g[e].ns;
+      if (g[boost::target(e, g)].context == to) ns += g[e].ns;
   }
   return ns;
 }

@@ -45,9 +45,10 @@ std::vector<WaitChain> wait_chains(const Profile& p, double min_share = 0.0);
 // The same over several runs (a diff's side): edges summed, per run.
 std::vector<WaitChain> wait_chains(const std::vector<const Profile*>& runs, double min_share = 0.0);
 
-// ns of `op`'s lock waits in `p` whose holder is `context` (a WaitHop's),
-// one run: the first edge of a chain, as a diff compares it run by run.
-double wait_on(const Profile& p, const std::string& op, const std::string& context);
+// ns, in one run, on the edge from context `from` (an op's name, or a
+// WaitHop's context) to context `to`: a chain's hop, as a diff compares it
+// run by run.
+double edge_ns(const Profile& p, const std::string& from, const std::string& to);
 
 // "create waited 27.9 µs/op on i_rwsem (parent dir) [rwsem:W]: held by
 // create, blocked (sleep) in __flush_work ← xfs_create (1.1 s); woken by

@@ -96,7 +96,7 @@ void op_block(Page& page, const Diff& d, const OpDiff& op) {
     page.para(op.op + ": no significant change in on- or off-CPU time per operation.");
   page.para(verdict(op), "  ", "    ");
   // Who held the lock, when its wait changed: B's chain (A's if B has none).
-  if (lock_changed(op) || op.holder_wait.significant()) {
+  if (lock_changed(op) || (!op.hop_waits.empty() && op.hop_waits.front().significant())) {
     const auto& c = op.chain_b ? op.chain_b : op.chain_a;
     if (c)
       page.para(fmt::format("{}: {}", op.chain_b ? "in B" : "in A",

@@ -142,6 +142,12 @@ json chain(const std::optional<WaitChain>& c) {
   return {{"cycle", c->cycle}, {"hops", std::move(hops)}};
 }
 
+json hop_waits(const OpDiff& o) {
+  json a = json::array();
+  for (const auto& c : o.hop_waits) a.push_back(comparison(c));
+  return a;
+}
+
 json op_json(const OpDiff& o) {
   json classes = json::object();
   for (const auto& [cls, c] : o.offcpu_by_class) classes[cls] = comparison(c);
@@ -166,7 +172,7 @@ json op_json(const OpDiff& o) {
           {"families", families(o.families)},
           {"offcpu_parts", parts(o.offcpu_parts)},
           {"chains",
-           {{"a", chain(o.chain_a)}, {"b", chain(o.chain_b)}, {"holder_wait", comparison(o.holder_wait)}}}};
+           {{"a", chain(o.chain_a)}, {"b", chain(o.chain_b)}, {"hop_waits", hop_waits(o)}}}};
 }
 
 json background(const std::vector<BackgroundDiff>& v) {

@@ -170,7 +170,13 @@ void chains(Page& page, const OpDiff& op) {
                               std::tuple{"B", &op.chain_b, op.count.sb.mean}})
     page.para(*c ? chain_text(**c, ops) : op.op + ": no lock wait with a recorded holder",
               fmt::format("    {}: ", side), "       ");
-  row(page, 4, "on the first holder", op.holder_wait);
+  const auto& lead = op.chain_b ? op.chain_b : op.chain_a;
+  for (std::size_t i = 0; i < op.hop_waits.size() && i < lead->hops.size(); ++i)
+    row(page, 4,
+        i == 0 ? "on the first holder"
+               : fmt::format("hop {}: {}", i + 1,
+                             lead->hops[i].kind == WaitHop::Wake ? "its sleep" : "its lock wait"),
+        op.hop_waits[i]);
 }
 
 void tables(Page& page, const Diff& d) {
