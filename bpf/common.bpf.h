@@ -54,6 +54,8 @@ struct fscost_lock_wait {
 	__u32 holder_kind;	/* enum fscost_holder_kind, at the wait's first begin */
 	__u32 holder_op;
 	__u32 holder_reason;
+	__u32 holder_tid;	/* to look again when the waiter goes to sleep */
+	__u32 pad;
 	__u64 holder_stack;
 	__u64 holder_func;
 	char holder_name[FSCOST_NAME_LEN];

@@ -41,7 +41,14 @@ static __always_inline __u32 running_op(struct task_struct *h)
 	regs = (struct pt_regs *)((__u64)BPF_CORE_READ(h, stack) + regs_offset);
 	nr = (__u32)BPF_CORE_READ(regs, orig_ax);
 	rule = bpf_map_lookup_elem(&syscall_rules, &nr);
-	return rule ? rule->op : FSCOST_OP_NONE;
+	if (!rule || rule->op == FSCOST_OP_NONE)
+		return FSCOST_OP_OTHER;
+	/* openat's O_CREAT makes it a create; openat2's flags are in user
+	 * memory of another task, out of reach: its plain op */
+	if (rule->flag_mask && !rule->flag_deref &&
+	    (syscall_arg(regs, rule->flag_arg, false) & rule->flag_mask))
+		return rule->alt_op;
+	return rule->op;
 #else
 	return FSCOST_OP_NONE;
 #endif
@@ -73,6 +80,7 @@ static __always_inline void capture_holder(struct fscost_lock_wait *w, void *loc
 	if (!h)
 		return;
 	tid = BPF_CORE_READ(h, pid);
+	w->holder_tid = tid;
 	b = bpf_map_lookup_elem(&blocked, &tid);
 	if (b) {
 		w->holder_kind = FSCOST_HOLDER_BLOCKED;
@@ -161,6 +169,7 @@ static __always_inline void handle_contention_begin(void *ctx, void *lock, __u32
 	w->holder_kind = FSCOST_HOLDER_NONE;
 	w->holder_op = 0;
 	w->holder_reason = 0;
+	w->holder_tid = 0;
 	w->holder_stack = 0;
 	w->holder_func = 0;
 	__builtin_memset(w->holder_name, 0, sizeof(w->holder_name));

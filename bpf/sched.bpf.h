@@ -91,6 +91,25 @@ static __always_inline void end_offcpu(struct fscost_task *t, __u64 now)
 	t->off_since_ns = 0;
 }
 
+/* A waiter going to sleep on a lock whose holder was running when the wait
+ * began looks again: a holder that went to sleep meanwhile (xfs_create's
+ * ENOSPC flush, after the waiter's optimistic spin) is where the wait goes. */
+static __always_inline void holder_asleep_now(struct fscost_lock_wait *w)
+{
+	struct fscost_blocked *b;
+	__u32 tid = w->holder_tid;
+
+	if (w->holder_kind != FSCOST_HOLDER_TASK || !tid)
+		return;
+	b = bpf_map_lookup_elem(&blocked, &tid);
+	if (!b)
+		return;
+	w->holder_kind = FSCOST_HOLDER_BLOCKED;
+	w->holder_op = b->op;
+	w->holder_reason = b->reason;
+	w->holder_stack = b->stack;
+}
+
 static __always_inline void begin_offcpu(void *ctx, struct fscost_task *t,
 					 struct task_struct *prev, bool preempt, __u64 now)
 {
@@ -116,8 +135,10 @@ static __always_inline void switch_out(void *ctx, struct fscost_task *t,
 	if (t->lock_depth) {
 		__u32 d = t->lock_depth - 1;
 
-		if (d < 2)
+		if (d < 2) {
 			t->locks[d].out_since_ns = now;
+			holder_asleep_now(&t->locks[d]);
+		}
 	}
 	if (t->op == FSCOST_OP_NONE) {
 		if (work_flags) {
