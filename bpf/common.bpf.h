@@ -80,6 +80,7 @@ struct fscost_task {
 	char waker[16];
 	__u64 waker_func;	/* a kworker waker's work function, and its last one */
 	__u64 waker_last_func;
+	char waker_wq[FSCOST_NAME_LEN];	/* and its workqueue */
 	char bg_name[FSCOST_NAME_LEN];	/* a kworker's bucket, for its off-CPU interval */
 	__u64 bg_func;			/* and the work function it was running */
 	struct fscost_lock_wait locks[2];

@@ -102,6 +102,7 @@ struct fscost_offcpu_key {
 	 * sleeper flushed. 0 for other wakers. */
 	__u64 waker_func;
 	__u64 waker_last_func;
+	char waker_wq[FSCOST_NAME_LEN];	/* a kworker waker's workqueue; zeroed otherwise */
 };
 
 struct fscost_offcpu_val {

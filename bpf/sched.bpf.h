@@ -67,6 +67,7 @@ static __always_inline void add_offcpu(struct fscost_task *t, __u32 reason, __u6
 		__builtin_memcpy(key.waker, t->waker, sizeof(key.waker));
 		key.waker_func = t->waker_func;
 		key.waker_last_func = t->waker_last_func;
+		__builtin_memcpy(key.waker_wq, t->waker_wq, sizeof(key.waker_wq));
 	}
 	if (t->op == FSCOST_OP_NONE) {
 		__builtin_memcpy(key.name, t->bg_name, sizeof(key.name));
@@ -124,6 +125,7 @@ static __always_inline void begin_offcpu(void *ctx, struct fscost_task *t,
 	t->waker_stack = 0;
 	t->waker_func = 0;
 	t->waker_last_func = 0;
+	__builtin_memset(t->waker_wq, 0, sizeof(t->waker_wq));
 }
 
 /* `work`: prev is a kworker inside a work item, whose off-CPU time is
@@ -272,7 +274,7 @@ static __always_inline void handle_waking(void *ctx, struct task_struct *p, bool
 	flags = current_flags(btf);
 	w = task_worker(current_task(), flags);
 	if (w) {
-		t->waker_func = (__u64)BPF_CORE_READ(w, current_func);
+		t->waker_func = task_bucket(current_task(), flags, t->waker_wq);
 		if (bpf_core_field_exists(w->last_func))
 			t->waker_last_func = (__u64)BPF_CORE_READ(w, last_func);
 	}

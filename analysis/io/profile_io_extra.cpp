@@ -48,6 +48,7 @@ OffCpuStack parse_offcpu(Checker& c, const Node& n, const Stack& frames) {
   s.waker_frames = parse_stack(c, c.field(n, "waker_stack"), frames);
   if (auto f = c.find(n, "waker_work")) s.waker_work = c.str(*f);
   if (auto f = c.find(n, "waker_last_work")) s.waker_last_work = c.str(*f);
+  if (auto f = c.find(n, "waker_workqueue")) s.waker_workqueue = c.str(*f);
   s.count = c.u64(c.field(n, "count"));
   s.total_ns = c.u64(c.field(n, "total_ns"));
   return s;
@@ -112,6 +113,7 @@ ojson offcpu_json(const OffCpuStack& s, FrameTable& table) {
              {"count", s.count},           {"total_ns", s.total_ns}};
   if (!s.waker_work.empty()) o["waker_work"] = s.waker_work;
   if (!s.waker_last_work.empty()) o["waker_last_work"] = s.waker_last_work;
+  if (!s.waker_workqueue.empty()) o["waker_workqueue"] = s.waker_workqueue;
   return o;
 }
 

@@ -101,6 +101,7 @@ struct OffCpuStack {
   // flush_work barrier, wq_barrier_func, ran after: the flushed work).
   // Optional; empty if the waker was no worker.
   std::string waker_work, waker_last_work;
+  std::string waker_workqueue;  // that worker's workqueue ("xfs-sync/loop0")
 };
 
 // Lock contention from lock:contention_begin/end, aggregated by (who, lock,

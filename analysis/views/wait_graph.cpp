@@ -82,14 +82,16 @@ class Builder {
   V waker(const OffCpuStack& s) {
     // flush_work's barrier completes the sleeper right after the worker
     // ran the flushed work: that work is what the sleeper waited for.
+    std::string on = s.waker_workqueue.empty() ? "" : " on " + s.waker_workqueue;
     if (s.waker_work == "wq_barrier_func" && !s.waker_last_work.empty())
-      return vertex("waker-work:" + s.waker_last_work,
-                    {false, "kworker running " + s.waker_last_work + " (flush_work's barrier after it)",
+      return vertex("waker-work:" + s.waker_last_work + on,
+                    {false,
+                     "kworker running " + s.waker_last_work + on + " (flush_work's barrier after it)",
                      "", "", {}});
     std::string_view work = s.waker_work.empty() ? work_function(s.waker_frames) : s.waker_work;
     if (!work.empty())
-      return vertex("waker-work:" + std::string(work),
-                    {false, "kworker running " + std::string(work), "", "", {}});
+      return vertex("waker-work:" + std::string(work) + on,
+                    {false, "kworker running " + std::string(work) + on, "", "", {}});
     if (!s.waker.empty()) return vertex("waker:" + s.waker, {false, s.waker, "", "", {}});
     return vertex("waker:", {false, "no traced waker", "", "", {}});
   }

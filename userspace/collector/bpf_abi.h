@@ -8,7 +8,7 @@
 static_assert(sizeof(fscost_syscall_rule) == 24);
 static_assert(sizeof(fscost_op_stats) == 8 * (7 + FSCOST_LAT_BUCKETS));
 static_assert(sizeof(fscost_sample_key) == 24 + FSCOST_NAME_LEN);
-static_assert(sizeof(fscost_offcpu_key) == 64 + FSCOST_NAME_LEN);
+static_assert(sizeof(fscost_offcpu_key) == 64 + 2 * FSCOST_NAME_LEN);
 static_assert(sizeof(fscost_bg_key) == FSCOST_NAME_LEN + 8);
 static_assert(sizeof(fscost_dev_key) == 8);
 static_assert(sizeof(fscost_holder_key) == 56 + FSCOST_NAME_LEN);

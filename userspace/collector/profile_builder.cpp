@@ -167,8 +167,11 @@ std::vector<OffCpuStack> convert_offcpu(const RawData& raw, const Frames& frames
     s.waker = cstr(k.waker, sizeof(k.waker));
     s.waker_work = function_name(k.waker_func, ksyms);
     s.waker_last_work = function_name(k.waker_last_func, ksyms);
+    // task_bucket names a worker outside a work item by comm: no workqueue then
+    if (k.waker_func) s.waker_workqueue = cstr(k.waker_wq, sizeof(k.waker_wq));
     auto& m = merged[{to_string(s.kind) + s.name, s.wait_class, s.frames, s.waker_frames,
-                      s.waker + "|" + s.waker_work + "|" + s.waker_last_work}];
+                      s.waker + "|" + s.waker_work + "|" + s.waker_last_work + "|" +
+                          s.waker_workqueue}];
     if (!m.count) m = std::move(s);
     m.count += v.count;
     m.total_ns += v.total_ns;

@@ -69,6 +69,7 @@ Profile enospc_profile() {
   sleep.total_ns = 236'000'000;
   sleep.waker_work = "wq_barrier_func";
   sleep.waker_last_work = "xfs_flush_inodes_worker";
+  sleep.waker_workqueue = "xfs-sync/loop0";
   p.offcpu.push_back(sleep);
   return p;
 }
@@ -84,11 +85,11 @@ TEST(WaitGraph, TheEnospcChainEndsAtTheFlushWorker) {
   EXPECT_EQ(c.hops[0].context, "create, blocked (sleep) in __flush_work ← xfs_create");
   EXPECT_EQ(c.hops[0].count, 18u);
   EXPECT_EQ(c.hops[1].kind, WaitHop::Wake);
-  EXPECT_EQ(c.hops[1].context, "kworker running xfs_flush_inodes_worker (flush_work's barrier after it)");
+  EXPECT_EQ(c.hops[1].context, "kworker running xfs_flush_inodes_worker on xfs-sync/loop0 (flush_work's barrier after it)");
   EXPECT_EQ(chain_text(c, 40000),
             "create waited 5.8 µs/op on i_rwsem (parent dir, open): held by create, blocked (sleep) "
             "in __flush_work ← xfs_create; it slept there 236.0 ms a run, woken by kworker running "
-            "xfs_flush_inodes_worker (flush_work's barrier after it)");
+            "xfs_flush_inodes_worker on xfs-sync/loop0 (flush_work's barrier after it)");
 }
 
 TEST(WaitGraph, SeveralRunsArePerRun) {
@@ -233,7 +234,7 @@ TEST(WaitGraphDiff, ChainsOfBothSidesAndTheFirstHolderCompared) {
             std::string::npos);
   auto j = diff_json(d);
   EXPECT_EQ(j["ops"][0]["chains"]["b"]["hops"][1]["context"],
-            "kworker running xfs_flush_inodes_worker (flush_work's barrier after it)");
+            "kworker running xfs_flush_inodes_worker on xfs-sync/loop0 (flush_work's barrier after it)");
 }
 
 }  // namespace
