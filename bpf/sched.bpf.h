@@ -219,7 +219,8 @@ static __always_inline void handle_switch(void *ctx, bool preempt, struct task_s
 					  struct task_struct *next, bool btf)
 {
 	struct fscost_task *t = state_of(prev, btf);
-	__u32 work = work_in_progress(btf);
+	/* a task inside an op is no kworker: skip the worker reads for it */
+	__u32 work = !t || t->op == FSCOST_OP_NONE ? work_in_progress(btf) : 0;
 	__u64 now = 0;
 
 	if (!t && work)

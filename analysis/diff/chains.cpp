@@ -29,6 +29,13 @@ void compare_chains(Diff& d, const RunSet& a, const RunSet& b) {
       if (c.op == op) return c;
     return std::nullopt;
   };
+  // Each run's graph once, for every hop of every op.
+  auto edges_of = [](const RunSet& s) {
+    std::vector<WaitEdges> out;
+    for (const auto& p : s.runs) out.push_back(wait_edges(p));
+    return out;
+  };
+  const std::vector<WaitEdges> edges_a = edges_of(a), edges_b = edges_of(b);
   for (auto& op : d.ops) {
     op.chain_a = find(chains_a, op.op);
     op.chain_b = find(chains_b, op.op);
@@ -38,16 +45,17 @@ void compare_chains(Diff& d, const RunSet& a, const RunSet& b) {
     for (std::size_t i = 0; i < lead->hops.size(); ++i) {
       const std::string& to = lead->hops[i].context;
       // the first hop per op, as the op's other figures; the rest per run
-      auto side = [&](const RunSet& s) {
+      auto side = [&](const RunSet& s, const std::vector<WaitEdges>& edges) {
         std::vector<double> v;
-        for (const auto& p : s.runs) {
-          double n = i == 0 ? ops_of(p, op.op) : 1;
-          v.push_back(n > 0 ? edge_ns(p, from, to) / n : 0);
+        for (std::size_t r = 0; r < s.runs.size(); ++r) {
+          double n = i == 0 ? ops_of(s.runs[r], op.op) : 1;
+          auto it = edges[r].find({from, to});
+          v.push_back(n > 0 && it != edges[r].end() ? it->second / n : 0);
         }
         return v;
       };
-      op.hop_waits.push_back(compare(side(a), side(b), i == 0 ? "ns/op" : "ns", d.config.level,
-                                     d.config.alpha));
+      op.hop_waits.push_back(compare(side(a, edges_a), side(b, edges_b), i == 0 ? "ns/op" : "ns",
+                                     d.config.level, d.config.alpha));
       from = to;
     }
   }

@@ -199,15 +199,12 @@ std::vector<WaitChain> wait_chains(const std::vector<const Profile*>& runs, doub
   return out;
 }
 
-double edge_ns(const Profile& p, const std::string& from, const std::string& to) {
+WaitEdges wait_edges(const Profile& p) {
   Graph g = build({&p});
-  double ns = 0;
-  for (V v : boost::make_iterator_range(boost::vertices(g))) {
-    if (g[v].context != from) continue;
-    for (auto e : boost::make_iterator_range(boost::out_edges(v, g)))
-      if (g[boost::target(e, g)].context == to) ns += g[e].ns;
-  }
-  return ns;
+  WaitEdges out;
+  for (auto e : boost::make_iterator_range(boost::edges(g)))
+    out[{g[boost::source(e, g)].context, g[boost::target(e, g)].context}] += g[e].ns;
+  return out;
 }
 
 std::vector<WaitChain> wait_chains(const Profile& p, double min_share) {

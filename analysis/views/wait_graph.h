@@ -17,7 +17,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/profile.h"
@@ -45,10 +47,11 @@ std::vector<WaitChain> wait_chains(const Profile& p, double min_share = 0.0);
 // The same over several runs (a diff's side): edges summed, per run.
 std::vector<WaitChain> wait_chains(const std::vector<const Profile*>& runs, double min_share = 0.0);
 
-// ns, in one run, on the edge from context `from` (an op's name, or a
-// WaitHop's context) to context `to`: a chain's hop, as a diff compares it
-// run by run.
-double edge_ns(const Profile& p, const std::string& from, const std::string& to);
+// Every edge of one run's graph, (from, to) context → ns: `from` an op's
+// name or a WaitHop's context, `to` a WaitHop's context. A chain's hops, as
+// a diff compares them run by run, are looked up here.
+using WaitEdges = std::map<std::pair<std::string, std::string>, double>;
+WaitEdges wait_edges(const Profile& p);
 
 // "create waited 27.9 µs/op on i_rwsem (parent dir) [rwsem:W]: held by
 // create, blocked (sleep) in __flush_work ← xfs_create (1.1 s); woken by
