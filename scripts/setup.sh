@@ -10,9 +10,13 @@ packages=(
   clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
   # C++ libraries
   libfmt-dev libboost-graph-dev libcli11-dev nlohmann-json3-dev libsimdjson-dev libblkid-dev
+  # pprof export/import: libprotobuf and protoc, pprof's own profile.proto
+  libprotobuf-dev protobuf-compiler golang-github-google-pprof-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   # RAM-disk XFS, workloads and comparisons
   xfsprogs fsmark linux-perf bpftrace util-linux
+  # the real pprof client that reads fscost's exports in the tests (go tool pprof)
+  golang-go
   # bench/ helpers (stdlib only)
   python3
   # browser test of the HTML report (tests/browser; never a downloaded browser)

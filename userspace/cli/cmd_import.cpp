@@ -1,4 +1,4 @@
-// fscost import: perf script text or folded stacks -> profile file.
+// fscost import: perf script text, folded stacks or pprof -> profile file.
 #include "cli/cmd_import.h"
 
 #include <fmt/format.h>
@@ -8,11 +8,13 @@
 #include <iostream>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "model/file_io.h"
 #include "io/folded.h"
 #include "io/perf_script.h"
+#include "io/pprof.h"
 #include "io/profile_io.h"
 
 namespace fscost {
@@ -24,6 +26,7 @@ struct ImportArgs {
   std::string output = "fscost.profile";
   std::string event;  // perf-script
   int column = 0;     // folded
+  std::optional<std::string> sample_type;  // pprof
 };
 
 Result<std::string> read_input(const std::string& path) {
@@ -73,6 +76,14 @@ int run_folded(const ImportArgs& a) {
   return save(profile_from_folded(stacks, opt), a.output);
 }
 
+int run_pprof(const ImportArgs& a) {
+  std::string data = take(read_input(a.file));
+  pprof::ImportOptions opt;
+  opt.origin = origin_of(a.file);
+  opt.sample_type = a.sample_type;
+  return save(take(pprof::import_pprof(data, opt)), a.output);
+}
+
 }  // namespace
 
 void add_import(CLI::App& app, std::function<int()>& run) {
@@ -93,6 +104,15 @@ void add_import(CLI::App& app, std::function<int()>& run) {
       ->capture_default_str()
       ->check(CLI::Range(0, 1));
   folded->callback([a, &run] { run = [a] { return run_folded(*a); }; });
+
+  auto* pprof = sub->add_subcommand("pprof", "pprof profile.proto (gzipped or not): fscost's own "
+                                             "exports whole, other profiles' stacks as on-CPU");
+  pprof->add_option("file", a->file, "profile.proto file, or - for stdin")->required();
+  pprof->add_option("-o,--output", a->output, "Profile file to write")->capture_default_str();
+  pprof->add_option("--sample-type", a->sample_type,
+                    "Another tool's profile: the sample type to import as on-CPU samples "
+                    "(default: samples, else the profile's default)");
+  pprof->callback([a, &run] { run = [a] { return run_pprof(*a); }; });
 }
 
 }  // namespace fscost

@@ -1,0 +1,222 @@
+// The profile's metadata as pprof comments, and back (io/pprof.h).
+#include <fmt/format.h>
+
+#include <charconv>
+
+#include "io/pprof.h"
+#include "io/pprof_parts.h"
+
+namespace fscost::pprof {
+
+namespace {
+
+constexpr std::string_view kPrefix = "fscost.";
+
+std::string escape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string unescape(std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\' && i + 1 < s.size()) {
+      out += s[i + 1] == 'n' ? '\n' : s[i + 1];
+      ++i;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+// "a=1 b=2" for a counter map; names hold no ' ' or '='.
+std::string counters(const std::map<std::string, std::uint64_t>& m, char sep = ' ',
+                     char eq = '=') {
+  std::string out;
+  for (const auto& [k, v] : m) {
+    if (!out.empty()) out += sep;
+    fmt::format_to(std::back_inserter(out), "{}{}{}", k, eq, v);
+  }
+  return out;
+}
+
+bool number(std::string_view s, std::uint64_t& out) {
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc{} && end == s.data() + s.size();
+}
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  while (!s.empty()) {
+    auto at = s.find(sep);
+    if (at != 0) out.push_back(s.substr(0, at));
+    if (at == std::string_view::npos) break;
+    s.remove_prefix(at + 1);
+  }
+  return out;
+}
+
+// "k=v k=v" (or "k:v,k:v") into a counter map; false on a bad pair.
+bool parse_counters(std::string_view s, char sep, char eq,
+                    std::map<std::string, std::uint64_t>& out) {
+  for (auto pair : split(s, sep)) {
+    auto at = pair.rfind(eq);
+    std::uint64_t v = 0;
+    if (at == std::string_view::npos || !number(pair.substr(at + 1), v)) return false;
+    out[std::string(pair.substr(0, at))] = v;
+  }
+  return true;
+}
+
+std::string op_comment(const OpStats& o) {
+  std::string lat;
+  for (auto n : o.latency_log2) fmt::format_to(std::back_inserter(lat), "{}{}", lat.empty() ? "" : ",", n);
+  return fmt::format(
+      "count={} errors={} wall_ns={} oncpu_ns={} offcpu_ns={} trans_min={} trans_max={} "
+      "latency_log2={} xfs={}",
+      o.count, o.errors, o.wall_ns, o.oncpu_ns, o.offcpu_ns, o.trans_min, o.trans_max,
+      lat.empty() ? "-" : lat, o.xfs.empty() ? "-" : counters(o.xfs, ',', ':'));
+}
+
+bool parse_op(std::string name, std::string_view s, OpStats& o) {
+  o.name = std::move(name);
+  std::map<std::string, std::string_view> fields;
+  for (auto kv : split(s, ' ')) {
+    auto at = kv.find('=');
+    if (at == std::string_view::npos) return false;
+    fields[std::string(kv.substr(0, at))] = kv.substr(at + 1);
+  }
+  for (auto [key, field] : std::initializer_list<std::pair<const char*, std::uint64_t*>>{
+           {"count", &o.count},
+           {"errors", &o.errors},
+           {"wall_ns", &o.wall_ns},
+           {"oncpu_ns", &o.oncpu_ns},
+           {"offcpu_ns", &o.offcpu_ns},
+           {"trans_min", &o.trans_min},
+           {"trans_max", &o.trans_max}})
+    if (!fields.contains(key) || !number(fields[key], *field)) return false;
+  o.latency_log2.assign(kLatencyBuckets, 0);
+  if (fields["latency_log2"] != "-") {
+    auto buckets = split(fields["latency_log2"], ',');
+    if (buckets.size() != kLatencyBuckets) return false;
+    for (std::size_t i = 0; i < kLatencyBuckets; ++i)
+      if (!number(buckets[i], o.latency_log2[i])) return false;
+  }
+  return fields["xfs"] == "-" || parse_counters(fields["xfs"], ',', ':', o.xfs);
+}
+
+}  // namespace
+
+std::vector<std::string> metadata_comments(const Profile& p) {
+  const Metadata& m = p.meta;
+  std::vector<std::string> out;
+  auto add = [&](std::string_view key, const auto& value) {
+    out.push_back(fmt::format("{}{}: {}", kPrefix, key, escape(fmt::format("{}", value))));
+  };
+  add("version", m.fscost_version);
+  add("hostname", m.hostname);
+  add("kernel", m.kernel_release);
+  add("cpus", m.cpus);
+  if (auto it = p.setup.find("cpu_model"); it != p.setup.end()) add("cpu_model", it->second);
+  add("target", m.target);
+  add("command", m.command);
+  add("start_unix_ns", m.start_unix_ns);
+  add("duration_ns", m.duration_ns);
+  add("freq_hz", m.freq_hz);
+  add("samples_total", p.samples_total);
+  add("probes", fmt::format("{}", fmt::join(m.probes, "; ")));
+  if (p.rusage.valid)
+    add("rusage", fmt::format("user_ns={} sys_ns={} wall_ns={}", p.rusage.user_ns, p.rusage.sys_ns,
+                              p.rusage.wall_ns));
+  for (const auto& [k, v] : p.setup)
+    if (k != "cpu_model") add("setup." + k, v);
+  for (const auto& o : p.ops) add("op." + o.name, op_comment(o));
+  add("drops", counters(p.drops));
+  if (!p.background_xfs.empty()) add("background_xfs", counters(p.background_xfs));
+  if (!p.device_write_bytes.empty()) add("device_write_bytes", counters(p.device_write_bytes));
+  if (!p.fs_write_bytes.empty()) add("fs_write_bytes", counters(p.fs_write_bytes));
+  if (p.xfs_other_fs) add("xfs_other_fs", p.xfs_other_fs);
+  return out;
+}
+
+bool is_metadata_comment(std::string_view c) { return c.starts_with(kPrefix); }
+
+Status apply_metadata_comment(std::string_view c, Profile& p) {
+  auto colon = c.find(": ");
+  if (!c.starts_with(kPrefix) || colon == std::string_view::npos)
+    return Error{fmt::format("comment '{}' is not 'fscost.KEY: VALUE'", c), ""};
+  std::string key(c.substr(kPrefix.size(), colon - kPrefix.size()));
+  std::string value = unescape(c.substr(colon + 2));
+  Metadata& m = p.meta;
+  auto u64 = [&](std::uint64_t& out) { return number(value, out); };
+  bool ok = true;
+  if (key == "version") {
+    m.fscost_version = value;
+  } else if (key == "hostname") {
+    m.hostname = value;
+  } else if (key == "kernel") {
+    m.kernel_release = value;
+  } else if (key == "cpus") {
+    std::uint64_t n = 0;
+    ok = u64(n) && n <= UINT32_MAX;
+    m.cpus = static_cast<std::uint32_t>(n);
+  } else if (key == "cpu_model") {
+    p.setup["cpu_model"] = value;
+  } else if (key == "target") {
+    m.target = value;
+  } else if (key == "command") {
+    m.command = value;
+  } else if (key == "start_unix_ns") {
+    std::uint64_t n = 0;
+    ok = u64(n) && n <= INT64_MAX;
+    m.start_unix_ns = static_cast<std::int64_t>(n);
+  } else if (key == "duration_ns") {
+    ok = u64(m.duration_ns);
+  } else if (key == "freq_hz") {
+    std::uint64_t n = 0;
+    ok = u64(n) && n <= UINT32_MAX;
+    m.freq_hz = static_cast<std::uint32_t>(n);
+  } else if (key == "samples_total") {
+    ok = u64(p.samples_total);
+  } else if (key == "probes") {
+    m.probes.clear();
+    for (auto s : split(value, ';')) {
+      while (s.starts_with(' ')) s.remove_prefix(1);
+      if (!s.empty()) m.probes.emplace_back(s);
+    }
+  } else if (key == "rusage") {
+    std::map<std::string, std::uint64_t> r;
+    ok = parse_counters(value, ' ', '=', r) && r.size() == 3;
+    p.rusage = {ok, r["user_ns"], r["sys_ns"], r["wall_ns"]};
+  } else if (key.starts_with("setup.")) {
+    p.setup[key.substr(6)] = value;
+  } else if (key.starts_with("op.")) {
+    OpStats o;
+    ok = parse_op(key.substr(3), value, o);
+    if (ok) p.ops.push_back(std::move(o));
+  } else if (key == "drops") {
+    ok = parse_counters(value, ' ', '=', p.drops);
+  } else if (key == "background_xfs") {
+    ok = parse_counters(value, ' ', '=', p.background_xfs);
+  } else if (key == "device_write_bytes") {
+    ok = parse_counters(value, ' ', '=', p.device_write_bytes);
+  } else if (key == "fs_write_bytes") {
+    ok = parse_counters(value, ' ', '=', p.fs_write_bytes);
+  } else if (key == "xfs_other_fs") {
+    ok = u64(p.xfs_other_fs);
+  }
+  // Keys a later fscost adds are kept out, not refused.
+  if (!ok) return Error{fmt::format("comment 'fscost.{}' has a bad value '{}'", key, value), ""};
+  return std::monostate{};
+}
+
+}  // namespace fscost::pprof
