@@ -1,5 +1,7 @@
 #include "model/profile.h"
 
+#include <fmt/format.h>
+
 #include <array>
 #include <utility>
 
@@ -31,6 +33,19 @@ bool parse_sample_kind(const std::string& s, SampleKind& out) {
     }
   }
   return false;
+}
+
+std::string machine_summary(const Metadata& m) {
+  std::vector<std::string> parts;
+  if (!m.kernel_release.empty()) parts.push_back("kernel " + m.kernel_release);
+  if (!m.hostname.empty()) parts.push_back((parts.empty() ? "host " : "on ") + m.hostname);
+  std::string out;
+  for (const auto& part : parts) out += (out.empty() ? "" : " ") + part;
+  if (m.cpus > 0) out += fmt::format("{}{} CPU{}", out.empty() ? "" : ", ", m.cpus, m.cpus == 1 ? "" : "s");
+  if (out.empty())
+    return fmt::format("no kernel, host or CPU count recorded ({})",
+                       m.target.empty() ? "unknown origin" : m.target);
+  return out;
 }
 
 }  // namespace fscost

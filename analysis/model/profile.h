@@ -189,6 +189,11 @@ struct Profile {
 };
 
 const char* to_string(SampleKind k);
+
+// "kernel 6.1.0 on host, 2 CPUs", leaving out what was not recorded; for a
+// profile imported from folded stacks or perf script, which record none of
+// it, "no kernel, host or CPU count recorded (folded)".
+std::string machine_summary(const Metadata& m);
 bool parse_sample_kind(const std::string& s, SampleKind& out);
 
 }  // namespace fscost

@@ -61,7 +61,7 @@ void add_diff(CLI::App& app, std::function<int()>& run) {
                   "Name the narrowest function that carries this share of a delta")
       ->capture_default_str()
       ->check(CLI::Range(0.05, 1.0));
-  sub->add_option("--top", a->config.top, "Functions and locks named per operation")
+  sub->add_option("--top", a->config.top, "Entries of each ranked list shown per operation: functions, locks")
       ->capture_default_str()
       ->check(CLI::Range(1, 100));
   sub->add_option("--min-ops", a->config.min_ops,

@@ -12,6 +12,7 @@
 #include "cli/cmd_html.h"
 #include "cli/cmd_import.h"
 #include "cli/commands.h"
+#include "cli/help_format.h"
 #include "collector/libbpf_log.h"
 #include "model/result.h"
 
@@ -81,7 +82,10 @@ void add_report(CLI::App& app, ReportArgs& a, std::function<int()>& run) {
       ->capture_default_str()
       ->check(CLI::IsMember({"oncpu", "offcpu", "locks"}));
   sub->add_option("--op", a.op, "Only this operation");
-  sub->add_option("--top", a.top, "Kernel stacks shown per operation")->capture_default_str();
+  sub->add_option("--top", a.top,
+                  "Entries of each ranked list shown per operation: stacks (oncpu, offcpu), "
+                  "locks (locks)")
+      ->capture_default_str();
   sub->callback([&a, &run] { run = [&a] { return fscost::cmd_report(a); }; });
 }
 
@@ -90,10 +94,40 @@ void add_features(CLI::App& app, std::function<int()>& run) {
   sub->callback([&run] { run = [] { return fscost::cmd_features(); }; });
 }
 
+bool is_command(const CLI::App& app, const std::string& word) {
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    if (sub->get_name() == word) return true;
+  return false;
+}
+
+// -1 to go on; else the exit status: 0 after --help or --version, 2 for a
+// usage error (an unknown command, a bad option or value), as perf and git.
+int parse(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+    return -1;
+  } catch (const CLI::Success& e) {
+    return app.exit(e);  // --help, --version: printed on stdout
+  } catch (const CLI::ParseError& e) {
+    if (argc < 2) {
+      fmt::print(stderr, "{}", app.help());
+      return 2;
+    }
+    std::string first = argv[1];
+    if (first[0] != '-' && !is_command(app, first)) return fscost::unknown_command(app, first);
+    fmt::print(stderr, "fscost: error: {}\n", e.what());
+    std::string cmd = first[0] == '-' ? "" : first + " ";
+    fmt::print(stderr, "hint: see 'fscost {}--help'\n", cmd);
+    return 2;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"fscost: per-operation kernel cost of filesystem workloads"};
+  // Named, so usage lines say `fscost record` whatever the binary's path.
+  CLI::App app{"fscost: per-operation kernel cost of filesystem workloads", "fscost"};
+  app.formatter(std::make_shared<fscost::HelpFormatter>());  // subcommands inherit it
   app.require_subcommand(1);
   app.set_version_flag("--version", FSCOST_VERSION);
   RecordArgs record;
@@ -108,7 +142,8 @@ int main(int argc, char** argv) {
   fscost::add_html(app, run);
   fscost::add_diff(app, run);
   fscost::add_compare(app, run);
-  CLI11_PARSE(app, argc, argv);
+  fscost::add_generate_docs(app, run);
+  if (int rc = parse(app, argc, argv); rc >= 0) return rc;
   fscost::setup_libbpf_logging();
   try {
     return run();

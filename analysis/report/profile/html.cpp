@@ -106,8 +106,7 @@ void run_section(std::string& out, const Profile& p, const HtmlOptions& opt,
   out += "<dl class=\"meta\">\n";
   meta_row(out, "Command", m.command);
   meta_row(out, "Target", m.target);
-  meta_row(out, "Host",
-           fmt::format("{}, kernel {}, {} CPUs", m.hostname, m.kernel_release, m.cpus));
+  meta_row(out, "Host", machine_summary(m));
   meta_row(out, "Started", start_time(m.start_unix_ns));
   meta_row(out, "Duration", seconds(m.duration_ns));
   meta_row(out, "Sampling",

@@ -23,12 +23,13 @@ std::string start_time(std::int64_t unix_ns) {
 
 void header(std::string& out, const Profile& p) {
   const Metadata& m = p.meta;
-  line(out, "fscost {} profile: kernel {} on {}, {} CPUs", m.fscost_version, m.kernel_release,
-       m.hostname, m.cpus);
+  line(out, "fscost {} profile: {}", m.fscost_version, machine_summary(m));
   line(out, "target: {}: {}", m.target, m.command);
   std::string started = m.start_unix_ns > 0 ? "started " + start_time(m.start_unix_ns) + ", " : "";
-  line(out, "{}duration {}, sampling {} Hz per CPU, {} samples in all", started,
-       seconds(m.duration_ns), m.freq_hz, p.samples_total);
+  std::string sampling =
+      m.freq_hz ? fmt::format("sampling {} Hz per CPU", m.freq_hz) : "sampling rate not recorded";
+  line(out, "{}duration {}, {}, {} samples in all", started, seconds(m.duration_ns), sampling,
+       p.samples_total);
   if (m.probes.empty())
     line(out, "probes: none recorded");
   else

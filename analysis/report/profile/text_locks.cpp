@@ -22,17 +22,22 @@ std::string sampled_us_per_op(std::optional<double> ns, std::uint64_t count) {
   return fmt::format("{:.1f}", *ns / static_cast<double>(count) / 1000);
 }
 
-void op_rows(std::string& out, const LockOp& op) {
+void op_rows(std::string& out, const LockOp& op, std::size_t top) {
   const std::uint64_t n = op.stats.count;
   // "opt µs/op": sampled optimistic spin on the lock, which no traced wait
   // includes (docs/LOCKS.md).
   line(out, kOpRow, "cont/op", "wait µs/op", "spin µs/op", "sleep µs/op", "opt µs/op", "max µs",
        "addrs", "type", "mode", "lock");
-  for (const auto& r : op.rows)
+  for (std::size_t i = 0; i < op.rows.size() && i < top; ++i) {
+    const LockRow& r = op.rows[i];
     line(out, kOpRow, fixed_or_dash(per_op(r.count, n), 3), us_per_op(r.total_ns, n),
          us_per_op(r.spin_ns, n), us_per_op(r.sleep_ns, n),
          sampled_us_per_op(r.optimistic_spin_ns, n),
          us(r.max_ns), r.addresses, r.type, lock_mode(r.spin_ns, r.sleep_ns), r.name);
+  }
+  if (op.rows.size() > top)
+    line(out, "  … and {} more (--top {} shows {} per operation)", plural(op.rows.size() - top, "lock"),
+         top, top);
 }
 
 void spin_lines(std::string& out, const LockOp& op) {
@@ -47,7 +52,7 @@ void spin_lines(std::string& out, const LockOp& op) {
        sampled_us_per_op(c.rwsem_spin_ns, n), plural(c.rwsem_spin_samples, "sample"));
 }
 
-void per_op(std::string& out, const LockView& v) {
+void per_op(std::string& out, const LockView& v, std::size_t top) {
   line(out, "lock contention per operation (lock:contention_begin/end; per completed operation)");
   for (const auto& op : v.ops) {
     if (op.rows.empty()) {
@@ -55,7 +60,7 @@ void per_op(std::string& out, const LockView& v) {
     } else {
       line(out, "{}: {}, {}", op.stats.name, plural(op.stats.count, "operation"),
            plural(op.rows.size(), "lock"));
-      op_rows(out, op);
+      op_rows(out, op, top);
     }
     spin_lines(out, op);
   }
@@ -95,7 +100,7 @@ void lock_sections(std::string& out, const Profile& p, const ReportOptions& opt)
     return;
   }
   LockView v = build_lock_view(p, opt);
-  per_op(out, v);
+  per_op(out, v, opt.top_stacks);
   out += '\n';
   kthreads(out, v);
   out += '\n';
