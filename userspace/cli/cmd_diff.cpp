@@ -10,6 +10,8 @@
 #include <string>
 
 #include "report/diff_report.h"
+#include "compare/progress.h"  // format_duration
+#include "system/status_line.h"
 
 namespace fscost {
 
@@ -21,18 +23,28 @@ struct DiffArgs {
   std::string output;            // "" = no files, only stdout
   std::string format = "text";
   DiffConfig config;
+  bool quiet = false;
 };
 
 int run_diff(const DiffArgs& args) {
+  StatusLine status(stderr, args.quiet);
+  status.stage(fmt::format("fscost diff: loading A ({})", args.a));
   RunSet a = take(load_runs(args.a, args.label_a));
+  status.stage(fmt::format("fscost diff: {}: loading B ({})", format_duration(status.elapsed()), args.b));
   RunSet b = take(load_runs(args.b, args.label_b));
+  status.stage(fmt::format("fscost diff: {}: comparing {} and {} runs", format_duration(status.elapsed()),
+                           a.runs.size(), b.runs.size()));
   Diff d = diff_runs(a, b, args.config);
+  if (!args.output.empty())
+    status.stage(fmt::format("fscost diff: {}: writing {}", format_duration(status.elapsed()), args.output));
+  // Written before stdout's summary, so the status line is gone by then.
+  if (!args.output.empty()) take(write_diff_outputs(d, a, b, args.output));
+  status.clear();
   if (args.format == "json")
     fmt::print("{}\n", diff_json(d).dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
   else
     fmt::print("{}", render_diff_text(d));
-  if (!args.output.empty()) {
-    take(write_diff_outputs(d, a, b, args.output));
+  if (!args.output.empty() && !args.quiet) {
     fmt::print(stderr, "fscost: wrote {0}/summary.txt, {0}/summary.json, {0}/report.html\n",
                args.output);
   }
@@ -51,6 +63,7 @@ void add_diff(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--label-b", a->label_b, "Name of B in the output (default: its path)");
   sub->add_option("-o,--output", a->output,
                   "Also write DIR/summary.txt, DIR/summary.json and DIR/report.html");
+  sub->add_flag("-q,--quiet", a->quiet, "No progress line, no 'wrote' line");
   sub->add_option("--format", a->format, "What to print on stdout: text or json")
       ->capture_default_str()
       ->check(CLI::IsMember({"text", "json"}));

@@ -34,6 +34,7 @@ struct FlameArgs {
   int image_width = 1200;
   std::optional<std::string> title;
   std::string output;  // "" = flamegraph.svg or flamegraph-diff.svg; "-" = stdout
+  bool quiet = false;
 };
 
 bool is_folded(const std::string& path) { return path.ends_with(".folded"); }
@@ -152,7 +153,7 @@ int run_flamegraph(const FlameArgs& a) {
     return 0;
   }
   take(write_file_atomic(svg, out));
-  fmt::print(stderr, "fscost: wrote {} ({} KiB)\n", out, (svg.size() + 1023) / 1024);
+  if (!a.quiet) fmt::print(stderr, "fscost: wrote {} ({} KiB)\n", out, (svg.size() + 1023) / 1024);
   return 0;
 }
 
@@ -188,6 +189,7 @@ void add_flamegraph(CLI::App& app, std::function<int()>& run) {
       ->capture_default_str()
       ->check(CLI::Range(200, 100000));
   sub->add_option("--title", a->title, "Title instead of the default");
+  sub->add_flag("-q,--quiet", a->quiet, "No 'wrote' line");
   sub->add_option("-o,--output", a->output,
                   "SVG file (default flamegraph.svg, or flamegraph-diff.svg; - for stdout)");
   sub->callback([a, &run] { run = [a] { return run_flamegraph(*a); }; });

@@ -21,6 +21,7 @@ struct HtmlArgs {
   std::string file;
   std::string output = "fscost-report.html";  // "-" = stdout
   bool no_per_op = false;
+  bool quiet = false;
   double max_size_mib = 8;  // 0 = no limit
   HtmlOptions html;
 };
@@ -36,7 +37,7 @@ int run_html(HtmlArgs a) {
     return 0;
   }
   take(write_file_atomic(page, a.output));
-  fmt::print(stderr, "fscost: wrote {} ({} KiB)\n", a.output, (page.size() + 1023) / 1024);
+  if (!a.quiet) fmt::print(stderr, "fscost: wrote {} ({} KiB)\n", a.output, (page.size() + 1023) / 1024);
   return 0;
 }
 
@@ -48,6 +49,7 @@ void add_html(CLI::App& app, std::function<int()>& run) {
       "html", "Write a profile as one self-contained HTML report with flame graphs");
   sub->add_option("file", a->file, "Profile file")->required();
   sub->add_option("-o,--output", a->output, "HTML file (- for stdout)")->capture_default_str();
+  sub->add_flag("-q,--quiet", a->quiet, "No 'wrote' line");
   sub->add_option("--title", a->html.title, "Page title (default: fscost report: COMMAND)");
   sub->add_flag("--no-per-op", a->no_per_op,
                 "Only the combined flame graphs, none per operation (smaller page)");

@@ -16,6 +16,8 @@
 #include "io/perf_script.h"
 #include "io/pprof.h"
 #include "io/profile_io.h"
+#include "compare/progress.h"  // format_duration
+#include "system/status_line.h"
 
 namespace fscost {
 
@@ -27,6 +29,7 @@ struct ImportArgs {
   std::string event;  // perf-script
   int column = 0;     // folded
   std::optional<std::string> sample_type;  // pprof
+  bool quiet = false;
 };
 
 Result<std::string> read_input(const std::string& path) {
@@ -50,21 +53,34 @@ void print_summary(const Profile& p, const std::string& output) {
              p.samples_total, kept, in_ops, p.samples_total - kept, output);
 }
 
-int save(const Profile& p, const std::string& output) {
-  take(write_profile_atomic(p, output));
-  print_summary(p, output);
+int save(const Profile& p, const ImportArgs& a, StatusLine& status) {
+  status.stage(fmt::format("fscost import: {}: writing {}", format_duration(status.elapsed()), a.output));
+  take(write_profile_atomic(p, a.output));
+  status.clear();
+  if (!a.quiet) print_summary(p, a.output);
   return 0;
 }
 
-int run_perf_script(const ImportArgs& a) {
+// The input, with a status line: a large perf script takes a while.
+std::string read_with_status(const ImportArgs& a, StatusLine& status) {
+  status.stage(fmt::format("fscost import: reading {}", origin_of(a.file)));
   std::string text = take(read_input(a.file));
+  status.stage(fmt::format("fscost import: {}: parsing {} MiB", format_duration(status.elapsed()),
+                           text.size() >> 20));
+  return text;
+}
+
+int run_perf_script(const ImportArgs& a) {
+  StatusLine status(stderr, a.quiet);
+  std::string text = read_with_status(a, status);
   PerfScriptOptions opt;
   opt.event = a.event;
-  return save(take(fscost::import_perf_script(text, origin_of(a.file), opt)), a.output);
+  return save(take(fscost::import_perf_script(text, origin_of(a.file), opt)), a, status);
 }
 
 int run_folded(const ImportArgs& a) {
-  std::string text = take(read_input(a.file));
+  StatusLine status(stderr, a.quiet);
+  std::string text = read_with_status(a, status);
   FoldedStacks stacks = take(parse_folded(text, origin_of(a.file)));
   if (a.column == 1 && !stacks.two_column)
     throw UserError(
@@ -73,15 +89,16 @@ int run_folded(const ImportArgs& a) {
   FoldedImportOptions opt;
   opt.column = a.column;
   opt.origin = origin_of(a.file);
-  return save(profile_from_folded(stacks, opt), a.output);
+  return save(profile_from_folded(stacks, opt), a, status);
 }
 
 int run_pprof(const ImportArgs& a) {
-  std::string data = take(read_input(a.file));
+  StatusLine status(stderr, a.quiet);
+  std::string data = read_with_status(a, status);
   pprof::ImportOptions opt;
   opt.origin = origin_of(a.file);
   opt.sample_type = a.sample_type;
-  return save(take(pprof::import_pprof(data, opt)), a.output);
+  return save(take(pprof::import_pprof(data, opt)), a, status);
 }
 
 }  // namespace
@@ -94,12 +111,14 @@ void add_import(CLI::App& app, std::function<int()>& run) {
   auto* perf = sub->add_subcommand("perf-script", "Text of `perf script` (after `perf record -g`)");
   perf->add_option("file", a->file, "perf script output, or - for stdin")->required();
   perf->add_option("-o,--output", a->output, "Profile file to write")->capture_default_str();
+  perf->add_flag("-q,--quiet", a->quiet, "No progress line, no summary line");
   perf->add_option("--event", a->event, "Import only this event's samples (e.g. cpu-clock)");
   perf->callback([a, &run] { run = [a] { return run_perf_script(*a); }; });
 
   auto* folded = sub->add_subcommand("folded", "Folded stacks (FlameGraph, inferno, fscost)");
   folded->add_option("file", a->file, "Folded stacks, or - for stdin")->required();
   folded->add_option("-o,--output", a->output, "Profile file to write")->capture_default_str();
+  folded->add_flag("-q,--quiet", a->quiet, "No progress line, no summary line");
   folded->add_option("--column", a->column, "Two-column (diff) input: which count, 0 or 1")
       ->capture_default_str()
       ->check(CLI::Range(0, 1));
@@ -109,6 +128,7 @@ void add_import(CLI::App& app, std::function<int()>& run) {
                                              "exports whole, other profiles' stacks as on-CPU");
   pprof->add_option("file", a->file, "profile.proto file, or - for stdin")->required();
   pprof->add_option("-o,--output", a->output, "Profile file to write")->capture_default_str();
+  pprof->add_flag("-q,--quiet", a->quiet, "No progress line, no summary line");
   pprof->add_option("--sample-type", a->sample_type,
                     "Another tool's profile: the sample type to import as on-CPU samples "
                     "(default: samples, else the profile's default)");

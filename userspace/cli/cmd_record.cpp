@@ -16,9 +16,11 @@
 #include "symbols/kallsyms.h"
 #include "collector/profile_builder.h"
 #include "io/profile_io.h"
+#include "compare/progress.h"  // format_duration
 #include "system/fs_device.h"
 #include "system/subprocess.h"
 #include "system/sys_util.h"
+#include "system/status_line.h"
 #include "system/target.h"
 #include "symbols/user_symbols.h"
 
@@ -87,6 +89,10 @@ std::uint64_t dropped(const Profile& p) {
   std::uint64_t n = 0;
   for (const auto& [name, count] : p.drops) n += count;
   return n;
+}
+
+std::string plural_of(std::size_t n, const char* one, const char* many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
 }
 
 void print_summary(const Profile& p, const std::string& path) {
@@ -167,21 +173,32 @@ int cmd_record(const RecordArgs& args) {
   std::optional<std::chrono::milliseconds> duration;
   if (a.duration_s) duration = std::chrono::milliseconds(static_cast<long>(*a.duration_s * 1000));
   Rusage rusage;
+  StatusLine status(stderr, a.quiet);
   {
     MapsWatcher watcher(a.collector.user_stacks ? collector.get() : nullptr, usyms);
+    const Collector* c = collector.get();
+    StatusTicker ticker(status, [&status, c, &a] {
+      std::string of = a.duration_s ? fmt::format(" of {}", format_duration(*a.duration_s)) : "";
+      std::string who = a.all ? "every process"
+                              : plural_of(c->tracked_pids().size(), "process", "processes") + " tracked";
+      return fmt::format("fscost record: {}{} recording, {}", format_duration(status.elapsed()), of, who);
+    });
     rusage = target.wait(duration);
   }
   if (a.sync_fs && !stop_requested()) traced_syncfs(*collector, a.fs_dir);
   collector->enable(false);
   meta.duration_ns = rusage.wall_ns;
 
+  status.stage(fmt::format("fscost record: {}: reading the maps", format_duration(status.elapsed())));
   RawData raw = collector->read();
   if (a.collector.user_stacks) usyms.snapshot(user_sample_pids(raw));  // -a: still alive ones
   Kallsyms ksyms = take(Kallsyms::load());
   Profile profile = build_profile(raw, ksyms, a.collector.user_stacks ? &usyms : nullptr,
                                   std::move(meta), rusage, a.collector.target_dev);
+  status.stage(fmt::format("fscost record: {}: writing {}", format_duration(status.elapsed()), a.output));
   take(write_profile_atomic(profile, a.output));
-  print_summary(profile, a.output);
+  status.clear();
+  if (!a.quiet || dropped(profile)) print_summary(profile, a.output);
   if (target.exit_code())
     fmt::print(stderr, "fscost: command exited with status {}\n", target.exit_code());
   return target.exit_code();

@@ -21,6 +21,7 @@ struct RecordArgs {
   std::string probes = "default";  // --probes, parsed into collector.groups
   std::string fs_dir;  // --fs: the test filesystem (XFS events, device writes by kind)
   bool sync_fs = false;  // --sync: syncfs(--fs) inside the recording after the command
+  bool quiet = false;    // -q: no progress line, no summary unless something was dropped
   CollectorConfig collector;
 };
 

@@ -63,6 +63,8 @@ void add_record(CLI::App& app, RecordArgs& a, std::function<int()>& run) {
       ->capture_default_str()->check(CLI::Range(16u, 1u << 22));
   sub->add_flag("--bpf-stats", a.collector.bpf_stats,
                 "Time fscost's own BPF programs (bpf_stats; costs two clock reads per event)");
+  sub->add_flag("-q,--quiet", a.quiet,
+                "No progress line; no summary line unless something was dropped");
   auto* cmd = sub->add_option("command", a.command, "Command to run and record (after --)");
   all->excludes(pid)->excludes(cmd);
   pid->excludes(cmd);
