@@ -2,7 +2,11 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
+
+#include <cstdlib>
 
 #include <cerrno>
 #include <chrono>
@@ -94,16 +98,97 @@ Status sync_parent_dir(const std::string& path) {
   return std::monostate{};
 }
 
+const char* file_kind(mode_t m) {
+  if (S_ISCHR(m)) return "a character device";
+  if (S_ISBLK(m)) return "a block device";
+  if (S_ISFIFO(m)) return "a FIFO";
+  if (S_ISSOCK(m)) return "a socket";
+  if (S_ISLNK(m)) return "a symbolic link";
+  if (S_ISDIR(m)) return "a directory";
+  return "not a regular file";
+}
+
+// Only a regular file may be replaced: rename() over a device node or a
+// symlink would replace the node itself.
+Status replaceable(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return std::monostate{};
+    return write_error("check", path, errno);
+  }
+  if (S_ISREG(st.st_mode)) return std::monostate{};
+  return Error{fmt::format("'{}' exists and is {}; fscost replaces only regular files", path,
+                           file_kind(st.st_mode)),
+               "write to a new file name (or `-` where the command allows standard output)"};
+}
+
 }  // namespace
+
+std::size_t max_input_bytes() {
+  constexpr std::size_t kDefault = std::size_t{1} << 30;
+  const char* env = std::getenv("FSCOST_MAX_INPUT");
+  if (!env || !*env) return kDefault;
+  char* end = nullptr;
+  unsigned long long v = std::strtoull(env, &end, 10);
+  int shift = 0;
+  switch (end && *end ? *end : 0) {
+    case 'K': case 'k': shift = 10; break;
+    case 'M': case 'm': shift = 20; break;
+    case 'G': case 'g': shift = 30; break;
+    case 'T': case 't': shift = 40; break;
+    default: break;
+  }
+  if (v == 0 || v > (~0ull >> shift)) return kDefault;
+  return static_cast<std::size_t>(v << shift);
+}
+
+Error input_too_large(std::string_view what, const std::string& path, std::size_t limit) {
+  std::string size = limit % (1 << 30) == 0 ? fmt::format("{} GiB", limit >> 30)
+                     : limit % (1 << 20) == 0 ? fmt::format("{} MiB", limit >> 20)
+                     : limit % (1 << 10) == 0 ? fmt::format("{} KiB", limit >> 10)
+                                              : fmt::format("{} bytes", limit);
+  return Error{fmt::format("{} '{}' is larger than the input limit of {}", what, path, size),
+               "raise it with FSCOST_MAX_INPUT (e.g. FSCOST_MAX_INPUT=8G) if the file is real"};
+}
+
+Status check_output_path(const std::string& path) {
+  if (path.empty()) return Error{"empty output path", "give a file name"};
+  if (auto s = replaceable(path); !s) return s;
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    return Error{fmt::format("cannot write '{}': its directory '{}' does not exist", path,
+                             dir.string()),
+                 "create the directory first, or choose another path"};
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    return Error{fmt::format("cannot write '{}': directory '{}': {}", path, dir.string(),
+                             errno_text(errno)),
+                 kWriteHint};
+  struct statvfs vfs {};
+  if (::statvfs(dir.c_str(), &vfs) == 0 &&
+      static_cast<unsigned long long>(vfs.f_bavail) * vfs.f_frsize < (1ull << 20))
+    return Error{fmt::format("cannot write '{}': {} has less than 1 MiB free", path,
+                             dir.string()),
+                 "free some space or write elsewhere"};
+  return std::monostate{};
+}
 
 Result<std::string> read_whole_file(const std::string& path, std::string_view what) {
   Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0)
     return Error{fmt::format("cannot open {} '{}': {}", what, path, errno_text(errno)),
                  "check the path and its permissions"};
+  const std::size_t limit = max_input_bytes();
+  struct stat st {};
+  if (::fstat(fd.get(), &st) == 0 && S_ISREG(st.st_mode) &&
+      static_cast<std::uint64_t>(st.st_size) > limit)
+    return input_too_large(what, path, limit);
   std::string text;
+  if (S_ISREG(st.st_mode)) text.reserve(static_cast<std::size_t>(st.st_size));
   char buf[1 << 16];
   for (;;) {
+    if (text.size() > limit) return input_too_large(what, path, limit);
     ssize_t n = ::read(fd.get(), buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0)  // e.g. EISDIR: open() accepts a directory, read() refuses it
@@ -115,6 +200,7 @@ Result<std::string> read_whole_file(const std::string& path, std::string_view wh
 }
 
 Status write_file_atomic(std::string_view data, const std::string& path) {
+  if (auto s = replaceable(path); !s) return s;
   auto tmp = create_temp_beside(path);
   if (!tmp) return tmp.error();
   if (auto s = write_all_and_sync(tmp.value(), data); !s) return s;

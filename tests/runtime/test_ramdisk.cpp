@@ -16,12 +16,19 @@
 #include <sstream>
 #include <thread>
 
+#include "system/leftovers.h"
 #include "system/ramdisk.h"
 #include "system/subprocess.h"
 #include "support.h"
 
 namespace fscost {
 namespace {
+
+std::vector<std::string> leftover_lines() {
+  std::vector<std::string> lines;
+  for (const Leftover& l : find_leftovers()) lines.push_back(l.line);
+  return lines;
+}
 
 constexpr uint64_t kSize = 512ull << 20;  // mkfs.xfs 6.1 wants > 300 MB
 
@@ -77,7 +84,7 @@ TEST(Ramdisk, ScratchXfsCreatesAndRemovesEverything) {
         << mountinfo_line(dir);
     std::ofstream(dir + "/hello") << "hello";
     EXPECT_EQ(read_file(dir + "/hello"), "hello");
-    for (const std::string& l : find_leftovers()) {
+    for (const std::string& l : leftover_lines()) {
       EXPECT_EQ(l.find(image), std::string::npos) << "live resources are no leftovers: " << l;
       EXPECT_EQ(l.find(dir), std::string::npos) << "live resources are no leftovers: " << l;
     }
@@ -229,7 +236,7 @@ TEST(Ramdisk, FindLeftoversReportsDeadOwnersImages) {
   ::waitpid(pid, nullptr, 0);  // a pid that is now gone
   std::string stale = "/dev/shm/fscost-" + std::to_string(pid) + "-deadbeef.img";
   ASSERT_GE(::open(stale.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0600), 0);
-  std::vector<std::string> found = find_leftovers();
+  std::vector<std::string> found = leftover_lines();
   ::unlink(stale.c_str());
   EXPECT_NE(std::find(found.begin(), found.end(), "image " + stale + " (rm " + stale + ")"),
             found.end());
@@ -268,7 +275,7 @@ TEST(Ramdisk, KilledScratchOwnerIsReportedAsLeftover) {
   std::istringstream(buf) >> cleanup.dir >> cleanup.image >> device;
   ASSERT_FALSE(device.empty()) << "child could not create a ScratchXfs";
 
-  std::vector<std::string> found = find_leftovers();
+  std::vector<std::string> found = leftover_lines();
   auto has = [&](const std::string& line) {
     return std::find(found.begin(), found.end(), line) != found.end();
   };
@@ -276,6 +283,18 @@ TEST(Ramdisk, KilledScratchOwnerIsReportedAsLeftover) {
   EXPECT_TRUE(
       has("loop device " + device + " over " + cleanup.image + " (losetup -d " + device + ")"));
   EXPECT_TRUE(has("image " + cleanup.image + " (rm " + cleanup.image + ")"));
+
+  // `fscost cleanup` removes all of it.
+  auto run = run_capture({FSCOST_BIN, "cleanup"});
+  ASSERT_TRUE(run) << run.error().message;
+  EXPECT_TRUE(run.value().ok()) << run.value().out << run.value().err;
+  EXPECT_NE(run.value().out.find("removed mount " + cleanup.dir), std::string::npos) << run.value().out;
+  EXPECT_EQ(mountinfo_line(cleanup.dir), "");
+  EXPECT_FALSE(exists(cleanup.dir));
+  EXPECT_FALSE(exists(cleanup.image));
+  EXPECT_TRUE(loop_released(device, cleanup.image)) << backing_file(device);
+  for (const std::string& l : leftover_lines())
+    EXPECT_EQ(l.find(cleanup.image), std::string::npos) << "still there: " << l;
 }
 
 nlohmann::json run_workload(const std::vector<std::string>& args) {

@@ -80,8 +80,9 @@ void check_output_dir(const std::string& dir) {
 void report_leftovers() {
   auto found = find_leftovers();
   if (found.empty()) return;
-  fmt::print(stderr, "fscost compare: a crashed fscost left these behind (not touched):\n");
-  for (const auto& f : found) fmt::print(stderr, "  {}\n", f);
+  fmt::print(stderr, "fscost compare: a killed fscost left these behind (not touched):\n");
+  for (const auto& f : found) fmt::print(stderr, "  {}\n", f.line);
+  fmt::print(stderr, "fscost compare: `fscost cleanup` removes them\n");
 }
 
 // A stop signal before the first run: nothing to write.
@@ -161,7 +162,7 @@ void run_all(Session& s, Progress& progress) {
   }
   if (int sig = compare_stop_signal()) {
     s.outcome.incomplete = true;
-    s.outcome.reason = fmt::format("interrupted by {}", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    s.outcome.reason = fmt::format("interrupted by SIG{}", sigabbrev_np(sig));
   }
 }
 
@@ -198,8 +199,8 @@ void measure(Session& s) {
 
 int finish(const Session& s) {
   // Storage is gone; an impatient second ^C may now end us at once.
-  ::signal(SIGINT, SIG_DFL);
-  ::signal(SIGTERM, SIG_DFL);
+  for (int sig : kCompareStopSignals) ::signal(sig, SIG_DFL);
+  ::signal(SIGPIPE, SIG_IGN);  // a closed stdout: EPIPE, the files are written already
   CompareOutputs w = take(write_compare_outputs(s.o, s.outcome));
   fmt::print("{}\n", w.text);
   fmt::print("fscost compare: summary {}\n", w.summary_txt);

@@ -55,6 +55,7 @@ std::string pprof(const Profile& p, const ConvertArgs& a) {
 }
 
 int convert(const ConvertArgs& a) {
+  if (a.output) take(check_output_path(*a.output));
   Profile p = take(read_profile(a.file));
   if (a.to == "pprof") {
     std::string out = pprof(p, a);

@@ -145,9 +145,10 @@ std::string differential(const FlameArgs& a) {
 int run_flamegraph(const FlameArgs& a) {
   if (a.diff.empty() == a.file.empty())
     throw UserError("give one FILE, or --diff A B", "fscost flamegraph --help");
-  std::string svg = a.diff.empty() ? single(a) : differential(a);
   std::string out =
       a.output.empty() ? (a.diff.empty() ? "flamegraph.svg" : "flamegraph-diff.svg") : a.output;
+  if (out != "-") take(check_output_path(out));
+  std::string svg = a.diff.empty() ? single(a) : differential(a);
   if (out == "-") {
     fmt::print("{}", svg);
     return 0;

@@ -27,6 +27,7 @@ struct HtmlArgs {
 };
 
 int run_html(HtmlArgs a) {
+  if (a.output != "-") take(check_output_path(a.output));
   Profile p = take(read_profile(a.file));
   a.html.source = a.file;
   a.html.per_op_graphs = !a.no_per_op;

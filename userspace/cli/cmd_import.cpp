@@ -34,7 +34,13 @@ struct ImportArgs {
 
 Result<std::string> read_input(const std::string& path) {
   if (path != "-") return read_whole_file(path, "input");
-  std::string text(std::istreambuf_iterator<char>(std::cin), {});
+  const std::size_t limit = max_input_bytes();
+  std::string text;
+  char buf[1 << 16];
+  while (std::cin.read(buf, sizeof buf) || std::cin.gcount() > 0) {
+    text.append(buf, static_cast<std::size_t>(std::cin.gcount()));
+    if (text.size() > limit) return input_too_large("input", "<stdin>", limit);
+  }
   if (std::cin.bad()) return Error{"cannot read standard input", ""};
   return text;
 }
@@ -63,6 +69,7 @@ int save(const Profile& p, const ImportArgs& a, StatusLine& status) {
 
 // The input, with a status line: a large perf script takes a while.
 std::string read_with_status(const ImportArgs& a, StatusLine& status) {
+  take(check_output_path(a.output));  // before the reading and parsing
   status.stage(fmt::format("fscost import: reading {}", origin_of(a.file)));
   std::string text = take(read_input(a.file));
   status.stage(fmt::format("fscost import: {}: parsing {} MiB", format_duration(status.elapsed()),

@@ -16,6 +16,7 @@
 #include "symbols/kallsyms.h"
 #include "collector/profile_builder.h"
 #include "io/profile_io.h"
+#include "model/file_io.h"
 #include "compare/progress.h"  // format_duration
 #include "system/fs_device.h"
 #include "system/subprocess.h"
@@ -39,6 +40,8 @@ Target make_target(const RecordArgs& a) {
 void check_args(const RecordArgs& a) {
   if (a.duration_s && !a.command.empty())
     throw UserError("--duration applies to -a and -p; a command is recorded until it exits");
+  // Before the workload runs: a recording that cannot be saved is in vain.
+  take(check_output_path(a.output));
 }
 
 Metadata base_metadata(const RecordArgs& a, const Target& t) {

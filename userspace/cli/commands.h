@@ -4,6 +4,8 @@
 
 #include <sys/types.h>
 
+#include <CLI/CLI.hpp>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,5 +38,7 @@ struct ReportArgs {
 int cmd_record(const RecordArgs& args);
 int cmd_report(const ReportArgs& args);
 int cmd_features();
+// fscost cleanup (cli/cmd_cleanup.cpp).
+void add_cleanup(CLI::App& app, std::function<int()>& run);
 
 }  // namespace fscost

@@ -144,6 +144,7 @@ int main(int argc, char** argv) {
   fscost::add_html(app, run);
   fscost::add_diff(app, run);
   fscost::add_compare(app, run);
+  fscost::add_cleanup(app, run);
   fscost::add_generate_docs(app, run);
   if (int rc = parse(app, argc, argv); rc >= 0) return rc;
   fscost::setup_libbpf_logging();
@@ -152,6 +153,11 @@ int main(int argc, char** argv) {
   } catch (const fscost::UserError& e) {
     fmt::print(stderr, "fscost: error: {}\n", e.what());
     if (!e.hint().empty()) fmt::print(stderr, "hint: {}\n", e.hint());
+    return 1;
+  } catch (const std::exception& e) {
+    // Caught so the stack unwinds and every RAII resource (mounts, loop
+    // devices, images) is released; e.g. a write to a closed stderr.
+    std::fprintf(stderr, "fscost: error: %s\n", e.what());
     return 1;
   }
 }

@@ -51,8 +51,9 @@ void install_compare_signal_handlers() {
   sa.sa_handler = on_stop_signal;
   sa.sa_flags = SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
+  // A closed terminal, ^\ and a closed pipe (`fscost compare … | head`)
+  // stop the compare like ^C: the storage is released, the summary written.
+  for (int sig : kCompareStopSignals) sigaction(sig, &sa, nullptr);
 }
 
 int compare_stop_signal() { return g_signal.load(); }

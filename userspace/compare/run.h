@@ -3,6 +3,8 @@
 // runs `fscost record` so that every run loads and unloads its own BPF.
 #pragma once
 
+#include <csignal>
+
 #include <sys/types.h>
 
 #include <cstdint>
@@ -21,7 +23,8 @@ namespace fscost {
 // running child's process group (which the terminal does not signal: the
 // child has a group of its own). A second signal kills the group.
 void install_compare_signal_handlers();
-int compare_stop_signal();  // 0, or the first SIGINT/SIGTERM received
+int compare_stop_signal();
+inline constexpr int kCompareStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};  // 0, or the first SIGINT/SIGTERM received
 
 struct RunContext {
   const CompareOptions* opts = nullptr;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -70,7 +71,12 @@ std::uint64_t tv_ns(const timeval& tv) {
          static_cast<std::uint64_t>(tv.tv_usec) * 1000ull;
 }
 
-[[noreturn]] void child_exec(int gate, int exec_status, const std::vector<std::string>& argv) {
+[[noreturn]] void child_exec(int gate, int exec_status, const std::vector<std::string>& argv,
+                             pid_t parent) {
+  // The workload dies with fscost, even a SIGKILLed one: no recording
+  // left running unseen on the filesystem.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != parent) _exit(127);  // fscost died before the prctl
   char c;
   // Wait for the parent to attach probes; EOF means go.
   while (read(gate, &c, 1) < 0 && errno == EINTR) {
@@ -91,8 +97,9 @@ void install_stop_handlers() {
   sa.sa_sigaction = on_stop_signal;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
+  // A closed terminal (SIGHUP), ^\ (SIGQUIT) and a closed pipe (SIGPIPE)
+  // end the recording like ^C: the profile is written, nothing is left.
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) sigaction(sig, &sa, nullptr);
 }
 
 bool stop_requested() { return g_stop.load() != 0; }
@@ -102,12 +109,13 @@ Result<Target> Target::command(const std::vector<std::string>& argv) {
   int gate[2], status[2];
   if (pipe2(gate, O_CLOEXEC) || pipe2(status, O_CLOEXEC))
     return Error{fmt::format("pipe: {}", strerror(errno)), ""};
+  pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) return Error{fmt::format("fork: {}", strerror(errno)), ""};
   if (pid == 0) {
     close(gate[1]);
     close(status[0]);
-    child_exec(gate[0], status[1], argv);
+    child_exec(gate[0], status[1], argv, parent);
   }
   close(gate[0]);
   close(status[1]);

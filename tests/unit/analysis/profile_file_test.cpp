@@ -3,10 +3,13 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include "fixture.h"
 #include "io/profile_io.h"
+#include "model/file_io.h"
 
 namespace fscost {
 namespace {
@@ -80,17 +83,65 @@ TEST(ProfileFile, AtomicWriteRespectsUmask) {
   EXPECT_EQ(fs::status(path).permissions(), fs::perms(0644));
 }
 
-TEST(ProfileFile, FailedWriteLeavesNoTempFile) {
+TEST(ProfileFile, ADirectoryIsRefusedAndNoTempFileLeft) {
   TempDir dir;
-  // rename() cannot replace a directory: the write fails after the temp
-  // file was fully written, which must then be removed.
+  // rename() would fail over a directory after the temp file was written;
+  // the target is refused before that, and nothing is left beside it.
   std::string target = dir.file("target");
   fs::create_directory(target);
   auto w = write_profile_atomic(sample_profile(), target);
   ASSERT_FALSE(w);
-  EXPECT_EQ(w.error().message.rfind("cannot rename temporary file over '" + target + "': ", 0), 0u)
-      << w.error().message;
+  EXPECT_EQ(w.error().message,
+            "'" + target + "' exists and is a directory; fscost replaces only regular files");
   EXPECT_EQ(names_in(dir.path()), std::vector<std::string>{"target"});
+}
+
+// As root `-o /dev/null` must not replace /dev/null: no node but a regular
+// file is replaced, and a symlink (to /proc/self/fd/1, say) is not followed.
+TEST(ProfileFile, NodesFifosAndSymlinksAreNeverReplaced) {
+  TempDir dir;
+  std::string fifo = dir.file("fifo"), link = dir.file("link");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  fs::create_symlink("/proc/self/fd/1", link);
+  for (const auto& [path, kind] : {std::pair{std::string("/dev/null"), "a character device"},
+                                   {fifo, "a FIFO"}, {link, "a symbolic link"}}) {
+    auto w = write_file_atomic("x", path);
+    ASSERT_FALSE(w) << path;
+    EXPECT_EQ(w.error().message,
+              "'" + path + "' exists and is " + kind + "; fscost replaces only regular files");
+    auto c = check_output_path(path);
+    ASSERT_FALSE(c) << path;
+    EXPECT_EQ(c.error().message, w.error().message);
+  }
+  EXPECT_TRUE(fs::is_fifo(fifo));
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
+}
+
+TEST(ProfileFile, OutputPathIsCheckedBeforeAnyWork) {
+  TempDir dir;
+  EXPECT_TRUE(check_output_path(dir.file("new.profile")));
+  auto missing = check_output_path(dir.file("no/such/out.profile"));
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().message, "cannot write '" + dir.file("no/such/out.profile") +
+                                         "': its directory '" + dir.file("no/such") +
+                                         "' does not exist");
+}
+
+TEST(ProfileFile, InputsPastTheLimitAreRefusedBeforeTheyAreRead) {
+  TempDir dir;
+  std::string big = dir.file("big.json");
+  { std::ofstream(big) << std::string(4096, ' '); }
+  ::setenv("FSCOST_MAX_INPUT", "1K", 1);
+  auto r = read_whole_file(big, "profile");
+  auto zero = read_whole_file("/dev/zero", "profile");  // no size: refused once read past it
+  ::unsetenv("FSCOST_MAX_INPUT");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "profile '" + big + "' is larger than the input limit of 1 KiB");
+  EXPECT_NE(r.error().hint.find("FSCOST_MAX_INPUT"), std::string::npos);
+  ASSERT_FALSE(zero);
+  EXPECT_EQ(zero.error().message, "profile '/dev/zero' is larger than the input limit of 1 KiB");
+  EXPECT_EQ(max_input_bytes(), std::size_t{1} << 30);
 }
 
 TEST(ProfileFile, MissingDirectory) {

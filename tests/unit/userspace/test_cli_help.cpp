@@ -30,7 +30,7 @@ Outcome run(const std::string& args) {
 
 const std::vector<std::string> kCommands = {
     "record",        "report",        "flamegraph",   "features", "import",
-    "import folded", "import pprof",  "import perf-script",       "convert",
+    "import folded", "import pprof",  "import perf-script",       "convert", "cleanup",
     "html",          "diff",          "compare"};
 
 TEST(CliHelp, EveryCommandsHelpIsPlain) {
