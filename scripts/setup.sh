@@ -48,10 +48,11 @@ else
   install_packages
 fi
 
-# playwright-core for tests/browser, exactly as its lock file says; again only
-# when missing or older than the lock file. It drives Debian's chromium.
+# playwright-core and speedscope for tests/browser, exactly as its lock file
+# says; again only when missing or older than the lock file. playwright
+# drives Debian's chromium; speedscope is the app that opens our export.
 browser="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tests/browser"
-if [[ -d $browser/node_modules/playwright-core &&
+if [[ -d $browser/node_modules/playwright-core && -d $browser/node_modules/speedscope &&
       ! $browser/package-lock.json -nt $browser/node_modules/.package-lock.json ]]; then
   echo "setup: tests/browser node_modules are up to date"
 else

@@ -2,7 +2,8 @@
 // side, colour from the delta. Modeled on FlameGraph's difffolded.pl +
 // flamegraph.pl, with two changes a reviewer needs: paths absent on the
 // width side stay visible (hatched, with the other side's width), and a
-// significance hook greys out frames whose delta is noise.
+// significance hook greys out frames whose delta is noise (the legend
+// names grey only when a frame is).
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
@@ -92,13 +93,17 @@ flame::Rgb fill(double d, double max_abs) {
   return {250, 250, 250};
 }
 
-std::vector<std::string> legend(const DiffOptions& opt, const FlameNode& root, double max_abs) {
+// `grey`: some frame is drawn grey (not significant), so the key says so;
+// a graph without statistics (one profile a side) has none.
+std::vector<std::string> legend(const DiffOptions& opt, const FlameNode& root, double max_abs,
+                                bool grey) {
   const std::string& unit = opt.svg.unit;
   std::vector<std::string> lines;
   if (!opt.svg.subtitle.empty()) lines.push_back(opt.svg.subtitle);
-  lines.push_back(fmt::format(
-      "Red: more in B. Blue: less in B. Colour by {} Δ, full at |Δ| = {}. Grey: not significant.",
-      opt.color == DiffColor::Self ? "self" : "inclusive", flame::format_value(max_abs, unit)));
+  lines.push_back(
+      fmt::format("Red: more in B. Blue: less in B. Colour by {} Δ, full at |Δ| = {}.{}",
+                  opt.color == DiffColor::Self ? "self" : "inclusive",
+                  flame::format_value(max_abs, unit), grey ? " Grey: not significant." : ""));
   std::string widths;
   switch (opt.width) {
     case DiffWidth::B:
@@ -148,8 +153,11 @@ class DiffGraph::Impl {
     double max_abs = 0;
     std::vector<std::string> lines;  // under the title
   };
-  Drawing plan(double min_width_px) const;
+  Drawing plan(double min_width_px);
   const Memo& memo(const FlameNode& n, std::size_t index, std::span<const std::string_view> path);
+  // Calls fn(frame, memo) for each frame of `lay`, in order.
+  template <typename Fn>
+  void each_memo(const Layout& lay, Fn&& fn);
   // Calls emit(frame, markup) for each frame of `d`, in order.
   template <typename Emit>
   void each_frame(const Drawing& d, Emit&& emit);
@@ -162,14 +170,18 @@ class DiffGraph::Impl {
   std::string scratch_;             // a tooltip before escaping
 };
 
-DiffGraph::Impl::Drawing DiffGraph::Impl::plan(double min_width_px) const {
+DiffGraph::Impl::Drawing DiffGraph::Impl::plan(double min_width_px) {
   Drawing d;
   d.svg = opt_.svg;
   d.svg.min_width_px = min_width_px;
   d.lay = flame::layout(root_, spans_, d.svg.width - 2 * flame::kPadX, d.svg.min_width_px);
   for (const flame::Frame& f : d.lay.frames)
     if (f.depth > 0) d.max_abs = std::max(d.max_abs, std::fabs(delta(*f.node, opt_.color)));
-  d.lines = legend(opt_, root_, d.max_abs);
+  // The legend names grey only if a frame drawn is grey.
+  bool grey = false;
+  if (opt_.significant)
+    each_memo(d.lay, [&](const flame::Frame&, const Memo& m) { grey = grey || m.insignificant; });
+  d.lines = legend(opt_, root_, d.max_abs, grey);
   if (d.lay.frames.empty()) return d;  // empty_svg: nothing to prune
   if (auto note = flame::pruned_note(d.lay, d.svg); !note.empty()) d.lines.push_back(note);
   return d;
@@ -191,15 +203,21 @@ const DiffGraph::Impl::Memo& DiffGraph::Impl::memo(const FlameNode& n, std::size
   return m;
 }
 
+template <typename Fn>
+void DiffGraph::Impl::each_memo(const Layout& lay, Fn&& fn) {
+  memo_.resize(lay.nodes);
+  std::vector<std::string_view> path;  // the frame's path, "all" excluded
+  for (const flame::Frame& f : lay.frames) {
+    path.resize(f.depth > 0 ? static_cast<std::size_t>(f.depth - 1) : 0);
+    if (f.depth > 0) path.push_back(f.node->name.str());
+    fn(f, memo(*f.node, f.index, path));
+  }
+}
+
 template <typename Emit>
 void DiffGraph::Impl::each_frame(const Drawing& d, Emit&& emit) {
-  memo_.resize(d.lay.nodes);
-  std::vector<std::string_view> path;  // the frame's path, "all" excluded
-  for (const flame::Frame& f : d.lay.frames) {
+  each_memo(d.lay, [&](const flame::Frame& f, const Memo& m) {
     const FlameNode& n = *f.node;
-    path.resize(f.depth > 0 ? static_cast<std::size_t>(f.depth - 1) : 0);
-    if (f.depth > 0) path.push_back(n.name.str());
-    const Memo& m = memo(n, f.index, path);
     bool hatched = borrowed(n, opt_.width);
     flame::CssRgb rgb(fill(delta(n, opt_.color), d.max_abs));
     std::string_view colour = m.insignificant ? (hatched ? "url(#fg-insig)" : "rgb(195,195,195)")
@@ -207,7 +225,7 @@ void DiffGraph::Impl::each_frame(const Drawing& d, Emit&& emit) {
                                               : rgb.view();
     std::string_view tip(tooltips_.data() + m.tooltip_at, m.tooltip_size);
     emit(f, flame::FrameMarkup{tip, colour, hatched ? "fg-borrowed" : ""});
-  }
+  });
 }
 
 std::string DiffGraph::Impl::render(double min_width_px) {

@@ -45,6 +45,14 @@ struct FlameNode {
 FlameInput flame_input(const Profile& p, View view, const std::optional<std::string>& op,
                        bool per_op);
 
+// Cost per operation in time, for comparing profiles: flame_input with
+// per_op, on-CPU samples turned into ns at the profile's own sampling rate
+// (as the diff page's mean stacks), so a differential graph reads in ns/op
+// like the diff page and profiles sampled at different rates compare.
+// nullopt for on-CPU stacks of a profile without a sampling rate.
+std::optional<FlameInput> flame_input_ns_per_op(const Profile& p, View view,
+                                                const std::optional<std::string>& op);
+
 // The unit of flame_input's values: "samples" or "ns", plus "/op" with
 // per_op.
 std::string flame_unit(View view, bool per_op);

@@ -80,8 +80,9 @@ class Counter {
 }  // namespace
 
 Shell shell(const SvgOptions& opt, const std::vector<std::string>& header_lines, int max_depth) {
-  Shell s{geometry(opt, header_lines.size(), max_depth), {}, {}};
-  open_document(s.head, s.g, opt, header_lines);
+  std::vector<std::string> lines = fit_lines(header_lines, opt.width);
+  Shell s{geometry(opt, lines.size(), max_depth), {}, {}};
+  open_document(s.head, s.g, opt, lines);
   open_frames(s.head, s.g);
   close_frames(s.tail);
   close_document(s.tail, s.g);

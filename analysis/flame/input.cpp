@@ -51,6 +51,15 @@ FlameInput flame_input(const Profile& p, View view, const std::optional<std::str
   return per_op ? per_operation(std::move(in), p) : in;
 }
 
+std::optional<FlameInput> flame_input_ns_per_op(const Profile& p, View view,
+                                                const std::optional<std::string>& op) {
+  FlameInput in = flame_input(p, view, op, true);
+  if (view != View::OnCpu) return in;
+  if (p.meta.freq_hz == 0) return std::nullopt;
+  for (auto& s : in.stacks) s.second *= 1e9 / p.meta.freq_hz;
+  return in;
+}
+
 std::string flame_unit(View view, bool per_op) {
   std::string unit = view == View::OnCpu ? "samples" : "ns";
   return per_op ? unit + "/op" : unit;

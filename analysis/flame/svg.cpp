@@ -7,6 +7,7 @@
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <iterator>
@@ -102,6 +103,65 @@ std::size_t label_fit(double w_px) {
   return static_cast<std::size_t>(std::max(0.0, std::floor((w_px - 6) / (kFontSize * kFontWidth))));
 }
 
+namespace {
+
+// Verdana's digits and capitals are wider than its average glyph
+// (kFontWidth), and a subtitle is mostly those: budget header lines with
+// this width per character.
+constexpr double kNoteGlyph = 0.66;
+
+std::size_t columns(std::string_view s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+// `text` in lines of at most `max` columns, broken at spaces.
+std::vector<std::string> wrap_words(std::string_view text, std::size_t max) {
+  std::vector<std::string> out{""};
+  for (std::size_t start = 0; start <= text.size();) {
+    std::size_t end = std::min(text.find(' ', start), text.size());
+    std::string_view word = text.substr(start, end - start);
+    if (!out.back().empty() && columns(out.back()) + 1 + columns(word) > max) out.emplace_back();
+    if (!out.back().empty()) out.back() += ' ';
+    out.back() += word;
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> fit_lines(const std::vector<std::string>& lines, int width) {
+  auto max =
+      static_cast<std::size_t>(std::max(20.0, (width - 2 * kPadX) / (kFontSize * kNoteGlyph)));
+  constexpr std::string_view kSep = " | ";
+  std::vector<std::string> out;
+  for (const std::string& line : lines) {
+    if (columns(line) <= max) {
+      out.push_back(line);
+      continue;
+    }
+    std::string cur;
+    for (std::size_t start = 0; start <= line.size();) {
+      std::size_t end = std::min(line.find(kSep, start), line.size());
+      std::string_view part = std::string_view(line).substr(start, end - start);
+      start = end + kSep.size();
+      if (!cur.empty() && columns(cur) + kSep.size() + columns(part) <= max) {
+        cur += kSep;
+        cur += part;
+        continue;
+      }
+      if (!cur.empty()) out.push_back(std::move(cur));
+      std::vector<std::string> pieces = wrap_words(part, max);
+      for (std::size_t i = 0; i + 1 < pieces.size(); ++i) out.push_back(std::move(pieces[i]));
+      cur = std::move(pieces.back());
+    }
+    if (!cur.empty()) out.push_back(std::move(cur));
+  }
+  return out;
+}
+
 void open_document(std::string& out, const Geometry& g, const SvgOptions& opt,
                    const std::vector<std::string>& header_lines) {
   auto o = std::back_inserter(out);
@@ -170,9 +230,10 @@ void close_document(std::string& out, const Geometry& g) {
 }
 
 std::string empty_svg(const SvgOptions& opt, const std::vector<std::string>& header_lines) {
-  Geometry g = geometry(opt, header_lines.size(), 1);
+  std::vector<std::string> lines = fit_lines(header_lines, opt.width);
+  Geometry g = geometry(opt, lines.size(), 1);
   std::string out;
-  open_document(out, g, opt, header_lines);
+  open_document(out, g, opt, lines);
   open_frames(out, g);
   close_frames(out);
   fmt::format_to(std::back_inserter(out),

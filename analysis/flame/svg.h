@@ -54,6 +54,12 @@ std::uint32_t name_hash(std::string_view name);
 // same way when zooming).
 std::size_t label_fit(double w_px);
 
+// Header lines (subtitle, legend, notes) wider than a graph `width` px
+// wide, broken at " | " (between a subtitle's parts) or else at spaces, so
+// that no line is clipped at the graph's edges; a word wider than the graph
+// stays whole.
+std::vector<std::string> fit_lines(const std::vector<std::string>& lines, int width);
+
 // A document is open_document, open_frames, the frames,
 // close_frames, close_document.
 // Head: XML prolog, <svg>, defs, style, background, title, header lines

@@ -1,6 +1,7 @@
 // XML escaping for every SVG and HTML fscost writes.
 #include "model/escape.h"
 
+#include <algorithm>
 #include <array>
 
 namespace fscost {
@@ -80,6 +81,15 @@ void append_escaped(std::string& out, std::string_view s) {
     out.append(s.data() + i, run - i);
     if (run < s.size()) run += escape_one(out, s, run);
     i = run;
+  }
+}
+
+void append_escaped_lines(std::string& out, std::string_view s) {
+  for (std::size_t start = 0; start <= s.size();) {
+    std::size_t end = std::min(s.find('\n', start), s.size());
+    append_escaped(out, s.substr(start, end - start));
+    if (end < s.size()) out += '\n';
+    start = end + 1;
   }
 }
 

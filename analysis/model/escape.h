@@ -11,6 +11,9 @@ namespace fscost {
 // Appends `s` with &, <, >, " and ' escaped; control characters and invalid
 // UTF-8 become U+FFFD, which XML allows everywhere.
 void append_escaped(std::string& out, std::string_view s);
+// As append_escaped, but newlines stay: text for a <pre>, whose lines would
+// otherwise run into one line of U+FFFD.
+void append_escaped_lines(std::string& out, std::string_view s);
 // The bytes append_escaped would add.
 std::size_t escaped_size(std::string_view s);
 

@@ -3,66 +3,24 @@
 // `fscost html` and `fscost flamegraph` wrote for a fixture profile, over
 // file:// with the network cut off, and clicks, searches and screenshots it.
 //
-// Run by ctest as browser.report: node report.test.mjs, with FSCOST_BIN and
-// FSCOST_TEST_DATA set (tests/CMakeLists.txt). Without chromium or
-// node_modules it prints why and exits 77 (skipped), unless CI=true, where
-// a skip is a failure because the CI machine can run it.
-import { execFileSync } from "node:child_process";
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+// Run by ctest as browser.report (browser.mjs says how).
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 
-const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
-const FSCOST = process.env.FSCOST_BIN;
-const DATA = process.env.FSCOST_TEST_DATA;
+import { DATA, checkReadable, checkScreenshot as screenshot, danglingLinks, fscost, launch, need, outDir } from "./browser.mjs";
+
 const PROFILE = DATA && join(DATA, "full-profile.json");
-// Flags the machine needs (docs/HTML.md); playwright adds a fresh
-// --user-data-dir through launchPersistentContext.
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+need(["the fixture profile", PROFILE]);
 const MATCH_FILL = "rgb(230,0,230)";  // flamegraph.js
 
-function skip(why) {
-  if (process.env.CI === "true") {
-    console.error(`browser.report: FAILED: ${why} (CI=true, where this test must run)`);
-    process.exit(1);
-  }
-  console.log(`browser.report: SKIPPED: ${why}`);
-  process.exit(77);
-}
-
-if (!FSCOST || !existsSync(FSCOST) || !PROFILE || !existsSync(PROFILE)) {
-  console.error("browser.report: set FSCOST_BIN to the fscost binary and FSCOST_TEST_DATA to tests/data");
-  process.exit(1);
-}
-try {
-  accessSync(CHROMIUM, constants.X_OK);
-} catch {
-  skip(`no chromium at ${CHROMIUM} (scripts/setup.sh installs Debian's chromium)`);
-}
-let chromium;
-try {
-  ({ chromium } = await import("playwright-core"));
-} catch (err) {
-  skip(`playwright-core is not installed: run \`npm ci\` in tests/browser (${err.code || err.message})`);
-}
-
-const out = process.env.BROWSER_OUT_DIR || mkdtempSync(join(tmpdir(), "fscost-browser-"));
-mkdirSync(out, { recursive: true });
+const out = outDir();
 const reportPath = resolve(out, "report.html");
 const svgPath = resolve(out, "oncpu.svg");
-let userDataDir;
-let context;
+let browser;
 let page;
-const errors = [];    // page errors and console errors
-const outside = [];   // requests for anything but the files themselves
-
-function fscost(...args) {
-  return execFileSync(FSCOST, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-}
+let errors;
 
 // Share of the total in stacks that hold a frame matching `re`: what the
 // search's "Matched:" line must say, computed from the folded stacks.
@@ -132,65 +90,18 @@ async function checkSearch(svg, term, folded) {
   assert.deepEqual(hits.map((f) => f.name), all.filter((f) => re.test(f.name)).map((f) => f.name));
 }
 
-// A screenshot with real content: large, and many colours with spread-out
-// brightness (decoded by the browser itself, on a blank page).
-async function checkScreenshot(png, name) {
-  writeFileSync(join(out, name), png);
-  assert.ok(png.length > 20000, `${name} is only ${png.length} bytes`);
-  const probe = await context.newPage();
-  const stats = await probe.evaluate(async (b64) => {
-    const img = new Image();
-    img.src = `data:image/png;base64,${b64}`;
-    await img.decode();
-    const c = document.createElement("canvas");
-    c.width = img.width;
-    c.height = img.height;
-    const ctx = c.getContext("2d");
-    ctx.drawImage(img, 0, 0);
-    const d = ctx.getImageData(0, 0, c.width, c.height).data;
-    const colours = new Set();
-    let sum = 0;
-    let sq = 0;
-    for (let i = 0; i < d.length; i += 4) {
-      colours.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
-      const y = 0.299 * d[i] + 0.587 * d[i + 1] + 0.114 * d[i + 2];
-      sum += y;
-      sq += y * y;
-    }
-    const n = d.length / 4;
-    return { w: c.width, h: c.height, colours: colours.size, sd: Math.sqrt(sq / n - (sum / n) ** 2) };
-  }, png.toString("base64"));
-  await probe.close();
-  assert.ok(stats.w > 500 && stats.h > 200, `${name}: ${stats.w}x${stats.h}`);
-  // A page of text alone has a few hundred colours (antialiasing) and a
-  // spread near 12; a flame graph thousands, and 35 or more.
-  assert.ok(stats.colours > 1000, `${name}: only ${stats.colours} colours`);
-  assert.ok(stats.sd > 20, `${name}: brightness spread ${stats.sd.toFixed(1)}`);
-}
+const checkScreenshot = (png, name) => screenshot(browser, png, join(out, name));
 
 before(async () => {
   fscost("html", PROFILE, "-o", reportPath);
   fscost("flamegraph", PROFILE, "-o", svgPath);
-  userDataDir = mkdtempSync(join(tmpdir(), "fscost-chromium-"));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM, headless: true, args: FLAGS, offline: true,
-    viewport: { width: 1400, height: 1000 },
-  });
-  await context.route("**/*", (route) => {
-    const url = route.request().url();
-    if (url.startsWith("file:") || url.startsWith("data:")) return route.continue();
-    outside.push(url);
-    return route.abort();
-  });
-  context.setDefaultTimeout(5000);  // fail fast: nothing here takes a second
-  page = context.pages()[0] || (await context.newPage());
-  page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
-  page.on("console", (m) => { if (m.type() === "error") errors.push(`console: ${m.text()}`); });
+  browser = await launch();
+  ({ errors } = browser);
+  page = await browser.newPage();
 });
 
 after(async () => {
-  if (context) await context.close();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  if (browser) await browser.close();
   console.log(`browser.report: pages and screenshots in ${out}`);
 });
 
@@ -213,9 +124,7 @@ test("the report renders its sections, tables and graphs", async () => {
 });
 
 test("every link resolves; the table of contents and tabs open graphs", async () => {
-  const dangling = await page.$$eval("a[href]", (as) =>
-    as.map((a) => a.getAttribute("href")).filter((h) => !h.startsWith("#") || !document.getElementById(h.substring(1))));
-  assert.deepEqual(dangling, []);
+  assert.deepEqual(await danglingLinks(page, out), []);
   await page.locator("nav.toc a[href='#op-create-offcpu']").click();
   assert.equal(new URL(page.url()).hash, "#op-create-offcpu");
   assert.ok(await page.locator("#op-create-offcpu").isVisible());
@@ -226,6 +135,16 @@ test("every link resolves; the table of contents and tabs open graphs", async ()
   await page.locator("#op-create a.view-tab[href='#op-create-locks']").click();
   assert.ok(await page.locator("#op-create-locks").isVisible());
   assert.equal(await page.locator("#op-create-offcpu").isVisible(), false);
+  assert.deepEqual(errors, []);
+});
+
+// Every tab in turn, since a hidden graph is not checked.
+test("a reader sees the report whole at 1400 px, in every tab", async () => {
+  await checkReadable(page, "fscost html");
+  for (const tab of await page.locator("a.view-tab").all()) {
+    await tab.click();
+    await checkReadable(page, `fscost html, tab ${await tab.getAttribute("href")}`);
+  }
   assert.deepEqual(errors, []);
 });
 
@@ -256,6 +175,7 @@ test("searching the report highlights matches and states their share", async () 
 test("a standalone SVG from fscost flamegraph zooms, searches and draws", async () => {
   await page.goto(pathToFileURL(svgPath).href);
   assert.equal(await page.evaluate(() => document.documentElement.localName), "svg");
+  await checkReadable(page, "fscost flamegraph");
   await checkZoom("svg", "xfs_create", "unlink");
   page.once("dialog", (d) => d.accept("^xfs_"));
   await page.keyboard.press("Control+f");  // standalone only: the page's keys are its own
@@ -267,5 +187,5 @@ test("a standalone SVG from fscost flamegraph zooms, searches and draws", async 
 });
 
 test("nothing was fetched from outside the files", () => {
-  assert.deepEqual(outside, []);
+  assert.deepEqual(browser.outside, []);
 });

@@ -139,6 +139,16 @@ std::string differential(const FlameArgs& a) {
                                per_op ? "" : " | raw values (folded stacks have no op counts)");
   d.width = a.width == "a" ? DiffWidth::A : a.width == "max" ? DiffWidth::Max : DiffWidth::B;
   d.color = a.color == "self" ? DiffColor::Self : DiffColor::Inclusive;
+  if (per_op) {
+    // Time per operation, as the diff page (µs/op, not samples/op).
+    View view = take(parse_view(a.view));
+    auto ta = flame_input_ns_per_op(*sa.profile, view, a.op);
+    auto tb = flame_input_ns_per_op(*sb.profile, view, a.op);
+    if (ta && tb) {
+      d.svg.unit = "ns/op";
+      return render_diff_svg(*ta, *tb, d);
+    }
+  }
   return render_diff_svg(stacks_of(sa, a, per_op), stacks_of(sb, a, per_op), d);
 }
 

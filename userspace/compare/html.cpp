@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compare/report.h"
-#include "model/escape.h"  // append_escaped
+#include "model/escape.h"  // append_escaped, append_escaped_lines
 
 namespace fscost {
 
@@ -16,6 +16,13 @@ namespace {
 std::string esc(const std::string& s) {
   std::string out;
   append_escaped(out, s);
+  return out;
+}
+
+// Newlines stay: for text in a <pre>.
+std::string esc_lines(const std::string& s) {
+  std::string out;
+  append_escaped_lines(out, s);
   return out;
 }
 
@@ -146,8 +153,9 @@ std::string points_html(const std::vector<ComparePoint>& points,
     const ComparePoint& p = points[i];
     if (i == headline || !p.diff) continue;
     h += fmt::format(
-        "<h3>{} threads</h3><p><a href=\"{}/report.html\">full report</a></p>\n<pre>{}</pre>\n",
-        p.threads, esc(p.dir), esc(render_diff_text(*p.diff, 72)));
+        "<h3>{} threads</h3><p><a href=\"{}/report.html\">full report</a></p>\n"
+        "<pre class=\"diff-text\">{}</pre>\n",
+        p.threads, esc(p.dir), esc_lines(render_diff_text(*p.diff, 72)));
   }
   return h;
 }

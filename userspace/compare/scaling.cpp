@@ -8,7 +8,7 @@
 #include <set>
 
 #include "compare/chart.h"
-#include "model/escape.h"  // append_escaped
+#include "model/escape.h"  // append_escaped_lines
 #include "views/lock_names.h"
 
 namespace fscost {
@@ -279,9 +279,10 @@ ChartSeries lock_series(const Scaling& s, const LockOnset& o, int c, const std::
   return cs;
 }
 
-std::string esc(const std::string& s) {
+// Newlines stay: the table goes into a <pre>.
+std::string esc_lines(const std::string& s) {
   std::string out;
-  append_escaped(out, s);
+  append_escaped_lines(out, s);
   return out;
 }
 
@@ -306,7 +307,8 @@ std::string render_scaling_html(const Scaling& s, const std::string& label_a,
         o.lock, "threads", "wait ns/op", true, {lock_series(s, o, 0, a), lock_series(s, o, 1, b)}};
     html += line_chart_svg(c);
   }
-  html += "</div>\n<pre>" + esc(render_scaling_text(s, label_a, label_b, 100)) + "</pre>\n";
+  html += "</div>\n<pre class=\"diff-text\">" +
+          esc_lines(render_scaling_text(s, label_a, label_b, 100)) + "</pre>\n";
   return html;
 }
 

@@ -104,7 +104,9 @@ TEST(FlameDiff, RedIsMoreInBBlueLessIntensityByDelta) {
   EXPECT_EQ(rgb(down.fill).r, 93);  // 250 - 210 * 3/4, rounded
   EXPECT_GT(rgb(bit.fill).g, rgb(down.fill).r);
   EXPECT_NE(svg.find("Red: more in B. Blue: less in B."), std::string::npos);
-  EXPECT_NE(svg.find("Grey: not significant."), std::string::npos);
+  // Without a significance hook nothing is grey, and the legend says no
+  // more.
+  EXPECT_EQ(svg.find("Grey"), std::string::npos);
 }
 
 TEST(FlameDiff, SelfColourUsesTheFramesOwnDelta) {
@@ -152,6 +154,42 @@ TEST(FlameDiff, InsignificantFramesAreGrey) {
   EXPECT_EQ(svg_frame(svg, "f").fill, "rgb(195,195,195)");
   EXPECT_TRUE(blue(svg_frame(svg, "main").fill));
   EXPECT_EQ(svg_frame(svg, "g").fill, "url(#fg-gone)");
+  EXPECT_NE(svg.find("Grey: not significant."), std::string::npos);
+  // A hook under which every change is significant greys nothing: the
+  // legend names no grey.
+  o.significant = [](std::span<const std::string_view>) -> std::optional<bool> { return true; };
+  svg = render_diff_svg(folded(kA), folded(kB), o);
+  EXPECT_EQ(svg.find("rgb(195,195,195)"), std::string::npos);
+  EXPECT_EQ(svg.find("Grey"), std::string::npos);
+}
+
+// fscost flamegraph --diff on profiles: time per operation, on-CPU samples
+// at each profile's own rate, so profiles sampled at different rates
+// compare (and the graph reads in µs/op like the diff page).
+TEST(FlameDiff, NsPerOpFromEachProfilesRate) {
+  Profile a = test::sample_profile();
+  Profile b = a;
+  b.meta.freq_hz = 2 * a.meta.freq_hz;
+  for (auto& s : b.samples) s.count *= 2;  // the same time, sampled twice as often
+  auto ta = flame_input_ns_per_op(a, View::OnCpu, std::nullopt);
+  auto tb = flame_input_ns_per_op(b, View::OnCpu, std::nullopt);
+  ASSERT_TRUE(ta && tb);
+  auto per_op = flame_input(a, View::OnCpu, std::nullopt, true);
+  ASSERT_EQ(ta->stacks.size(), per_op.stacks.size());
+  for (std::size_t i = 0; i < per_op.stacks.size(); ++i) {
+    EXPECT_DOUBLE_EQ(ta->stacks[i].second, per_op.stacks[i].second * 1e9 / a.meta.freq_hz);
+    EXPECT_DOUBLE_EQ(tb->stacks[i].second, ta->stacks[i].second);
+  }
+  auto o = options();
+  o.svg.unit = "ns/op";
+  for (const auto& f : svg_frames(render_diff_svg(*ta, *tb, o)))
+    EXPECT_TRUE(neutral(f.fill) || f.title.rfind("all (", 0) == 0) << f.title;
+  // Off-CPU values are ns already; on-CPU without a rate has no time.
+  auto off = flame_input_ns_per_op(a, View::OffCpu, std::nullopt);
+  ASSERT_TRUE(off);
+  EXPECT_EQ(off->stacks, flame_input(a, View::OffCpu, std::nullopt, true).stacks);
+  a.meta.freq_hz = 0;
+  EXPECT_FALSE(flame_input_ns_per_op(a, View::OnCpu, std::nullopt));
 }
 
 TEST(FlameDiff, IdenticalInputsAreNeutralAndEmptyIsValid) {

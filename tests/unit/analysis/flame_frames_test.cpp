@@ -110,6 +110,16 @@ TEST(FlameFrames, EscapingMatchesByteByByte) {
   }
 }
 
+// For a <pre>: newlines stay, everything else as append_escaped.
+TEST(FlameFrames, EscapingLinesKeepsNewlines) {
+  std::string out;
+  append_escaped_lines(out, "a<b\n\x01\n\nc&");
+  EXPECT_EQ(out, "a&lt;b\n\xEF\xBF\xBD\n\nc&amp;");
+  out.clear();
+  append_escaped_lines(out, "\n");
+  EXPECT_EQ(out, "\n");
+}
+
 // With a SizeFn each graph is drawn once, at the width drawing every
 // candidate would have settled on.
 TEST(FlameFrames, DrawWithinMeasuredEqualsRedrawn) {

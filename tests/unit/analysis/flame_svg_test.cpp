@@ -4,11 +4,12 @@
 
 #include <regex>
 
-#include "model/file_io.h"
 #include "fixture.h"
-#include "flame_test_util.h"
 #include "flame/flamegraph.h"
+#include "flame/svg.h"
+#include "flame_test_util.h"
 #include "full_fixture.h"
+#include "model/file_io.h"
 
 namespace fscost {
 namespace {
@@ -162,6 +163,25 @@ TEST(FlameSvg, LabelsFitTheirFrames) {
   EXPECT_EQ(long_one.label->substr(long_one.label->size() - 2), "..");
   EXPECT_LE(static_cast<double>(long_one.label->size()) * 12 * 0.59, long_one.w);
   EXPECT_EQ(svg_frame(svg, "short").label, "short");
+}
+
+// A subtitle wider than the graph is broken at " | ", then at spaces,
+// instead of running past both edges (it is centred).
+TEST(FlameSvg, LongHeaderLinesAreBrokenToFit) {
+  std::string part(60, 'x');
+  std::vector<std::string> lines = flame::fit_lines(
+      {"short", part + " | " + part + " | " + part, "a " + std::string(300, 'y')}, 1200);
+  ASSERT_EQ(lines.size(), 5u);
+  EXPECT_EQ(lines[0], "short");
+  EXPECT_EQ(lines[1], part + " | " + part);
+  EXPECT_EQ(lines[2], part);
+  EXPECT_EQ(lines[3], "a");
+  EXPECT_EQ(lines[4], std::string(300, 'y'));  // one word: kept whole
+  auto o = fixed_options();
+  o.subtitle = std::string(100, 'a') + " | " + std::string(100, 'b');
+  auto svg = render_svg(folded("main;f 1\n"), o);
+  EXPECT_NE(svg.find(">" + std::string(100, 'a') + "</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">" + std::string(100, 'b') + "</text>"), std::string::npos);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // JSON and charts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -192,6 +193,13 @@ TEST(CompareScaling, HtmlHasAChartPerTopLock) {
   EXPECT_EQ(charts, 4u);  // ops/s + L, K, M
   EXPECT_NE(html.find("significant from t=2"), std::string::npos);
   EXPECT_EQ(html.find("a<"), std::string::npos);  // escaped
+  // The text table in the <pre> keeps its lines (escaping turns other
+  // control characters into U+FFFD).
+  std::string text = render_scaling_text(compute_scaling(sweep()), "a<", "b", 100);
+  std::string pre = html.substr(html.find("<pre"));
+  EXPECT_EQ(pre.find("\xEF\xBF\xBD"), std::string::npos);
+  EXPECT_EQ(std::count(pre.begin(), pre.end(), '\n'),
+            std::count(text.begin(), text.end(), '\n') + 1);
 }
 
 TEST(CompareChart, TicksAndNumbers) {

@@ -1,0 +1,192 @@
+// Real-browser test of the pages that compare two configurations
+// (docs/HTML.md, docs/DIFF.md, docs/COMPARE.md): the compare's report.html,
+// the diff's report.html (`fscost diff A/ B/ -o DIR`) and a standalone
+// differential SVG (`fscost flamegraph --diff`), all over file:// with the
+// network cut off.
+//
+// No compare runs: compare_page (tests/browser/compare_page.cpp) writes
+// synthetic runs where `fscost compare --threads 1,2 --runs 3` puts them
+// and the compare's outputs from them, the way the compare does after its
+// last run; `fscost diff` and `fscost flamegraph --diff` then read those
+// runs. Run by ctest as browser.compare (browser.mjs says how).
+import { execFileSync } from "node:child_process";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+
+import { checkReadable, checkScreenshot, danglingLinks, fscost, launch, need, outDir } from "./browser.mjs";
+
+const COMPARE_PAGE = process.env.COMPARE_PAGE_BIN;
+need(["COMPARE_PAGE_BIN", COMPARE_PAGE]);
+
+const out = outDir();
+const compareDir = resolve(out, "compare");
+const diffDir = resolve(out, "diff");
+const diffSvg = resolve(out, "diff.svg");
+const runs = (t, side) => join(compareDir, "runs", `t${t}`, side);
+let browser;
+let page;
+let errors;
+
+// Text pages (tables, a little colour) have fewer colours than a graph.
+const TEXT_PAGE = { colours: 300, sd: 8 };
+
+before(async () => {
+  execFileSync(COMPARE_PAGE, [compareDir], { stdio: ["ignore", "pipe", "pipe"] });
+  fscost("diff", runs(2, "a"), runs(2, "b"), "-o", diffDir);
+  fscost("flamegraph", "--diff", join(runs(1, "a"), "run-01.profile"), join(runs(1, "b"), "run-01.profile"),
+    "-o", diffSvg);
+  browser = await launch();
+  ({ errors } = browser);
+  page = await browser.newPage();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  console.log(`browser.compare: pages and screenshots in ${out}`);
+});
+
+// The frames of a differential graph with what their tooltips say, and its
+// legend lines.
+function diffGraph(svg) {
+  return page.$eval(svg, (s) => ({
+    notes: [...s.querySelectorAll(".fg-note")].map((t) => t.textContent),
+    frames: [...s.querySelectorAll(".fg-frames > g")].map((g) => ({
+      title: g.querySelector("title").textContent,
+      fill: g.querySelector("rect").getAttribute("fill"),
+    })),
+  }));
+}
+
+const GREY = ["rgb(195,195,195)", "url(#fg-insig)"];
+
+// The legend says what the drawing shows: grey only if a frame is grey (and
+// then it is), red frames grew and blue ones shrank in B, hatched frames
+// are gone in B (the width is B's), the unit is time per operation, and the
+// total is the root frame's.
+async function checkLegend(svg, unit) {
+  const { notes, frames } = await diffGraph(svg);
+  const legend = notes.find((n) => n.startsWith("Red: more in B."));
+  assert.ok(legend, `${svg}: no colour legend in ${JSON.stringify(notes)}`);
+  const grey = frames.filter((f) => GREY.includes(f.fill));
+  assert.equal(legend.includes("Grey"), grey.length > 0,
+    `${svg}: legend "${legend}" with ${grey.length} grey frames of ${frames.length}`);
+  for (const f of frames) {
+    const delta = /, Δ ([+-]?[\d.]+) /.exec(f.title);
+    assert.ok(delta, `${svg}: tooltip "${f.title}"`);
+    assert.ok(f.title.includes(unit), `${svg}: "${f.title}" is not in ${unit}`);
+    const d = Number(delta[1]);
+    const rgb = /^rgb\((\d+),(\d+),(\d+)\)$/.exec(f.fill);
+    if (rgb && !GREY.includes(f.fill)) {
+      const [r, g, b] = rgb.slice(1).map(Number);
+      if (r === 255 && g < 250) assert.ok(d > 0, `${svg}: red frame "${f.title}"`);
+      if (b === 255 && r < 250) assert.ok(d < 0, `${svg}: blue frame "${f.title}"`);
+      if (d > 0) assert.ok(r === 255 && g === b, `${svg}: "${f.title}" grew but is ${f.fill}`);
+      if (d < 0) assert.ok(b === 255 && r === g, `${svg}: "${f.title}" shrank but is ${f.fill}`);
+    }
+    if (f.fill === "url(#fg-gone)") assert.match(f.title, /gone in B/);
+  }
+  if (frames.some((f) => f.fill === "url(#fg-gone)")) assert.match(notes.join("\n"), /hatched: gone in B/);
+  const total = notes.map((n) => /Total: A (.+?), B (.+?), Δ (.+?)\.$/.exec(n)).find(Boolean);
+  assert.ok(total, `${svg}: no total in ${JSON.stringify(notes)}`);
+  const root = /^\S+ \(A (.+?), B (.+?), Δ (.+?),/.exec(frames[0].title);
+  assert.deepEqual(total.slice(1), root.slice(1), `${svg}: total against the root "${frames[0].title}"`);
+}
+
+test("the diff page renders its explanation, tables and graphs", async () => {
+  await page.goto(pathToFileURL(join(diffDir, "report.html")).href);
+  assert.match(await page.locator("h1").textContent(), /fscost diff/);
+  const ops = await page.$$eval(".diff-op h3", (hs) => hs.map((h) => h.textContent));
+  assert.deepEqual([...ops].sort(), ["create", "mkdir", "unlink"]);
+  assert.match(await page.locator("#op-create").textContent(), /xfs_parent_addname/);
+  assert.ok(await page.locator("table.diff.metrics").count() >= 3);
+  assert.ok(await page.locator("table.diff.metrics tr.significant").count() > 0);
+  const graphs = await page.locator("svg.fg").count();
+  assert.ok(graphs >= 6, `${graphs} graphs`);
+  for (const svg of await page.locator("svg.fg").all())
+    assert.ok(await svg.locator(".fg-frames > g").count() > 3);
+  assert.deepEqual(await danglingLinks(page, diffDir), []);
+  assert.deepEqual(errors, []);
+});
+
+test("a reader sees the diff page whole at 1400 px, in every tab", async () => {
+  await checkReadable(page, "fscost diff");
+  await checkScreenshot(browser, await page.screenshot({ fullPage: true }), join(out, "diff.png"));
+  for (const tab of await page.locator("a.view-tab").all()) {
+    await tab.click();
+    await checkReadable(page, `fscost diff, tab ${await tab.getAttribute("href")}`);
+  }
+  const first = page.locator("svg.fg:visible").first();
+  await first.scrollIntoViewIfNeeded();
+  await checkScreenshot(browser, await first.screenshot(), join(out, "diff-graph.png"));
+  assert.deepEqual(errors, []);
+});
+
+test("the diff page's graphs have legends that match their frames", async () => {
+  const n = await page.locator("svg.fg").count();
+  for (let i = 0; i < n; i++) {
+    const id = await page.locator("svg.fg").nth(i).evaluate((s) => s.closest("[id]").id);
+    const perRun = id.includes("kernel-threads");
+    await checkLegend(`#${id} svg.fg`, perRun ? "s" : "s/op");
+  }
+  // Insignificant frames are grey here: the diff's statistics say which.
+  const { frames } = await diffGraph("#graphs-unlink-oncpu svg.fg");
+  assert.ok(frames.some((f) => GREY.includes(f.fill)), "unlink did not change, yet nothing is grey");
+});
+
+test("the compare page shows its setup, runs and scaling, lines intact", async () => {
+  await page.goto(pathToFileURL(join(compareDir, "report.html")).href);
+  for (const id of ["compare-setup", "compare-order", "compare-workload", "compare-scaling", "compare-points"])
+    assert.ok(await page.locator(`#${id}`).isVisible(), `#${id} not visible`);
+  // 3 runs of A and of B at 1 and at 2 threads.
+  assert.equal(await page.locator("#compare-order table tr").count(), 1 + 12);
+  // The scaling table and the other thread count's diff are text in <pre>:
+  // one line each of the table, not one line of replacement characters.
+  const pre = await page.$$eval("pre", (ps) => ps.map((p) => ({ text: p.innerText, in: p.closest("section")?.id })));
+  const scaling = pre.find((p) => p.text.startsWith("Scaling: ops/s by thread count"));
+  assert.ok(scaling, `no scaling table in ${JSON.stringify(pre.map((p) => p.text.substring(0, 40)))}`);
+  const lines = scaling.text.split("\n");
+  assert.ok(lines.length >= 5, `scaling table in ${lines.length} lines`);
+  assert.match(lines[2], /^\s*threads\s+A rmapbt=0\s+B rmapbt=1\s+B vs A\s+q$/);
+  assert.match(lines[3], /^\s+1\s+\d+\s+\d+\s+[+-]\d+\.\d%\s+\S+$/);
+  assert.match(lines[4], /^\s+2\s+\d+\s+\d+\s+[+-]\d+\.\d%\s+\S+$/);
+  const other = pre.find((p) => p.text.startsWith("fscost diff: A = rmapbt=0"));
+  assert.ok(other, "no diff text of the other thread count");
+  assert.ok(other.text.split("\n").length > 10);
+  assert.ok(await page.locator("#compare-scaling svg").count() >= 2, "no scaling charts");
+  assert.deepEqual(await danglingLinks(page, compareDir), []);
+  assert.deepEqual(errors, []);
+});
+
+test("a reader sees the compare page whole at 1400 px, in every tab", async () => {
+  await checkReadable(page, "fscost compare");
+  await checkScreenshot(browser, await page.screenshot({ fullPage: true }), join(out, "compare.png"));
+  await page.locator("#compare-scaling").scrollIntoViewIfNeeded();
+  await checkScreenshot(browser, await page.screenshot(), join(out, "compare-scaling.png"), TEXT_PAGE);
+  for (const tab of await page.locator("a.view-tab").all()) {
+    await tab.click();
+    await checkReadable(page, `fscost compare, tab ${await tab.getAttribute("href")}`);
+  }
+  assert.deepEqual(errors, []);
+});
+
+test("a standalone differential SVG: legend as drawn, subtitle whole, µs/op", async () => {
+  await page.goto(pathToFileURL(diffSvg).href);
+  assert.equal(await page.evaluate(() => document.documentElement.localName), "svg");
+  await checkReadable(page, "fscost flamegraph --diff");
+  // One run a side: no statistics, so nothing is grey and the legend says
+  // nothing of grey.
+  await checkLegend("svg", "s/op");
+  const { notes, frames } = await diffGraph("svg");
+  assert.ok(!frames.some((f) => GREY.includes(f.fill)));
+  assert.ok(notes.some((n) => n.includes("run-01.profile")), "subtitle names the profiles");
+  assert.match(frames[0].title, / µs\/op/);  // time, as on the diff page, not samples
+  assert.doesNotMatch(notes.join("\n") + frames.map((f) => f.title).join("\n"), /samples/);
+  await checkScreenshot(browser, await page.screenshot(), join(out, "diff-flamegraph.png"));
+  assert.deepEqual(errors, []);
+});
+
+test("nothing was fetched from outside the files", () => {
+  assert.deepEqual(browser.outside, []);
+});
