@@ -229,13 +229,18 @@ static __always_inline void handle_contention_end(void *ctx, void *lock, bool bt
 	/* Unmatched end (begin before enable, or a lost nesting level). */
 	if (t->locks[d].addr != (__u64)lock)
 		return;
+	/* Copied before the level is popped: an interrupt that contends a
+	 * lock once it is popped reuses the slot, and reading its later
+	 * begin_ns made `now - begin_ns` wrap to ~2^64 (seen by the pprof
+	 * client test as a 2^63 ns wait). */
+	struct fscost_lock_wait w = t->locks[d];
 	t->lock_depth = d;
 	if (enabled) {
 		__u64 now = bpf_ktime_get_ns();
 
 		/* still in the lock's slow path: the same call site as at begin */
-		t->locks[d].stack = kernel_stack(ctx);
-		record_wait(t, &t->locks[d], now, btf);
+		w.stack = kernel_stack(ctx);
+		record_wait(t, &w, now, btf);
 	}
 }
 

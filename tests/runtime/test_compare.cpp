@@ -606,7 +606,8 @@ TEST_F(CompareTest, NextStartReportsWhatAKilledCompareLeft) {
   EXPECT_EQ(wait_exit(next), 1);
   std::string err = next.stderr_text();
   std::string pid = std::to_string(c.pid);
-  EXPECT_NE(err.find("a crashed fscost left these behind"), std::string::npos) << err;
+  EXPECT_NE(err.find("a killed fscost left these behind"), std::string::npos) << err;
+  EXPECT_NE(err.find("`fscost cleanup` removes them"), std::string::npos) << err;
   EXPECT_NE(err.find("mount /tmp/fscost-mnt-" + pid + "-"), std::string::npos) << err;
   EXPECT_NE(err.find("image /dev/shm/fscost-" + pid + "-"), std::string::npos) << err;
   EXPECT_NE(err.find("(umount /tmp/fscost-mnt-" + pid + "-"), std::string::npos) << err;
