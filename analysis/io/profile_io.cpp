@@ -218,7 +218,9 @@ Result<Profile> parse_profile(std::string_view text, const std::string& origin) 
   element doc;
   if (auto err = parser.parse(text.data(), text.size()).get(doc))
     return json_error(text, origin, err);
-  return parse_document(doc, origin);
+  auto p = parse_document(doc, origin);
+  if (p) bound_stack_depth(p.value());
+  return p;
 }
 
 Result<Profile> read_profile(const std::string& path) {

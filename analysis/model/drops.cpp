@@ -20,6 +20,12 @@ constexpr auto kDropCounters = std::to_array<DropCounter>({
      "scale the folded values up before importing"},
     {"perf_no_stack", "perf script samples without any stack frame",
      "record with perf record -g (call graphs)"},
+    {"pprof_negative_values", "pprof sample values below zero, read as zero",
+     "the profile's writer is broken; nothing fscost can set"},
+    // Any profile read (docs/PROFILE.md, "limits"):
+    {"stack_depth_truncated",
+     "stacks deeper than 1024 frames, cut to their outermost 1023 and a [truncated] frame",
+     "no kernel stack is that deep (127 at most): the file came from elsewhere"},
 });
 #undef BPF_DROP
 

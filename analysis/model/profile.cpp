@@ -48,4 +48,24 @@ std::string machine_summary(const Metadata& m) {
   return out;
 }
 
+namespace {
+
+bool bound(Stack& frames) {
+  if (frames.size() <= kMaxStackDepth) return false;
+  frames.resize(kMaxStackDepth);
+  frames.back() = Frame("[truncated]");
+  return true;
+}
+
+}  // namespace
+
+void bound_stack_depth(Profile& p) {
+  std::uint64_t cut = 0;
+  for (auto& s : p.samples) cut += bound(s.frames);
+  for (auto& s : p.offcpu) cut += bound(s.frames) + bound(s.waker_frames);
+  for (auto& s : p.locks) cut += bound(s.frames);
+  for (auto& s : p.lock_holders) cut += bound(s.frames) + bound(s.holder_frames);
+  if (cut) p.drops["stack_depth_truncated"] += cut;
+}
+
 }  // namespace fscost

@@ -190,6 +190,16 @@ struct Profile {
 
 const char* to_string(SampleKind k);
 
+// The deepest stack the analysis takes, so that every walk over a stack
+// tree (layout, SVG, the diff's explanation, a tree's destructor) is
+// bounded: far above the kernel's 127 frames (PERF_MAX_STACK_DEPTH), far
+// below what would exhaust a thread's stack.
+inline constexpr std::size_t kMaxStackDepth = 1024;
+// Cuts every stack of `p` deeper than kMaxStackDepth to its outermost
+// frames and a last "[truncated]" one, counted in
+// drops["stack_depth_truncated"] (set only when one was).
+void bound_stack_depth(Profile& p);
+
 // "kernel 6.1.0 on host, 2 CPUs", leaving out what was not recorded; for a
 // profile imported from folded stacks or perf script, which record none of
 // it, "no kernel, host or CPU count recorded (folded)".
