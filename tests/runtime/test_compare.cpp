@@ -569,6 +569,47 @@ TEST_F(CompareTest, SigtermInTheFirstRunSaysNoCompletePair) {
   EXPECT_FALSE(fs::exists(out_ + "/runs/a/run-01.profile"));
 }
 
+// A closed terminal (SIGHUP), ^\\ (SIGQUIT) and a closed pipe (SIGPIPE)
+// stop a compare as SIGINT does, at any moment: before the first run, in
+// a recording, between runs. The moments are random but seeded (printed),
+// three per signal; nothing may be left and the summary must say why.
+TEST_F(CompareTest, HangupQuitAndPipeStopItLikeSigintAtAnyMoment) {
+  std::string cmd = "sh -c '" + std::string(WORKLOAD_BIN) +
+                    " \"$0\" --workload create --files 500 && sleep 0.3' {dir}";
+  unsigned seed = static_cast<unsigned>(::getpid());
+  std::srand(seed);
+  int attempt = 0;
+  for (int sig : {SIGHUP, SIGQUIT, SIGPIPE}) {
+    for (int i = 0; i < 3; ++i, ++attempt) {
+      std::string out = out_ + "-" + std::to_string(attempt);
+      Compare c = start(with(kRmapbt, {"--workload-cmd", cmd, "--runs", "2", "--warmup", "0",
+                                       "-o", out}),
+                        logs("sig" + std::to_string(attempt)));
+      int delay_ms = std::rand() % 4000;
+      std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+      ::kill(c.pid, sig);
+      int rc = wait_exit(c, std::chrono::seconds(60));
+      SCOPED_TRACE(testing::Message() << "SIG" << sigabbrev_np(sig) << " after " << delay_ms
+                                      << " ms (seed " << seed << "): exit " << rc << "\n"
+                                      << c.stderr_text());
+      EXPECT_EQ(settled_leftovers_of(c.pid), std::vector<std::string>{});
+      // Either it stopped (128+sig), or it had finished before the signal
+      // came, or it was stopped before the first run and wrote nothing.
+      if (rc == 0) continue;
+      EXPECT_EQ(rc, 128 + sig);
+      std::string text = slurp(out + "/summary.txt");
+      bool before_first = c.stderr_text().find("interrupted before the first run") != std::string::npos;
+      if (!before_first)
+        EXPECT_NE(text.find(std::string("INCOMPLETE: interrupted by SIG") + sigabbrev_np(sig)),
+                  std::string::npos)
+            << text;
+      for (const auto& e : fs::recursive_directory_iterator(out, fs::directory_options::skip_permission_denied))
+        if (e.path().extension() == ".profile")
+          EXPECT_TRUE(read_profile(e.path().string())) << e.path() << " is not a whole profile";
+    }
+  }
+}
+
 // Removes what a killed compare `pid` left: mounts, then images (their
 // autoclear loop devices go with the last close).
 void remove_leftovers_of(pid_t pid) {

@@ -9,6 +9,17 @@
 #include <set>
 #include <sstream>
 
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <thread>
+
+#include "io/profile_io.h"
 #include "system/ramdisk.h"
 #include "system/subprocess.h"
 #include "support.h"
@@ -173,6 +184,87 @@ TEST_F(RecordTest, FailingCommandIsAClearError) {
   auto rec = run({FSCOST_BIN, "record", "-o", profile_, "--", "/nonexistent/fscost-no-such-cmd"});
   EXPECT_NE(rec.exit_code, 0);
   EXPECT_NE(rec.err.find("cannot run"), std::string::npos) << rec.err;
+}
+
+}  // namespace
+}  // namespace fscost
+
+namespace fscost {
+namespace {
+
+// record -- CMD stopped by a closed terminal, ^\ or a closed pipe: the
+// signal reaches the command, the profile is written whole; record killed
+// outright takes its command with it (PR_SET_PDEATHSIG), so no workload is
+// left running unseen.
+class RecordSignalTest : public test::ScratchXfsTest {
+ protected:
+  RecordSignalTest() : ScratchXfsTest(512ull << 20) {}
+
+  // Starts `fscost record -o profile_ -- sh -c 'echo $$ > pidfile; exec sleep 30'`.
+  pid_t start_record() {
+    pid_t pid = ::fork();
+    if (pid == 0) {
+      int null = ::open("/dev/null", O_WRONLY);
+      ::dup2(null, STDOUT_FILENO);
+      ::dup2(null, STDERR_FILENO);
+      std::string script = "echo $$ > " + pidfile() + "; exec sleep 30";
+      ::execl(FSCOST_BIN, FSCOST_BIN, "record", "-o", profile_.c_str(), "--", "sh", "-c",
+              script.c_str(), nullptr);
+      ::_exit(127);
+    }
+    return pid;
+  }
+  std::string pidfile() const { return fs_->dir() + "/workload.pid"; }
+  // The workload's pid once it wrote it, else 0.
+  pid_t workload_pid() {
+    for (int i = 0; i < 200; ++i) {
+      std::ifstream in(pidfile());
+      pid_t p = 0;
+      if (in >> p && p > 0) return p;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return 0;
+  }
+  static bool gone(pid_t pid) {
+    for (int i = 0; i < 100; ++i) {
+      if (::kill(pid, 0) != 0) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return false;
+  }
+  static int wait_status(pid_t pid) {
+    int st = 0;
+    ::waitpid(pid, &st, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  }
+};
+
+TEST_F(RecordSignalTest, HangupQuitAndPipeEndTheRecordingWithAProfile) {
+  for (int sig : {SIGHUP, SIGQUIT, SIGPIPE}) {
+    SCOPED_TRACE(std::string("SIG") + sigabbrev_np(sig));
+    std::filesystem::remove(pidfile());
+    std::filesystem::remove(profile_);
+    pid_t rec = start_record();
+    pid_t work = workload_pid();
+    ASSERT_GT(work, 0) << "the workload did not start";
+    ::kill(rec, sig);
+    // The command got the signal, so record exits with its status.
+    EXPECT_EQ(wait_status(rec), 128 + sig);
+    EXPECT_TRUE(gone(work));
+    auto p = read_profile(profile_);
+    ASSERT_TRUE(p) << p.error().message;
+    EXPECT_FALSE(p.value().meta.probes.empty());
+  }
+}
+
+TEST_F(RecordSignalTest, KilledRecordTakesItsWorkloadWithIt) {
+  pid_t rec = start_record();
+  pid_t work = workload_pid();
+  ASSERT_GT(work, 0) << "the workload did not start";
+  ::kill(rec, SIGKILL);
+  EXPECT_EQ(wait_status(rec), 128 + SIGKILL);
+  EXPECT_TRUE(gone(work)) << "sleep " << work << " outlived a SIGKILLed record";
+  if (!gone(work)) ::kill(work, SIGKILL);
 }
 
 }  // namespace
