@@ -1,6 +1,8 @@
 // XML escaping for every SVG and HTML fscost writes.
 #include "model/escape.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 
@@ -100,6 +102,25 @@ std::size_t escaped_size(std::string_view s) {
   std::string tail;
   append_escaped(tail, s.substr(i));
   return i + tail.size();
+}
+
+std::string terminal_safe(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    // C1 controls are U+0080..U+009F: 0xC2 0x80..0x9F in UTF-8.
+    if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
+        static_cast<unsigned char>(s[i + 1]) <= 0x9F) {
+      out += fmt::format("\\u{:04x}", static_cast<unsigned char>(s[i + 1]));
+      ++i;
+    } else if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F) {
+      out += fmt::format("\\x{:02x}", c);
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
 }
 
 }  // namespace fscost

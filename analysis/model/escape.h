@@ -17,6 +17,12 @@ void append_escaped_lines(std::string& out, std::string_view s);
 // The bytes append_escaped would add.
 std::size_t escaped_size(std::string_view s);
 
+// Text for a terminal: control characters other than newline and tab (ESC
+// above all: a thread name or frame with escape sequences, from any user's
+// process under -a, must not reach root's terminal as commands), DEL and
+// the C1 controls become "\x1b"-style escapes; everything else stays.
+std::string terminal_safe(std::string_view s);
+
 // Bytes in the UTF-8 sequence starting at s[i] if it is valid and a
 // character XML allows, else 0.
 std::size_t valid_utf8(std::string_view s, std::size_t i);

@@ -11,6 +11,7 @@
 #include <memory>
 #include <thread>
 
+#include "model/escape.h"
 #include "compare/options.h"
 #include "compare/plan.h"
 #include "compare/progress.h"
@@ -202,7 +203,7 @@ int finish(const Session& s) {
   for (int sig : kCompareStopSignals) ::signal(sig, SIG_DFL);
   ::signal(SIGPIPE, SIG_IGN);  // a closed stdout: EPIPE, the files are written already
   CompareOutputs w = take(write_compare_outputs(s.o, s.outcome));
-  fmt::print("{}\n", w.text);
+  fmt::print("{}\n", terminal_safe(w.text));
   fmt::print("fscost compare: summary {}\n", w.summary_txt);
   fmt::print("fscost compare: report  {}\n", w.report_html);
   fmt::print("fscost compare: data    {}\n", w.summary_json);

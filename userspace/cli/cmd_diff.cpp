@@ -11,6 +11,7 @@
 
 #include "report/diff_report.h"
 #include "compare/progress.h"  // format_duration
+#include "model/escape.h"
 #include "system/status_line.h"
 
 namespace fscost {
@@ -43,7 +44,7 @@ int run_diff(const DiffArgs& args) {
   if (args.format == "json")
     fmt::print("{}\n", diff_json(d).dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
   else
-    fmt::print("{}", render_diff_text(d));
+    fmt::print("{}", terminal_safe(render_diff_text(d)));
   if (!args.output.empty() && !args.quiet) {
     fmt::print(stderr, "fscost: wrote {0}/summary.txt, {0}/summary.json, {0}/report.html\n",
                args.output);

@@ -3,6 +3,7 @@
 
 #include "cli/commands.h"
 #include "io/profile_io.h"
+#include "model/escape.h"
 #include "report/report.h"
 
 #include <nlohmann/json.hpp>
@@ -19,9 +20,9 @@ int cmd_report(const ReportArgs& a) {
   if (a.format == "json")
     fmt::print("{}\n", report_json(p, opts).dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
   else if (a.format == "folded")
-    fmt::print("{}", render_folded(p, opts));
+    fmt::print("{}", terminal_safe(render_folded(p, opts)));
   else
-    fmt::print("{}", render_text(p, opts));
+    fmt::print("{}", terminal_safe(render_text(p, opts)));
   return 0;
 }
 
