@@ -263,7 +263,8 @@ std::string masked_command(const std::string& cmd) {
 }
 
 RunIdentity identity(const Metadata& m) {
-  RunIdentity id{m.kernel_release, m.cpus, m.freq_hz, m.probes, masked_command(m.command)};
+  RunIdentity id{m.hostname, m.kernel_release, m.cpus, m.freq_hz, m.probes,
+                 masked_command(m.command)};
   std::sort(id.probes.begin(), id.probes.end());
   return id;
 }

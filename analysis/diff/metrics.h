@@ -68,6 +68,7 @@ struct BackgroundMetrics {
 
 // The fields two configurations must share for a diff to mean what it says.
 struct RunIdentity {
+  std::string hostname;
   std::string kernel_release;
   std::uint32_t cpus = 0;
   std::uint32_t freq_hz = 0;

@@ -124,6 +124,8 @@ void probe_mismatch(Ctx& c) {
 }
 
 void config_mismatch(Ctx& c) {
+  // Another machine is another CPU, memory and load: its runs measure it too.
+  mismatch(c, "host", [](const RunIdentity& i) { return i.hostname; });
   mismatch(c, "kernel release", [](const RunIdentity& i) { return i.kernel_release; });
   mismatch(c, "CPU count", [](const RunIdentity& i) { return std::to_string(i.cpus); });
   mismatch(c, "sampling frequency",

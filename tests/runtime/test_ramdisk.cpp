@@ -163,8 +163,13 @@ TEST(Ramdisk, CheckDeviceUnusedRefusesFilesystemAndMount) {
   ASSERT_FALSE(mounted);
   EXPECT_NE(mounted.error().message.find("is mounted on " + mount.value().dir()), std::string::npos)
       << mounted.error().message;
-  EXPECT_TRUE(check_device_unused(dev, true));
-  // Even forced, mkfs.xfs itself will not format a mounted device.
+  // --force overwrites a signature, never a mounted device, and the hint says so.
+  EXPECT_EQ(mounted.error().hint.find("pass --force"), std::string::npos) << mounted.error().hint;
+  EXPECT_NE(mounted.error().hint.find("unmount it"), std::string::npos) << mounted.error().hint;
+  auto forced = check_device_unused(dev, true);
+  ASSERT_FALSE(forced);
+  EXPECT_NE(forced.error().message.find("is mounted on " + mount.value().dir()), std::string::npos);
+  // And mkfs.xfs itself will not format a mounted device either.
   auto mkfs_mounted = run_mkfs_xfs(dev, {});
   ASSERT_FALSE(mkfs_mounted);
   EXPECT_NE(mkfs_mounted.error().message.find("contains a mounted filesystem"), std::string::npos)

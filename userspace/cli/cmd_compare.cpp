@@ -259,6 +259,11 @@ void add_compare(CLI::App& app, std::function<int()>& run) {
   auto* size =
       sub->add_option("--size", a->size, "RAM disk size (4G, 512M)")->capture_default_str();
   dev->excludes(size);
+  // `--device ''` (an unset variable) must not fall back to the RAM disk.
+  dev->check([](const std::string& v) {
+    return v.empty() ? std::string("--device needs a block device path; leave it out for a RAM disk")
+                     : std::string();
+  });
   sub->add_flag("--force", a->force, "Format --device even if it holds a filesystem");
   auto* wl = sub->add_option("--workload", a->workload,
                              "Built-in workload: create, mixed, random, remove, openclose")

@@ -105,6 +105,16 @@ void print_summary(const Profile& p, const std::string& path) {
   fmt::print(stderr, "fscost: {} operations, {} samples kept of {}, {} dropped, {:.2f} s -> {}\n",
              ops, samples, p.samples_total, dropped(p), p.meta.duration_ns / 1e9, path);
   if (dropped(p)) fmt::print(stderr, "fscost: see the drops in `fscost report {}`\n", path);
+  // cpu-clock fires on every CPU whether busy or idle: far fewer samples
+  // than rate × CPUs × time means the kernel throttled the event
+  // (kernel.perf_event_max_sample_rate, perf_cpu_time_max_percent).
+  double expected = static_cast<double>(p.meta.freq_hz) * p.meta.cpus * (p.meta.duration_ns / 1e9);
+  if (expected >= 1000 && static_cast<double>(p.samples_total) < 0.5 * expected)
+    fmt::print(stderr,
+               "fscost: warning: {} cpu-clock samples of the {:.0f} that -F {} on {} CPUs for "
+               "{:.2f} s asks for: the kernel throttled sampling (see "
+               "/proc/sys/kernel/perf_event_max_sample_rate); lower -F\n",
+               p.samples_total, expected, p.meta.freq_hz, p.meta.cpus, p.meta.duration_ns / 1e9);
 }
 
 // --fs: events of that filesystem only, and where its log is.

@@ -72,7 +72,15 @@ Result<std::string> find_signature(const std::string& dev) {
   return desc;
 }
 
+// A device in use is refused even with --force: formatting it under a
+// mount or a device-mapper holder would corrupt what uses it.
 Error in_use(const std::string& dev, const std::string& what) {
+  return Error{dev + " " + what,
+               "unmount it or stop what holds it first; --force does not override this"};
+}
+
+// A signature only says what was there: --force overwrites it.
+Error holds_data(const std::string& dev, const std::string& what) {
   return Error{dev + " " + what, "pass --force to overwrite it"};
 }
 
@@ -83,7 +91,6 @@ Status check_device_unused(const std::string& dev, bool force) {
   if (::stat(dev.c_str(), &st) != 0)
     return Error{"cannot use " + dev + ": " + errno_text(), errno_hint(errno)};
   if (!S_ISBLK(st.st_mode)) return Error{dev + " is not a block device", {}};
-  if (force) return std::monostate{};
 
   std::string majmin = std::to_string(major(st.st_rdev)) + ":" + std::to_string(minor(st.st_rdev));
   for (const MountEntry& m : read_mountinfo()) {
@@ -98,10 +105,11 @@ Status check_device_unused(const std::string& dev, bool force) {
   if (!excl && errno == EBUSY)
     return in_use(dev, "is in use (opened exclusively by another program)");
   excl.reset();
+  if (force) return std::monostate{};
 
   auto sig = find_signature(dev);
   if (!sig) return sig.error();
-  if (!sig.value().empty()) return in_use(dev, sig.value());
+  if (!sig.value().empty()) return holds_data(dev, sig.value());
   return std::monostate{};
 }
 

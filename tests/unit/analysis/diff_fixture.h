@@ -48,6 +48,7 @@ struct OpSpec {
 };
 
 struct ConfigSpec {
+  std::string hostname = "testhost";
   std::string kernel_release = "6.8.0-test";
   std::uint32_t cpus = 4;
   std::uint32_t freq_hz = 10000;  // one sample = 100 µs
@@ -223,7 +224,7 @@ inline OpTotals add_op(Profile& p, const OpSpec& o, const ConfigSpec& s, Noise& 
 inline Profile make_run(const ConfigSpec& s, std::size_t index, std::uint32_t seed) {
   Noise n(seed);
   Profile p;
-  p.meta = {"0.1.0", s.kernel_release, "testhost", s.cpus, "command", s.command, 0, 0,
+  p.meta = {"0.1.0", s.kernel_release, s.hostname, s.cpus, "command", s.command, 0, 0,
             s.freq_hz, s.probes};
   double sys = 0, latency = 0;
   for (const auto& o : s.ops) {

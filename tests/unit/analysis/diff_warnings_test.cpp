@@ -94,6 +94,7 @@ TEST(DiffWarnings, DropsNameCountersAndRuns) {
 
 TEST(DiffWarnings, ConfigMismatchNamesFieldAndValues) {
   ConfigSpec b = base_spec();
+  b.hostname = "labhost-2";
   b.kernel_release = "6.9.0-test";
   b.cpus = 8;
   b.freq_hz = 4999;
@@ -101,7 +102,8 @@ TEST(DiffWarnings, ConfigMismatchNamesFieldAndValues) {
   b.command = "fsops mix 60000";
   Diff d = diff_of(base_spec(), b);
   auto m = messages(d, "config-mismatch");
-  ASSERT_EQ(m.size(), 5u) << all_messages(d);
+  ASSERT_EQ(m.size(), 6u) << all_messages(d);
+  EXPECT_TRUE(has(m, "host differs: testhost in A, labhost-2 in B"));
   EXPECT_TRUE(has(m, "kernel release differs: 6.8.0-test in A, 6.9.0-test in B"));
   EXPECT_TRUE(has(m, "CPU count differs: 4 in A, 8 in B"));
   EXPECT_TRUE(has(m, "sampling frequency differs: 10000 Hz in A, 4999 Hz in B"));
