@@ -10,6 +10,14 @@
 
 namespace fscost {
 
+// Counter sums saturate at 2^64 - 1 instead of wrapping: a corrupt or
+// hostile profile's huge counters must not sum to a small, plausible value.
+// A saturated sum is kSaturated; reports mark it "overflow".
+inline constexpr std::uint64_t kSaturated = ~std::uint64_t{0};
+inline void add_sat(std::uint64_t& into, std::uint64_t v) {
+  into = into > kSaturated - v ? kSaturated : into + v;
+}
+
 inline std::string seconds(std::uint64_t ns) { return fmt::format("{:.3f} s", ns / 1e9); }
 
 inline std::string millis(std::uint64_t ns) { return fmt::format("{:.3f} ms", ns / 1e6); }

@@ -4,6 +4,7 @@
 #include <set>
 #include <tuple>
 
+#include "model/units.h"
 #include "views/lock_names.h"
 
 namespace fscost {
@@ -22,11 +23,11 @@ bool wanted(const LockStat& s, const std::optional<std::string>& op) {
 }
 
 void add(Merged& m, const LockStat& s) {
-  m.row.count += s.count;
-  m.row.total_ns += s.total_ns;
+  add_sat(m.row.count, s.count);
+  add_sat(m.row.total_ns, s.total_ns);
   m.row.max_ns = std::max(m.row.max_ns, s.max_ns);
-  m.row.spin_ns += s.spin_ns;
-  m.row.sleep_ns += s.sleep_ns;
+  add_sat(m.row.spin_ns, s.spin_ns);
+  add_sat(m.row.sleep_ns, s.sleep_ns);
   m.addresses.insert(s.address);
 }
 

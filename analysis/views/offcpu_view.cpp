@@ -1,3 +1,4 @@
+#include "model/units.h"
 #include "views/offcpu_view.h"
 
 #include <algorithm>
@@ -19,16 +20,16 @@ void merge(Shares& shares, const OffCpuStack& s) {
   if (added)
     it->second = {s.wait_class, frame_strings(s.frames), s.waker, frame_strings(s.waker_frames),
                   std::string(work_function(s.waker_frames))};
-  it->second.count += s.count;
-  it->second.total_ns += s.total_ns;
+  add_sat(it->second.count, s.count);
+  add_sat(it->second.total_ns, s.total_ns);
 }
 
 // Class totals and the n costliest stacks; ties in key order.
 void summarize(const Shares& shares, std::size_t n, OffCpuOp& op) {
   std::vector<OffCpuShare> all;
   for (const auto& [key, share] : shares) {
-    op.by_class[wait_class_index(share.wait_class)] += share.total_ns;
-    op.stacks_ns += share.total_ns;
+    add_sat(op.by_class[wait_class_index(share.wait_class)], share.total_ns);
+    add_sat(op.stacks_ns, share.total_ns);
     all.push_back(share);
   }
   std::stable_sort(all.begin(), all.end(),
@@ -43,9 +44,9 @@ std::vector<OffCpuThread> background(const Profile& p) {
     if (s.kind != SampleKind::Kthread) continue;
     OffCpuThread& t = threads[s.name];
     t.name = s.name;
-    t.count += s.count;
-    t.total_ns += s.total_ns;
-    t.by_class[wait_class_index(s.wait_class)] += s.total_ns;
+    add_sat(t.count, s.count);
+    add_sat(t.total_ns, s.total_ns);
+    add_sat(t.by_class[wait_class_index(s.wait_class)], s.total_ns);
   }
   std::vector<OffCpuThread> out;
   for (auto& entry : threads) out.push_back(std::move(entry.second));

@@ -1,3 +1,4 @@
+#include "model/units.h"
 #include "views/report_view.h"
 
 #include <fmt/format.h>
@@ -38,7 +39,7 @@ std::map<std::string, OpRow> collect_rows(const Profile& p, const ReportOptions&
     if (wanted(o.name, opt)) rows[o.name].stats = o;
   std::map<std::string, StackCounts> stacks;
   for (const auto& s : p.samples)
-    if (s.kind == SampleKind::Op && wanted(s.name, opt)) stacks[s.name][s.frames] += s.count;
+    if (s.kind == SampleKind::Op && wanted(s.name, opt)) add_sat(stacks[s.name][s.frames], s.count);
   for (const auto& s : p.offcpu)
     if (s.kind == SampleKind::Op && wanted(s.name, opt)) rows[s.name].stats.name = s.name;
   for (const auto& s : p.locks)
@@ -46,7 +47,7 @@ std::map<std::string, OpRow> collect_rows(const Profile& p, const ReportOptions&
   for (const auto& [name, by_stack] : stacks) {
     OpRow& row = rows[name];
     row.stats.name = name;
-    for (const auto& entry : by_stack) row.samples += entry.second;
+    for (const auto& entry : by_stack) add_sat(row.samples, entry.second);
     row.top_stacks = top_stacks(by_stack, opt.top_stacks);
   }
   for (auto& entry : rows)
@@ -69,9 +70,9 @@ Background background(const Profile& p) {
   Background bg;
   std::map<std::string, std::uint64_t> kthreads;
   for (const auto& s : p.samples) {
-    if (s.kind == SampleKind::User) bg.user_samples += s.count;
-    if (s.kind == SampleKind::Kernel) bg.kernel_samples += s.count;
-    if (s.kind == SampleKind::Kthread) kthreads[s.name] += s.count;
+    if (s.kind == SampleKind::User) add_sat(bg.user_samples, s.count);
+    if (s.kind == SampleKind::Kernel) add_sat(bg.kernel_samples, s.count);
+    if (s.kind == SampleKind::Kthread) add_sat(kthreads[s.name], s.count);
   }
   for (const auto& [name, count] : kthreads) bg.kthreads.push_back({name, count});
   std::stable_sort(bg.kthreads.begin(), bg.kthreads.end(),
@@ -81,10 +82,10 @@ Background background(const Profile& p) {
 
 Consistency consistency(const Profile& p) {
   Consistency c;
-  for (const auto& o : p.ops) c.oncpu_ns_sum += o.oncpu_ns;
+  for (const auto& o : p.ops) add_sat(c.oncpu_ns_sum, o.oncpu_ns);
   for (const auto& s : p.samples)
     if (s.kind == SampleKind::Kernel && is_syscall_path(s.frames))
-      c.syscall_path_samples += s.count;
+      add_sat(c.syscall_path_samples, s.count);
   if (p.meta.freq_hz > 0)
     c.syscall_path_ns = static_cast<double>(c.syscall_path_samples) * 1e9 / p.meta.freq_hz;
   if (p.rusage.valid) c.rusage_sys_ns = p.rusage.sys_ns;
@@ -124,10 +125,11 @@ std::optional<double> on_off_agreement(const OpStats& o) {
 
 XfsSummary xfs_summary(const Profile& p) {
   XfsSummary x{p.background_xfs, p.device_write_bytes};
-  for (const auto& [dev, bytes] : p.device_write_bytes) x.device_write_bytes_sum += bytes;
+  for (const auto& [dev, bytes] : p.device_write_bytes) add_sat(x.device_write_bytes_sum, bytes);
   for (const auto& o : p.ops)
-    if (o.name != "other") x.fs_ops += o.count;
-  x.bytes_per_op = per_op(x.device_write_bytes_sum, x.fs_ops);
+    if (o.name != "other") add_sat(x.fs_ops, o.count);
+  if (x.device_write_bytes_sum != kSaturated)
+    x.bytes_per_op = per_op(x.device_write_bytes_sum, x.fs_ops);
   return x;
 }
 

@@ -1,3 +1,4 @@
+#include "model/units.h"
 #include "views/spin_check.h"
 
 #include <array>
@@ -46,12 +47,12 @@ bool is_spin_stack(const Stack& frames) { return spin_kind(frames) != SpinKind::
 SpinCheck spin_check(const Profile& p, const std::string& op) {
   SpinCheck c;
   for (const auto& s : p.locks)
-    if (s.kind == SampleKind::Op && s.name == op) c.traced_spin_ns += s.spin_ns;
+    if (s.kind == SampleKind::Op && s.name == op) add_sat(c.traced_spin_ns, s.spin_ns);
   for (const auto& s : p.samples) {
     if (s.kind != SampleKind::Op || s.name != op) continue;
     SpinKind spin = spin_kind(s.frames);
-    if (spin == SpinKind::Traced) c.spin_samples += s.count;
-    if (spin == SpinKind::Rwsem) c.rwsem_spin_samples += s.count;
+    if (spin == SpinKind::Traced) add_sat(c.spin_samples, s.count);
+    if (spin == SpinKind::Rwsem) add_sat(c.rwsem_spin_samples, s.count);
   }
   c.sampled_spin_ns = as_ns(c.spin_samples, p.meta.freq_hz);
   c.rwsem_spin_ns = as_ns(c.rwsem_spin_samples, p.meta.freq_hz);

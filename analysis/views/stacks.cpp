@@ -1,3 +1,4 @@
+#include "model/units.h"
 #include "views/stacks.h"
 
 #include <fmt/format.h>
@@ -168,7 +169,7 @@ std::vector<ProfileStack> profile_stacks(const Profile& p, View view,
     join(key, r.frames);
     auto [it, added] = lines.try_emplace(key);
     if (added) it->second.frames.assign(r.frames.begin(), r.frames.end());
-    it->second.value += r.value;
+    add_sat(it->second.value, r.value);
   });
   std::vector<ProfileStack> out;
   out.reserve(lines.size());

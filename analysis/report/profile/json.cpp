@@ -2,6 +2,7 @@
 // Field names and meanings are a stable interface: add, never change.
 #include <nlohmann/json.hpp>
 
+#include "model/units.h"
 #include "report/report.h"
 #include "report/profile/json_parts.h"
 #include "views/report_view.h"
@@ -77,6 +78,7 @@ json xfs_json(const XfsSummary& x) {
   return {{"background", x.background},
           {"device_write_bytes", x.device_write_bytes},
           {"device_write_bytes_total", x.device_write_bytes_sum},
+          {"device_write_bytes_overflow", x.device_write_bytes_sum == kSaturated},
           {"fs_ops", x.fs_ops},
           {"device_write_bytes_per_op", or_null(x.bytes_per_op)}};
 }

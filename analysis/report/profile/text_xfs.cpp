@@ -31,6 +31,8 @@ void device_writes(std::string& out, const XfsSummary& x) {
   if (x.device_write_bytes.empty()) return line(out, "  none recorded");
   for (const auto& [dev, bytes] : x.device_write_bytes)
     line(out, "  {:<24} {:>12} bytes", dev, bytes);
+  if (x.device_write_bytes_sum == kSaturated)
+    return line(out, "  overflow: the devices' bytes sum past 2^64 (a corrupt profile?)");
   line(out, "  {} bytes per operation ({} bytes over {} operations, \"other\" excluded)",
        fixed1(x.bytes_per_op), x.device_write_bytes_sum, x.fs_ops);
 }

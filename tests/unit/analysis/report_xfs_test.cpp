@@ -5,6 +5,7 @@
 
 #include "full_fixture.h"
 #include "report/report.h"
+#include "views/report_view.h"
 
 namespace fscost {
 namespace {
@@ -108,6 +109,27 @@ TEST(ReportOptions, UnknownViewIsAnError) {
     EXPECT_EQ(parsed.value(), v);
   }
   EXPECT_EQ(ReportOptions{}.view, View::OnCpu);
+}
+
+}  // namespace
+}  // namespace fscost
+
+namespace fscost {
+namespace {
+
+// 2^64 - 1 bytes on two devices must not sum to 2^64 - 2.
+TEST(ReportXfs, DeviceByteSumsSaturateAndSayOverflow) {
+  Profile p;
+  p.ops = {{"create", 10, 0, 1000, 800}};
+  p.ops[0].latency_log2.assign(kLatencyBuckets, 0);
+  p.device_write_bytes = {{"loop0", ~0ull}, {"loop1", ~0ull}};
+  XfsSummary x = xfs_summary(p);
+  EXPECT_EQ(x.device_write_bytes_sum, ~0ull);
+  EXPECT_FALSE(x.bytes_per_op);
+  std::string text = render_text(p, {});
+  EXPECT_NE(text.find("overflow: the devices' bytes sum past 2^64"), std::string::npos) << text;
+  auto j = report_json(p, {});
+  EXPECT_TRUE(j["xfs"]["device_write_bytes_overflow"].get<bool>());
 }
 
 }  // namespace
