@@ -332,9 +332,15 @@ Result<std::monostate> check_can_record(const Features& f) {
   for (const char* tp : {"raw_syscalls:sys_enter", "raw_syscalls:sys_exit", "sched:sched_switch",
                          "sched:sched_process_fork", "sched:sched_process_exit"}) {
     if (!f.has_tracepoint(tp))
+      // Without root, capabilities load BPF but tracefs (where the
+      // tracepoints' ids live) is root's by its mode: that, not the kernel
+      // config, is the likely cause.
       return Error{fmt::format("missing tracepoint {}{}", tp, because(tp)),
-                   "fscost needs syscall and sched tracepoints (CONFIG_FTRACE_SYSCALLS, "
-                   "CONFIG_TRACEPOINTS)"};
+                   f.root ? "fscost needs syscall and sched tracepoints (CONFIG_FTRACE_SYSCALLS, "
+                            "CONFIG_TRACEPOINTS)"
+                          : "not root: tracefs (/sys/kernel/tracing) is readable by root only "
+                            "unless mounted with gid= and mode=; CAP_BPF and CAP_PERFMON do not "
+                            "open it. Run as root, or remount tracefs for your group"};
   }
   if (!f.tracepoint_prog)
     return Error{"cannot attach tracepoint programs" + because("tracepoint"),
