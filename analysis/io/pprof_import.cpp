@@ -173,7 +173,7 @@ Result<Profile> import_pprof(std::string_view data, const ImportOptions& opt) {
     };
     if (!ours) {
       if (auto v = value(*foreign_index); v > 0)
-        foreign.stacks.push_back({std::move(frames), static_cast<double>(v), std::nullopt});
+        foreign.stacks.push_back({std::move(frames), static_cast<double>(v), std::nullopt, v, std::nullopt});
       continue;
     }
     Labels l;

@@ -1,0 +1,77 @@
+// Regression tests for what the fuzz targets (tests/fuzz) found in the
+// readers, and for the edges they enforce: each input here was accepted
+// wrongly, lost precision, or failed with an unclear message before.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "fixture.h"
+#include "io/folded.h"
+#include "io/perf_script.h"
+#include "io/pprof.h"
+#include "io/profile_io.h"
+#include "pprof_proto/profile.pb.h"
+#include "report/pprof.h"
+
+namespace fscost {
+namespace {
+
+constexpr std::uint64_t kU64Max = std::numeric_limits<std::uint64_t>::max();
+
+Profile full() { return take(read_profile(FSCOST_TEST_DATA "/full-profile.json")); }
+
+std::string pprof_error(const Profile& p) {
+  auto r = pprof::import_pprof(take(to_pprof(p)), {"x.pb.gz"});
+  return r ? std::string("imported") : r.error().message;
+}
+
+// Folded counts went through a double: integers above 2^53 were rounded.
+TEST(ReaderLimits, FoldedIntegerCountsAreExact) {
+  auto f = take(parse_folded("create;a 9007199254740993\n[user] 18446744073709551615\n", "x"));
+  ASSERT_EQ(f.stacks.size(), 2u);
+  EXPECT_EQ(f.stacks[0].count, std::optional<std::uint64_t>(9007199254740993u));
+  EXPECT_EQ(f.stacks[1].count, std::optional<std::uint64_t>(kU64Max));
+  EXPECT_EQ(write_folded(f), "create;a 9007199254740993\n[user] 18446744073709551615\n");
+  Profile p = profile_from_folded(f);
+  ASSERT_EQ(p.samples.size(), 2u);
+  EXPECT_EQ(p.samples[0].count, 9007199254740993u);
+  EXPECT_EQ(p.samples[1].count, kU64Max);
+  EXPECT_EQ(p.samples_total, kU64Max);  // saturates, does not wrap
+}
+
+TEST(ReaderLimits, FoldedTwoColumnCountsAreExactToo) {
+  auto f = take(parse_folded("a 9007199254740993 9007199254740995\n", "x"));
+  ASSERT_TRUE(f.two_column);
+  EXPECT_EQ(write_folded(f), "a 9007199254740993 9007199254740995\n");
+  FoldedImportOptions opt;
+  opt.column = 1;
+  EXPECT_EQ(profile_from_folded(f, opt).samples.at(0).count, 9007199254740995u);
+}
+
+TEST(ReaderLimits, FoldedFractionsExponentsAndHugeValuesStillRead) {
+  auto f = take(parse_folded("a 2.5\nb 1e3\nc 18446744073709551616\nd 0.25 0.75\n", "x",
+                             FoldedColumns::One));
+  EXPECT_EQ(f.stacks[0].count, std::nullopt);
+  EXPECT_DOUBLE_EQ(f.stacks[0].value, 2.5);
+  EXPECT_EQ(f.stacks[1].count, std::nullopt);  // an exponent is not digits
+  EXPECT_DOUBLE_EQ(f.stacks[1].value, 1000);
+  EXPECT_EQ(f.stacks[2].count, std::nullopt);  // 2^64: beyond 64 bits, read as a double
+  EXPECT_DOUBLE_EQ(f.stacks[2].value, 0x1p64);
+  Profile p = profile_from_folded(f);
+  std::uint64_t sum = 0;
+  for (const auto& s : p.samples) sum = s.name == "other" && s.frames == Stack{"c"} ? s.count : sum;
+  EXPECT_EQ(sum, static_cast<std::uint64_t>(0x1p64 - 2048));
+}
+
+TEST(ReaderLimits, FoldedMergedCountsSaturate) {
+  Profile p = profile_from_folded(take(parse_folded("a 18446744073709551615\na 7\n", "x")));
+  ASSERT_EQ(p.samples.size(), 1u);
+  EXPECT_EQ(p.samples[0].count, kU64Max);
+  EXPECT_EQ(p.samples_total, kU64Max);
+}
+
+}  // namespace
+}  // namespace fscost
