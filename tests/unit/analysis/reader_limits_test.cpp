@@ -28,6 +28,38 @@ std::string pprof_error(const Profile& p) {
   return r ? std::string("imported") : r.error().message;
 }
 
+// Found by fuzz_pprof: a wait_class label the profile file cannot hold was
+// imported, and the profile written from it did not read back.
+TEST(ReaderLimits, PprofUnknownWaitClassIsRefused) {
+  Profile p = full();
+  ASSERT_FALSE(p.offcpu.empty());
+  p.offcpu[0].wait_class = "kernel";
+  std::string e = pprof_error(p);
+  EXPECT_TRUE(e.starts_with("x.pb.gz: sample ")) << e;
+  EXPECT_NE(e.find(": unknown wait class 'kernel' (expected lock, io, log-reserve, log-force, "
+                   "runqueue or sleep)"),
+            std::string::npos)
+      << e;
+}
+
+TEST(ReaderLimits, PprofUserOffCpuAndLockTimeIsRefused) {
+  Profile p = full();
+  p.offcpu[0].kind = SampleKind::User;
+  p.offcpu[0].name.clear();
+  EXPECT_NE(pprof_error(p).find("off-CPU or lock time of kind 'user'"), std::string::npos);
+  p = full();
+  p.locks[0].kind = SampleKind::User;
+  p.locks[0].name.clear();
+  EXPECT_NE(pprof_error(p).find("off-CPU or lock time of kind 'user'"), std::string::npos);
+}
+
+// What the pprof reader accepts, the profile file holds.
+TEST(ReaderLimits, PprofImportReadsBackFromItsProfileFile) {
+  Profile q = take(pprof::import_pprof(take(to_pprof(full())), {"x.pb.gz"}));
+  auto back = parse_profile(serialize_profile(q), "q.profile");
+  EXPECT_TRUE(back) << back.error().message;
+}
+
 // Folded counts went through a double: integers above 2^53 were rounded.
 TEST(ReaderLimits, FoldedIntegerCountsAreExact) {
   auto f = take(parse_folded("create;a 9007199254740993\n[user] 18446744073709551615\n", "x"));
