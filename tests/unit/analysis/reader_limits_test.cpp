@@ -60,6 +60,22 @@ TEST(ReaderLimits, PprofImportReadsBackFromItsProfileFile) {
   EXPECT_TRUE(back) << back.error().message;
 }
 
+// Found by every fuzz target (each exports what it read): strings with
+// invalid UTF-8 went into profile.proto's string table as they were, which
+// proto3 forbids (libprotobuf logged an error per string on stderr).
+TEST(ReaderLimits, PprofExportWritesValidUtf8) {
+  Profile p = full();
+  p.offcpu[0].waker = "bad\xff\xfe name";
+  perftools::profiles::Profile out;
+  ASSERT_TRUE(out.ParseFromString(take(pprof::gunzip(take(to_pprof(p)), 1 << 30))));
+  bool found = false;
+  for (const auto& s : out.string_table()) {
+    EXPECT_EQ(s.find('\xff'), std::string::npos) << s;
+    found |= s == "bad\xEF\xBF\xBD\xEF\xBF\xBD name";
+  }
+  EXPECT_TRUE(found);
+}
+
 // Folded counts went through a double: integers above 2^53 were rounded.
 TEST(ReaderLimits, FoldedIntegerCountsAreExact) {
   auto f = take(parse_folded("create;a 9007199254740993\n[user] 18446744073709551615\n", "x"));
