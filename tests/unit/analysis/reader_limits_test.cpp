@@ -121,5 +121,44 @@ TEST(ReaderLimits, FoldedMergedCountsSaturate) {
   EXPECT_EQ(p.samples_total, kU64Max);
 }
 
+std::string profile_error(const std::string& text) {
+  auto r = parse_profile(text, "p.json");
+  return r ? std::string("parsed") : r.error().message;
+}
+
+std::string with_samples_total(const std::string& number) {
+  std::string text = serialize_profile(test::sample_profile());
+  const std::string key = "\"samples_total\":";
+  std::size_t at = text.find(key) + key.size();
+  std::size_t end = text.find_first_of(",}", at);
+  return text.replace(at, end - at, number);
+}
+
+// A 400-digit number printed nlohmann's raw "[json.exception.out_of_range.406]".
+TEST(ReaderLimits, ProfileNumberBeyondADoubleNamesTheField) {
+  std::string digits = "1" + std::string(399, '0');
+  EXPECT_EQ(profile_error(with_samples_total(digits)),
+            "p.json: samples_total: integer 100000000000000000000000… (400 characters) does "
+            "not fit in 64 bits");
+  EXPECT_EQ(profile_error(with_samples_total("1e400")),
+            "p.json: samples_total: number 1e400 is out of range");
+  EXPECT_EQ(profile_error(with_samples_total("-" + digits)),
+            "p.json: samples_total: integer -10000000000000000000000… (401 characters) does "
+            "not fit in 64 bits");
+}
+
+TEST(ReaderLimits, ProfileIntegerBeyond64BitsNamesTheField) {
+  EXPECT_EQ(profile_error(with_samples_total("18446744073709551616")),
+            "p.json: samples_total: integer 18446744073709551616 does not fit in 64 bits");
+  nlohmann::json doc = nlohmann::json::parse(serialize_profile(test::sample_profile()));
+  std::string text = doc.dump();
+  std::string count = "\"count\":";
+  std::size_t at = text.find(count, text.find("\"samples\"")) + count.size();
+  text.insert(at, "99999999999999999999999");
+  std::string e = profile_error(text);
+  EXPECT_TRUE(e.starts_with("p.json: samples[0].count: integer 99999999999999999999999"))
+      << e;
+}
+
 }  // namespace
 }  // namespace fscost
