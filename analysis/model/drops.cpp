@@ -20,6 +20,11 @@ constexpr auto kDropCounters = std::to_array<DropCounter>({
      "scale the folded values up before importing"},
     {"perf_no_stack", "perf script samples without any stack frame",
      "record with perf record -g (call graphs)"},
+    {"perf_truncated_stack",
+     "perf script samples left out: a stack frame line was cut (no closing \"(dso)\")",
+     "the file was cut short or its lines shortened; run perf script again"},
+    {"pprof_negative_values", "pprof sample values below zero, read as 0",
+     "the profile's producer wrote negative counts; check the tool that wrote it"},
 });
 #undef BPF_DROP
 

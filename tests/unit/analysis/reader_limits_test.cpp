@@ -160,5 +160,35 @@ TEST(ReaderLimits, ProfileIntegerBeyond64BitsNamesTheField) {
       << e;
 }
 
+// A frame line cut before its "(dso)" was imported as a frame named by
+// the fragment, and the sample attributed by a partial stack.
+TEST(ReaderLimits, PerfScriptTruncatedFrameIsCountedNotImported) {
+  const char* text =
+      "app 10 [000] 1.000000: 1000000 cpu-clock: \n"
+      "\tffffffff81400000 vfs_read+0x1 ([kernel.kallsyms])\n"
+      "\tffffffff81400100 ksys_re\n"
+      "\n"
+      "app 10 [000] 1.000100: 1000000 cpu-clock: \n"
+      "\tffffffff81400000 vfs_read+0x1 ([kernel.kallsyms])\n"
+      "\tffffffff81400200 __x64_sys_read+0x9 ([kernel.kallsyms])\n"
+      "\tffffffff81400300 do_syscall_64+0x71 ([kern";
+  Profile p = take(import_perf_script(text, "t.txt"));
+  EXPECT_EQ(p.samples_total, 2u);
+  EXPECT_TRUE(p.samples.empty());
+  EXPECT_EQ(p.drops.at("perf_truncated_stack"), 2u);
+  EXPECT_EQ(p.drops.at("perf_no_stack"), 0u);
+}
+
+TEST(ReaderLimits, PerfScriptCompleteFramesAreNotCountedAsTruncated) {
+  Profile p = take(import_perf_script(
+      "app 10 [000] 1.000000: 1000000 cpu-clock: \n"
+      "\tffffffff81400000 vfs_read+0x1 ([kernel.kallsyms])\n"
+      "\t    55e000001234 Foo::bar(int) const+0x12 (/usr/bin/app (deleted))\n"
+      "\n",
+      "t.txt"));
+  EXPECT_EQ(p.samples.size(), 1u);
+  EXPECT_EQ(p.drops.at("perf_truncated_stack"), 0u);
+}
+
 }  // namespace
 }  // namespace fscost
