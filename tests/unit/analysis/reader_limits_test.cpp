@@ -60,6 +60,21 @@ TEST(ReaderLimits, PprofImportReadsBackFromItsProfileFile) {
   EXPECT_TRUE(back) << back.error().message;
 }
 
+// Found by fuzz_pprof: a repeated "fscost.op.NAME" comment gave a profile
+// with the operation twice, which the profile file refuses.
+TEST(ReaderLimits, PprofRepeatedOperationCommentIsRefused) {
+  perftools::profiles::Profile in;
+  ASSERT_TRUE(in.ParseFromString(take(pprof::gunzip(take(to_pprof(full())), 1 << 30))));
+  std::int64_t op_comment = 0;
+  for (auto c : in.comment())
+    if (in.string_table(static_cast<int>(c)).starts_with("fscost.op.unlink: ")) op_comment = c;
+  ASSERT_NE(op_comment, 0);
+  in.add_comment(op_comment);
+  auto r = pprof::import_pprof(in.SerializeAsString(), {"x.pb"});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "x.pb: comment 'fscost.op.unlink' appears twice");
+}
+
 // Found by every fuzz target (each exports what it read): strings with
 // invalid UTF-8 went into profile.proto's string table as they were, which
 // proto3 forbids (libprotobuf logged an error per string on stderr).
