@@ -13,6 +13,8 @@ packages=(
   # pprof export/import: libprotobuf and protoc, pprof's own profile.proto
   libprotobuf-dev protobuf-compiler golang-github-google-pprof-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  # the hardening stage (scripts/hardening.sh): clang's libFuzzer and sanitizer runtimes
+  libclang-rt-14-dev
   # RAM-disk XFS, workloads and comparisons
   xfsprogs fsmark linux-perf bpftrace util-linux
   # the real pprof client that reads fscost's exports in the tests (go tool pprof)

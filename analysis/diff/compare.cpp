@@ -168,8 +168,11 @@ std::vector<FamilyDiff> compare_families(const Sides& s, const std::string& op,
   for (const auto& f : functions)
     if (auto fam = function_family(f.name); !fam.empty()) ++members[std::string(fam)];
   std::vector<FamilyDiff> out;
-  for (const auto& [fam, n] : members) {
+  for (const auto& [fam_key, n] : members) {
     if (n < 2) continue;
+    // A reference, not the binding: clang before 16 cannot capture a
+    // structured binding in a lambda (the FSCOST_FUZZ build is clang's).
+    const std::string& fam = fam_key;
     auto value = [&](const OpMetrics& m) {
       auto it = std::lower_bound(m.families.begin(), m.families.end(), fam,
                                  [](const auto& e, const std::string& k) { return e.first < k; });

@@ -38,9 +38,20 @@ Split split_last(std::string_view s) {
 enum class Number { Ok, Negative, Invalid };
 
 // A non-negative finite decimal ("12", "0.5", "1e3"); from_chars rejects a
-// leading '+', and a partial parse ("12abc", "0x10") is invalid.
-Number parse_number(std::string_view tok, double& out) {
+// leading '+', and a partial parse ("12abc", "0x10") is invalid. Digits
+// alone that fit 64 bits are also read as an integer into `exact`, since a
+// double rounds integers above 2^53.
+Number parse_number(std::string_view tok, double& out, std::optional<std::uint64_t>* exact = nullptr) {
   const char* end = tok.data() + tok.size();
+  if (exact) *exact = std::nullopt;
+  if (exact && !tok.empty() && tok.find_first_not_of("0123456789") == std::string_view::npos) {
+    std::uint64_t n = 0;
+    if (auto [p, e] = std::from_chars(tok.data(), end, n); e == std::errc{} && p == end) {
+      *exact = n;
+      out = static_cast<double>(n);
+      return Number::Ok;
+    }
+  }
   auto [ptr, ec] = std::from_chars(tok.data(), end, out);
   if (ec != std::errc{} || ptr != end || !std::isfinite(out)) return Number::Invalid;
   if (out < 0) return Number::Negative;
@@ -68,9 +79,10 @@ class LineParser {
   LineParser(const std::string& origin, std::size_t line) : origin_(origin), line_(line) {}
 
   // One count off the end of `s`: the value, and `s` shortened to what is left.
-  std::optional<Error> take_count(std::string_view& s, double& value) const {
+  std::optional<Error> take_count(std::string_view& s, double& value,
+                                  std::optional<std::uint64_t>& exact) const {
     auto [rest, last] = split_last(s);
-    switch (parse_number(last, value)) {
+    switch (parse_number(last, value, &exact)) {
       case Number::Ok:
         break;
       case Number::Negative:
@@ -114,9 +126,15 @@ bool first_line_has_two(std::string_view text) {
   return false;
 }
 
-std::string format_value(double v) {
+std::string format_value(double v, const std::optional<std::uint64_t>& exact) {
+  if (exact) return fmt::format("{}", *exact);
   if (v == std::floor(v) && v < 0x1p63) return fmt::format("{}", static_cast<std::uint64_t>(v));
   return fmt::format("{}", v);
+}
+
+std::uint64_t add_saturating(std::uint64_t a, std::uint64_t b) {
+  return a > std::numeric_limits<std::uint64_t>::max() - b ? std::numeric_limits<std::uint64_t>::max()
+                                                           : a + b;
 }
 
 }  // namespace
@@ -140,7 +158,7 @@ Result<FoldedStacks> parse_folded(std::string_view text, const std::string& orig
     FoldedStack st;
     if (out.two_column) {
       double second = 0;
-      if (auto e = lp.take_count(line, second)) return *e;
+      if (auto e = lp.take_count(line, second, st.count2)) return *e;
       if (!looks_numeric(split_last(line).last))
         return lp.error(
             "one count, but the first line has two (a two-column diff needs both on "
@@ -148,7 +166,7 @@ Result<FoldedStacks> parse_folded(std::string_view text, const std::string& orig
             LineParser::kLineHint);
       st.value2 = second;
     }
-    if (auto e = lp.take_count(line, st.value)) return *e;
+    if (auto e = lp.take_count(line, st.value, st.count)) return *e;
     st.frames = split_frames(line);
     out.stacks.push_back(std::move(st));
   }
@@ -163,10 +181,10 @@ std::string write_folded(const FoldedStacks& stacks) {
       out += s.frames[i];
     }
     out += ' ';
-    out += format_value(s.value);
+    out += format_value(s.value, s.count);
     if (stacks.two_column) {
       out += ' ';
-      out += format_value(s.value2.value_or(0));
+      out += format_value(s.value2.value_or(0), s.value2 ? s.count2 : std::nullopt);
     }
     out += '\n';
   }
@@ -189,10 +207,11 @@ Profile profile_from_folded(const FoldedStacks& stacks, const FoldedImportOption
   std::map<Key, std::uint64_t> merged;
   std::uint64_t rounded_to_zero = 0;
   for (const auto& s : stacks.stacks) {
-    double v = (opt.column == 1 && s.value2) ? *s.value2 : s.value;
+    bool second = opt.column == 1 && s.value2;
+    double v = second ? *s.value2 : s.value;
+    std::optional<std::uint64_t> exact = second ? s.count2 : s.count;
     // Clamp: a double above 2^64 does not convert.
-    double r = std::min(std::round(v), 0x1p64 - 2048);
-    auto count = static_cast<std::uint64_t>(r);
+    auto count = exact ? *exact : static_cast<std::uint64_t>(std::min(std::round(v), 0x1p64 - 2048));
     if (count == 0) {
       ++rounded_to_zero;
       continue;
@@ -203,7 +222,8 @@ Profile profile_from_folded(const FoldedStacks& stacks, const FoldedImportOption
       std::get<1>(key) = std::move(owner->second);
       std::get<2>(key).erase(std::get<2>(key).begin());
     }
-    merged[std::move(key)] += count;
+    auto& sum = merged[std::move(key)];
+    sum = add_saturating(sum, count);
   }
   Profile p;
   p.meta.fscost_version = FSCOST_VERSION;
@@ -212,7 +232,7 @@ Profile profile_from_folded(const FoldedStacks& stacks, const FoldedImportOption
   for (auto& [key, count] : merged) {
     auto& [kind, name, frames] = key;
     p.samples.push_back({kind, name, to_frames(frames), count});
-    p.samples_total += count;
+    p.samples_total = add_saturating(p.samples_total, count);
   }
   p.drops["folded_rounded_to_zero"] = rounded_to_zero;
   return p;

@@ -7,6 +7,7 @@
 // profile; this file is the general reader/writer for any folded text.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,6 +25,11 @@ struct FoldedStack {
   // The second column of the two-column (differential) form
   // "a;b;c BEFORE AFTER"; then `value` is BEFORE. Empty in the one-column form.
   std::optional<double> value2;
+  // `value` and `value2` exactly, when the count was written as a whole
+  // number in digits ("123", up to 2^64 - 1): a double holds integers only
+  // up to 2^53. Then `value` is the nearest double to it.
+  std::optional<std::uint64_t> count;
+  std::optional<std::uint64_t> count2;
 };
 
 struct FoldedStacks {
@@ -40,7 +46,8 @@ enum class FoldedColumns {
 
 // Parses folded text: "frame;frame;... VALUE" per line, or the two-column
 // form "frame;... VALUE VALUE2" (difffolded.pl) on every line. Values are
-// non-negative decimal numbers, fractions and exponents allowed. Blank lines
+// non-negative decimal numbers, fractions and exponents allowed; a value of
+// digits only that fits 64 bits is also kept exactly (`count`). Blank lines
 // are skipped, a trailing '\r' is ignored, frames may hold spaces. Errors name
 // `origin` and the 1-based line: "x.folded:3: no count after the stack".
 // Never throws.
@@ -48,8 +55,9 @@ Result<FoldedStacks> parse_folded(std::string_view text, const std::string& orig
                                   FoldedColumns columns = FoldedColumns::Detect);
 
 // One line per stack in order, "a;b;c VALUE[ VALUE2]\n"; VALUE2 is written
-// when `stacks.two_column`. Integral values are written without a fraction,
-// others in the shortest form that reads back exactly. Frames are written as
+// when `stacks.two_column`. An exact `count` is written as it is; other
+// integral values without a fraction, others in the shortest form that reads
+// back exactly. Frames are written as
 // they are: a frame holding ';' or '\n' does not round-trip.
 std::string write_folded(const FoldedStacks& stacks);
 
@@ -69,8 +77,10 @@ struct FoldedImportOptions {
 // knows gives the sample's kind and name and is dropped from the frames. Any
 // other root (folded from another tool) keeps every frame and goes to kind
 // Op, name "other": fscost's bucket for "not one of the tracked operations".
-// Values are rounded to the nearest count; stacks that round to 0 are left
-// out and counted in drops["folded_rounded_to_zero"]. Equal stacks are
+// An exact `count` is taken as it is, other values are rounded to the
+// nearest count (at most 2^64 - 2048); stacks that round to 0 are left
+// out and counted in drops["folded_rounded_to_zero"]. Sums of merged
+// stacks and samples_total stop at 2^64 - 1 rather than wrap. Equal stacks are
 // merged, sorted by (kind, name, frames). meta.target is "folded",
 // meta.command `opt.origin`; samples_total is the sum of the kept counts.
 Profile profile_from_folded(const FoldedStacks& stacks, const FoldedImportOptions& opt = {});

@@ -83,6 +83,9 @@ std::optional<std::uint64_t> parse_tid(std::string_view tok) {
 struct Frame {
   std::string name;
   bool kernel = false;
+  // perf prints every frame as "addr sym (dso)"; a line without the closing
+  // "(dso)" group was cut (a file cut short, a line-length limit).
+  bool truncated = false;
 };
 
 struct Header {
@@ -121,6 +124,7 @@ std::optional<Frame> parse_frame(std::string_view s) {
   std::uint64_t ip = 0;
   std::from_chars(addr.data(), addr.data() + addr.size(), ip, 16);
   std::string_view rest = trim(s.substr(space)), dso;
+  bool has_dso = false;
   if (rest.ends_with(')')) {
     int depth = 0;
     for (std::size_t i = rest.size(); i-- > 0;) {
@@ -128,12 +132,13 @@ std::optional<Frame> parse_frame(std::string_view s) {
       if (depth == 0) {
         dso = rest.substr(i + 1, rest.size() - i - 2);
         rest = trim(rest.substr(0, i));
+        has_dso = true;
         break;
       }
     }
   }
   bool kernel = (ip >> 63) != 0 || dso.starts_with("[kernel.");
-  return Frame{frame_name(rest, dso), kernel};
+  return Frame{frame_name(rest, dso), kernel, !has_dso};
 }
 
 bool event_matches(std::string_view event, std::string_view wanted) {
@@ -169,6 +174,7 @@ class Importer {
   std::map<std::tuple<SampleKind, std::string, std::vector<std::string>>, std::uint64_t> merged_;
   std::map<std::uint64_t, std::uint64_t> periods_;  // period -> samples
   std::uint64_t no_stack_ = 0;
+  std::uint64_t truncated_ = 0;  // samples with a cut frame line
   std::optional<std::uint64_t> first_ns_, last_ns_;
 };
 
@@ -233,6 +239,12 @@ void Importer::finish_sample() {
   first_ns_ = std::min(first_ns_.value_or(cur_.time_ns), cur_.time_ns);
   last_ns_ = std::max(last_ns_.value_or(cur_.time_ns), cur_.time_ns);
   if (cur_.tid == 0) return;  // idle
+  // A cut frame: its name and everything outside it (the syscall that
+  // names the op) are lost, so the stack would be attributed wrongly.
+  if (std::any_of(frames_.begin(), frames_.end(), [](const Frame& f) { return f.truncated; })) {
+    ++truncated_;
+    return;
+  }
   if (frames_.empty()) {
     ++no_stack_;
     return;
@@ -324,6 +336,7 @@ Result<Profile> Importer::result() {
     p_.samples.push_back({kind, name, to_frames(frames), count});
   }
   p_.drops["perf_no_stack"] = no_stack_;
+  p_.drops["perf_truncated_stack"] = truncated_;
   return std::move(p_);
 }
 

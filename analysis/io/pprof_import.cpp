@@ -8,6 +8,7 @@
 #include "io/folded.h"
 #include "io/pprof.h"
 #include "io/pprof_parts.h"
+#include "model/wait_class.h"
 #include "pprof_proto/profile.pb.h"
 
 namespace fscost::pprof {
@@ -154,7 +155,8 @@ Result<Profile> import_pprof(std::string_view data, const ImportOptions& opt) {
   FoldedStacks foreign;
   std::map<std::tuple<SampleKind, std::string, Stack>, std::uint64_t> oncpu;
   std::uint64_t negative = 0;
-  for (const auto& smp : in.sample()) {
+  for (int index = 0; index < in.sample_size(); ++index) {
+    const auto& smp = in.sample(index);
     std::vector<std::string> frames;
     for (int i = smp.location_id_size() - 1; i >= 0; --i) {
       auto it = locs.value().find(smp.location_id(i));
@@ -173,7 +175,7 @@ Result<Profile> import_pprof(std::string_view data, const ImportOptions& opt) {
     };
     if (!ours) {
       if (auto v = value(*foreign_index); v > 0)
-        foreign.stacks.push_back({std::move(frames), static_cast<double>(v), std::nullopt});
+        foreign.stacks.push_back({std::move(frames), static_cast<double>(v), std::nullopt, v, std::nullopt});
       continue;
     }
     Labels l;
@@ -198,6 +200,17 @@ Result<Profile> import_pprof(std::string_view data, const ImportOptions& opt) {
     for (std::size_t i = 0; i < by_index.size(); ++i)
       if (by_index[i]) v[*by_index[i]] = value(i);
     if (v[kSamples] > 0) oncpu[{kind, name, strip(frames, root, "")}] += v[kSamples];
+    // As the profile file holds them (io/profile_io_extra.cpp): off-CPU time
+    // and lock waits belong to an operation, a kernel thread or the kernel,
+    // and off-CPU time has one of the wait classes.
+    if ((v[kOffCpu] > 0 || v[kLockWait] > 0) && kind == SampleKind::User)
+      return fail(fmt::format("sample {}: off-CPU or lock time of kind 'user' (expected op, "
+                              "kthread or kernel)",
+                              index));
+    if (v[kOffCpu] > 0 && !is_wait_class(l.get(label::kWaitClass)))
+      return fail(fmt::format("sample {}: unknown wait class '{}' (expected lock, io, "
+                              "log-reserve, log-force, runqueue or sleep)",
+                              index, l.get(label::kWaitClass)));
     if (v[kOffCpu] > 0) {
       OffCpuStack o;
       o.kind = kind;

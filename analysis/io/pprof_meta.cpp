@@ -202,6 +202,10 @@ Status apply_metadata_comment(std::string_view c, Profile& p) {
   } else if (key.starts_with("op.")) {
     OpStats o;
     ok = parse_op(key.substr(3), value, o);
+    // One entry per operation, as the profile file holds them (io/profile_io.cpp).
+    for (const auto& other : p.ops)
+      if (ok && other.name == o.name)
+        return Error{fmt::format("comment 'fscost.{}' appears twice", key), ""};
     if (ok) p.ops.push_back(std::move(o));
   } else if (key == "drops") {
     ok = parse_counters(value, ' ', '=', p.drops);

@@ -152,24 +152,112 @@ std::string refused(simdjson::error_code err) {
   }
 }
 
+// Re-reads JSON that simdjson refused with nlohmann's SAX parser, keeping
+// no values, only the path to the current one ("samples[2].count", as
+// Checker names fields), so that an error can say where it is.
+class WhereSax {
+ public:
+  using json = nlohmann::json;
+  // What stopped the parse: the first byte of bad JSON, or the path and
+  // text of a number no profile field can hold.
+  std::optional<std::size_t> bad_byte;
+  std::optional<std::string> bad_number_path, bad_number;
+  bool integer = false;  // bad_number is an integer (beyond 64 bits), not a float
+
+  bool null() { return value(); }
+  bool boolean(bool) { return value(); }
+  bool number_integer(json::number_integer_t) { return value(); }
+  bool number_unsigned(json::number_unsigned_t) { return value(); }
+  bool number_float(json::number_float_t, const json::string_t& text) {
+    // nlohmann reads an integer beyond 64 bits as a float; simdjson refuses it.
+    if (text.find_first_of(".eE") != json::string_t::npos) return value();
+    integer = true;
+    bad_number_path = path();
+    bad_number = text;
+    return false;
+  }
+  bool string(json::string_t&) { return value(); }
+  bool binary(json::binary_t&) { return value(); }
+  bool start_object(std::size_t) { return open(false); }
+  bool key(json::string_t& k) {
+    levels_.back().key = k;
+    return true;
+  }
+  bool end_object() { return close(); }
+  bool start_array(std::size_t) { return open(true); }
+  bool end_array() { return close(); }
+  bool parse_error(std::size_t byte, const std::string& token, const nlohmann::detail::exception& e) {
+    if (e.id == 406) {  // out_of_range.406: a number beyond a double's range
+      integer = token.find_first_of(".eE") == std::string::npos;
+      bad_number_path = path();
+      bad_number = token;
+    } else {
+      // nlohmann counts bytes from 1, and counts end of input as a byte.
+      bad_byte = byte > 0 ? byte - 1 : 0;
+    }
+    return false;
+  }
+
+ private:
+  struct Level {
+    bool array;
+    std::size_t index = 0;
+    std::string key;
+  };
+  std::vector<Level> levels_;
+
+  std::string path() const {
+    std::string p;
+    for (const auto& l : levels_) {
+      if (l.array)
+        p += fmt::format("[{}]", l.index);
+      else
+        p += p.empty() ? l.key : "." + l.key;
+    }
+    return p.empty() ? "top level" : p;
+  }
+  bool value() {
+    if (!levels_.empty() && levels_.back().array) ++levels_.back().index;
+    return true;
+  }
+  bool open(bool array) {
+    levels_.push_back({array});
+    return true;
+  }
+  bool close() {
+    levels_.pop_back();
+    return value();
+  }
+};
+
+// A number as an error message shows it: a long one cut, with its length.
+std::string shown_number(const std::string& text) {
+  constexpr std::size_t kShown = 24;
+  if (text.size() <= kShown) return text;
+  return fmt::format("{}… ({} characters)", text.substr(0, kShown), text.size());
+}
+
 // simdjson says what is wrong but not where. Only on this error path,
-// nlohmann re-reads the text, keeping no values, to find the byte.
+// nlohmann re-reads the text, keeping no values, to find the byte or field.
 Error json_error(std::string_view text, const std::string& origin, simdjson::error_code err) {
-  using nlohmann::json;
+  WhereSax where;
   try {
-    json discarded = json::parse(text, [](int, json::parse_event_t, json&) { return false; });
-  } catch (const json::parse_error& e) {
-    // nlohmann counts bytes from 1, and counts end of input as a byte.
-    std::size_t at = e.byte > 0 ? e.byte - 1 : 0;
-    return Error{fmt::format("{}: truncated or corrupt JSON at byte {}{}", origin, at,
-                             at >= text.size() ? " (end of file)" : ""),
-                 kCorruptHint};
-  } catch (const json::exception& e) {  // e.g. a number too large for a double
+    nlohmann::json::sax_parse(text, &where);
+  } catch (const nlohmann::json::exception& e) {  // not expected: the handler takes every error
     return Error{fmt::format("{}: {}", origin, e.what()), kCorruptHint};
   }
+  if (where.bad_byte)
+    return Error{fmt::format("{}: truncated or corrupt JSON at byte {}{}", origin, *where.bad_byte,
+                             *where.bad_byte >= text.size() ? " (end of file)" : ""),
+                 kCorruptHint};
   // Valid JSON that simdjson refuses. No profile field nests deep or holds
   // a number beyond 64 bits, so such a file is damaged or not a profile.
   if (text[text.find_first_not_of(" \t\r\n")] != '{') return not_a_profile(origin);
+  if (where.bad_number)
+    return Error{fmt::format("{}: {}: {} {} {}", origin, *where.bad_number_path,
+                             where.integer ? "integer" : "number", shown_number(*where.bad_number),
+                             where.integer ? "does not fit in 64 bits" : "is out of range"),
+                 kCorruptHint};
   return Error{fmt::format("{}: cannot read: {}", origin, refused(err)), kCorruptHint};
 }
 

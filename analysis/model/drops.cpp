@@ -20,9 +20,12 @@ constexpr auto kDropCounters = std::to_array<DropCounter>({
      "scale the folded values up before importing"},
     {"perf_no_stack", "perf script samples without any stack frame",
      "record with perf record -g (call graphs)"},
-    {"pprof_negative_values", "pprof sample values below zero, read as zero",
-     "the profile's writer is broken; nothing fscost can set"},
-    // Any profile read (docs/PROFILE.md, "limits"):
+    {"perf_truncated_stack",
+     "perf script samples left out: a stack frame line was cut (no closing \"(dso)\")",
+     "the file was cut short or its lines shortened; run perf script again"},
+    {"pprof_negative_values", "pprof sample values below zero, read as 0",
+     "the profile's producer wrote negative counts; check the tool that wrote it"},
+    // Any profile read (docs/HARDENING.md, "Input limits"):
     {"stack_depth_truncated",
      "stacks deeper than 1024 frames, cut to their outermost 1023 and a [truncated] frame",
      "no kernel stack is that deep (127 at most): the file came from elsewhere"},

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "io/pprof.h"
+#include "model/escape.h"
 #include "pprof_proto/profile.pb.h"
 #include "views/lock_names.h"
 #include "views/stacks.h"
@@ -36,10 +37,29 @@ class Builder {
     m->set_has_functions(true);
   }
 
+  // profile.proto's strings are proto3 strings: valid UTF-8, or protobuf
+  // logs an error and readers may refuse the file. Invalid bytes become
+  // U+FFFD, as in the profile file (io/profile_io.h).
   std::int64_t str(std::string_view s) {
-    auto [it, added] = strings_.try_emplace(std::string(s), out_.string_table_size());
+    auto [it, added] = strings_.try_emplace(valid_text(s), out_.string_table_size());
     if (added) out_.add_string_table(it->first);
     return it->second;
+  }
+
+  static std::string valid_text(std::string_view s) {
+    std::string out;
+    out.reserve(s.size());
+    for (std::size_t i = 0; i < s.size();) {
+      std::size_t n = static_cast<unsigned char>(s[i]) < 0x80 ? 1 : valid_utf8(s, i);
+      if (n == 0) {
+        out += "\xEF\xBF\xBD";  // U+FFFD
+        ++i;
+      } else {
+        out.append(s, i, n);
+        i += n;
+      }
+    }
+    return out;
   }
 
   // A frame's location id; one function and one location per frame text.

@@ -68,7 +68,8 @@ TEST(Drops, UserspaceCountersFollowTheBpfOnes) {
   for (std::size_t i = kBpfDropCount; i < drop_counters().size(); ++i)
     rest.push_back(drop_counters()[i].name);
   EXPECT_EQ(rest, (std::vector<std::string_view>{"prog_missed", "folded_rounded_to_zero",
-                                                 "perf_no_stack", "pprof_negative_values",
+                                                 "perf_no_stack", "perf_truncated_stack",
+                                                 "pprof_negative_values",
                                                  "stack_depth_truncated"}));
 }
 
