@@ -33,7 +33,25 @@ class CaseTest : public ::testing::Test {
   }
 
   // The diff of the one thread count the compare ran.
+  // A compare whose runs fscost itself flags as taken by the host (steal
+  // above 10% of the vCPUs' time: this shared VM's neighbours) measured
+  // the host, not the filesystem; such a compare is run once more.
   json compare(std::vector<std::string> args, const std::string& threads) {
+    json d = compare_once(args, threads);
+    if (!stolen(d)) return d;
+    std::cerr << "case: the host took the vCPUs during some runs (steal warning); comparing again\n";
+    fs::remove_all(dir_ / "out");
+    return compare_once(args, threads);
+  }
+
+  static bool stolen(const json& d) {
+    if (!d.is_object() || !d.contains("warnings")) return false;
+    for (const auto& w : d["warnings"])
+      if (w["kind"] == "steal") return true;
+    return false;
+  }
+
+  json compare_once(std::vector<std::string> args, const std::string& threads) {
     std::string out = (dir_ / "out").string();
     std::vector<std::string> argv{FSCOST_BIN, "compare", "-q", "--runs", "5", "--threads",
                                   threads,    "-o",      out};
