@@ -270,10 +270,15 @@ struct SetupDiff {
   }
 };
 
+// A run during which the host took more than this share of the vCPUs'
+// time (steal in /proc/stat) measured its neighbours as much as the
+// filesystem: the diff warns, and compare runs it again.
+inline constexpr double kStealShare = 0.10;
+
 struct Warning {
   // "few-runs", "user-share", "wall-vs-sys", "noise", "drops",
   // "config-mismatch", "background", "op-count", "setup-varies", "enospc",
-  // "low-space", "outlier", "run-order"
+  // "low-space", "outlier", "run-order", "steal", "busy-machine"
   std::string kind;
   std::string message;  // one sentence, numbers included
 };

@@ -138,7 +138,7 @@ bool timed(const RunSet& s) {
                      [](const Profile& p) { return p.meta.start_unix_ns != 0; });
 }
 
-constexpr double kOtherShare = 0.10, kStealShare = 0.10;
+constexpr double kOtherShare = 0.10;
 
 // Runs during which the machine did much besides the workload: CPU that was
 // neither the recording (fscost record and its workload) nor kernel

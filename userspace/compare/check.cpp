@@ -114,6 +114,9 @@ Result<CompareOptions> check_compare_args(const CompareArgs& a) {
   o.runs = a.runs;
   if (a.warmup < 0) return Error{"--warmup must be 0 or more", "1 (the default) or 0 to skip"};
   o.warmup = a.warmup;
+  if (a.steal_reruns < 0)
+    return Error{"--steal-reruns must be 0 or more", "4 (the default) or 0 to keep every run"};
+  o.steal_reruns = a.steal_reruns;
   auto order = parse_order(a.order);
   if (!order) return order.error();
   o.order = order.value();
@@ -155,6 +158,7 @@ nlohmann::json options_json(const CompareOptions& o) {
           {"threads", threads},
           {"runs_per_config", o.runs},
           {"warmup_runs_per_config", o.warmup},
+          {"steal_reruns", o.steal_reruns},
           {"order", to_string(o.order)},
           {"order_seed", o.order_seed},
           {"probes", o.probes}};

@@ -90,6 +90,7 @@ struct CompareArgs {
   std::string threads;  // "" = 1 (or none for a command without {threads})
   int runs = 5;
   int warmup = 1;  // discarded runs per configuration before the measured ones
+  int steal_reruns = 4;  // runs the host stole from that are run again, per compare
   std::string order = "abba";
   std::uint64_t order_seed = 1;
   std::string probes = "default";
@@ -108,6 +109,7 @@ struct CompareOptions {
   std::vector<int> threads;  // {0} when the workload has no thread dimension
   int runs = 0;
   int warmup = 1;
+  int steal_reruns = 4;
   RunOrder order = RunOrder::Abba;
   std::uint64_t order_seed = 1;
   std::string probes;

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "model/file_io.h"
+#include "compare/progress.h"  // describe_run
 #include "io/profile_io.h"
 #include "system/sys_util.h"  // human_bytes
 
@@ -125,6 +126,18 @@ std::string header_text(const CompareOptions& o, const CompareOutcome& out, std:
   s += wrap(fmt::format("{} runs per side, order {}{}; storage {}", o.runs, to_string(o.order),
                         threads_text(o), out.storage),
             width, 4);
+  if (!out.reruns.empty()) {
+    std::vector<std::string> runs;
+    for (const StolenRun& r : out.reruns)
+      runs.push_back(fmt::format("{} ({:.0f}%)",
+                                 describe_run(r.plan, r.plan.config == 0 ? o.a.label : o.b.label,
+                                              o.runs),
+                                 100 * r.steal_share));
+    s += wrap(fmt::format("run again, the host having taken more than {:.0f}% of the vCPUs' "
+                          "time (steal): {}",
+                          100 * kStealShare, fmt::join(runs, ", ")),
+              width, 4);
+  }
   if (out.incomplete)
     s += "\n" + wrap(fmt::format("INCOMPLETE: {}; {} of {} planned runs finished.", out.reason,
                                  ok_runs(out), out.plan.size()),
@@ -181,6 +194,15 @@ nlohmann::json compare_json(const CompareOptions& o, const CompareOutcome& out,
   }
   for (const RunResult& r : out.results)
     if (!r.interrupted) runs.push_back(run_json(r, o));
+  nlohmann::json reruns = nlohmann::json::array();
+  for (const StolenRun& r : out.reruns) {
+    nlohmann::json e{{"index", r.plan.index},
+                     {"config", r.plan.config == 0 ? "A" : "B"},
+                     {"rep", r.plan.rep},
+                     {"steal_share", r.steal_share}};
+    if (r.plan.threads > 0) e["threads"] = r.plan.threads;
+    reruns.push_back(std::move(e));
+  }
   nlohmann::json pts = nlohmann::json::array();
   for (std::size_t i = 0; i < points.size(); i++) {
     const ComparePoint& p = points[i];
@@ -200,6 +222,7 @@ nlohmann::json compare_json(const CompareOptions& o, const CompareOutcome& out,
           {"finished_runs", ok_runs(out)},
           {"order", order},
           {"runs", runs},
+          {"stolen_runs", reruns},
           {"headline_threads", headline && points[*headline].threads > 0
                                    ? nlohmann::json(points[*headline].threads)
                                    : nlohmann::json()},

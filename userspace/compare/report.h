@@ -18,9 +18,16 @@
 
 namespace fscost {
 
+// A run the host stole the vCPUs from, discarded and run again in place.
+struct StolenRun {
+  PlannedRun plan;
+  double steal_share = 0;  // of the vCPUs' time while it recorded
+};
+
 struct CompareOutcome {
   std::vector<PlannedRun> plan;
   std::vector<RunResult> results;  // the runs executed, in plan order
+  std::vector<StolenRun> reruns;   // in the order they were run again
   bool incomplete = false;
   std::string reason;   // why incomplete: "interrupted by SIGINT", "run 3 failed: …"
   std::string storage;  // "1.0 GiB RAM disk /dev/loop3", "/dev/sdb"

@@ -66,6 +66,11 @@ struct RunResult {
   std::string ops_source;  // "workload" (its own JSON) or "profile" (ops / duration)
 
   bool ok() const { return !interrupted && error.empty(); }
+  // The share of the vCPUs' time the host took while it recorded; 0 when
+  // /proc/stat was unreadable.
+  double steal_share() const {
+    return machine_total_ns ? static_cast<double>(machine_steal_ns) / machine_total_ns : 0;
+  }
 };
 
 // Runs one planned run into -o DIR; `tick` is called about every 100 ms

@@ -162,6 +162,8 @@ TEST(CompareOptions, CheckRejects) {
   EXPECT_TRUE(bad([](CompareArgs& a) { a.fs = "ext4"; }));
   EXPECT_TRUE(bad([](CompareArgs& a) { a.workload = "bogus"; }));
   EXPECT_TRUE(bad([](CompareArgs& a) { a.runs = 0; }));
+  EXPECT_TRUE(bad([](CompareArgs& a) { a.steal_reruns = -1; }));
+  EXPECT_FALSE(bad([](CompareArgs& a) { a.steal_reruns = 0; }));
   EXPECT_TRUE(bad([](CompareArgs& a) { a.order = "zigzag"; }));
   EXPECT_TRUE(bad([](CompareArgs& a) { a.size = "lots"; }));
   EXPECT_TRUE(bad([](CompareArgs& a) { a.device = "/dev/sdz", a.size_given = true; }));

@@ -2,6 +2,7 @@
 // marking and summary.json's "compare", on synthetic runs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -96,6 +97,36 @@ TEST(CompareReport, JsonRecordsOrderStatusAndRuns) {
   EXPECT_EQ(j["runs"][0]["ops_per_s"], 1000);
   EXPECT_TRUE(j["headline_threads"].is_null());
   EXPECT_EQ(j["options"]["b"]["mount_opts"], "noatime,logbsize=256k,inode64");
+}
+
+// A run the host stole the vCPUs from is named where it was run again:
+// in the header and in summary.json, with its share.
+TEST(CompareReport, RunsRunAgainForStealAreListed) {
+  CompareOptions o = options();
+  CompareOutcome out = interrupted(o);
+  out.reruns.push_back({out.plan[1], 0.19});
+  out.reruns.push_back({out.plan[1], 0.124});
+  std::vector<ComparePoint> points(2);
+  points[0].threads = 1, points[1].threads = 4;
+  std::string text = render_compare_text(o, out, points, std::nullopt, Scaling{});
+  expect_fits(text, 72);
+  std::string flat = text;
+  std::replace(flat.begin(), flat.end(), '\n', ' ');
+  EXPECT_NE(flat.find("run again, the host having taken more than 10% of the vCPUs'"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(flat.find("(19%),"), std::string::npos) << text;
+  EXPECT_NE(flat.find("(12%)"), std::string::npos) << text;
+  nlohmann::json j = compare_json(o, out, points, std::nullopt, Scaling{});
+  ASSERT_EQ(j["stolen_runs"].size(), 2u);
+  EXPECT_EQ(j["stolen_runs"][0]["config"], "B");
+  EXPECT_EQ(j["stolen_runs"][0]["rep"], 1);
+  EXPECT_DOUBLE_EQ(j["stolen_runs"][0]["steal_share"].get<double>(), 0.19);
+  EXPECT_EQ(j["options"]["steal_reruns"], 4);
+  // Without any, nothing is said.
+  out.reruns.clear();
+  text = render_compare_text(o, out, points, std::nullopt, Scaling{});
+  EXPECT_EQ(text.find("run again"), std::string::npos) << text;
 }
 
 TEST(CompareReport, SectionsWithoutDiff) {
