@@ -86,6 +86,42 @@ struct fscost_task {
 	struct fscost_lock_wait locks[2];
 };
 
+/* What runs on each CPU: the task, its operation, and whether it has
+ * state. sys_enter and sys_exit keep it for the current task, sched_switch
+ * (always attached) for the next one, so it is right whenever `task` is
+ * current. XFS events, several per operation, read it with one inlined
+ * per-CPU lookup instead of a task storage call each. */
+struct fscost_cpu_now {
+	__u64 task;		/* bpf_get_current_task(); 0 before this CPU's first switch */
+	__u32 op;
+	__u32 has_state;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct fscost_cpu_now);
+} cpu_now SEC(".maps");
+
+static __always_inline struct fscost_cpu_now *cpu_now_slot(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&cpu_now, &zero);
+}
+
+static __always_inline void set_cpu_now(__u64 task, struct fscost_task *t)
+{
+	struct fscost_cpu_now *c = cpu_now_slot();
+
+	if (!c)
+		return;
+	c->task = task;
+	c->op = t ? t->op : FSCOST_OP_NONE;
+	c->has_state = t != NULL;
+}
+
 /* Per-thread state, in one of two maps by attach flavour. tp_btf programs
  * get typed task pointers, so they use task storage: reached from the
  * task_struct without hashing, and freed with the task. The raw_tp fallback

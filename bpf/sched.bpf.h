@@ -241,6 +241,7 @@ static __always_inline void handle_switch(void *ctx, bool preempt, struct task_s
 			now = bpf_ktime_get_ns();
 		switch_in(t, next, now);
 	}
+	set_cpu_now((__u64)next, t);
 }
 
 SEC("tp_btf/sched_switch")

@@ -104,6 +104,7 @@ static __always_inline void handle_sys_enter(struct pt_regs *regs, long id, bool
 	t->oncpu_ns = 0;
 	t->offcpu_ns = 0;
 	t->off_since_ns = 0;
+	set_cpu_now(bpf_get_current_task(), t);
 }
 
 static __always_inline void update_trans_range(struct fscost_op_stats *s, __u64 trans)
@@ -127,6 +128,7 @@ static __always_inline void handle_sys_exit(long ret, bool btf)
 		return;
 	op = t->op;
 	t->op = FSCOST_OP_NONE;
+	set_cpu_now(bpf_get_current_task(), t);
 	if (!enabled)
 		return;
 	s = bpf_map_lookup_elem(&op_stats, &op);

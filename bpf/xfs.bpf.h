@@ -31,9 +31,21 @@ struct {
 __u64 target_mp = 0;
 
 /* The xfs_mount an event is about, from its first argument. `obj` is a
- * per-program constant, so the switch folds away. */
-static __always_inline struct xfs_mount *xfs_event_mount(__u32 obj, void *arg)
+ * per-program constant, so the switch folds away. tp_btf arguments are typed
+ * (PTR_TO_BTF_ID): plain loads, which the JIT guards, instead of a
+ * bpf_probe_read_kernel call each (bench/run bpf, paired with the previous
+ * build: xfs_buf_get 63 → 55 ns per run, xfs_buf_read 62 → 58). */
+static __always_inline struct xfs_mount *xfs_event_mount(__u32 obj, void *arg, bool btf)
 {
+	if (btf) {
+		switch (obj) {
+		case FSCOST_XOBJ_TRANS: return ((struct xfs_trans *)arg)->t_mountp;
+		case FSCOST_XOBJ_LOG: return ((struct xlog *)arg)->l_mp;
+		case FSCOST_XOBJ_BUF: return ((struct xfs_buf *)arg)->b_mount;
+		case FSCOST_XOBJ_INODE: return ((struct xfs_inode *)arg)->i_mount;
+		}
+		return arg;
+	}
 	switch (obj) {
 	case FSCOST_XOBJ_TRANS: return BPF_CORE_READ((struct xfs_trans *)arg, t_mountp);
 	case FSCOST_XOBJ_LOG: return BPF_CORE_READ((struct xlog *)arg, l_mp);
@@ -43,16 +55,16 @@ static __always_inline struct xfs_mount *xfs_event_mount(__u32 obj, void *arg)
 	return arg;	/* FSCOST_XOBJ_MOUNT */
 }
 
-static __always_inline bool on_target_fs(__u32 obj, void *arg)
+static __always_inline bool on_target_fs(__u32 obj, void *arg, bool btf)
 {
 	struct xfs_mount *mp;
 
 	if (!target_dev)
 		return true;
-	mp = xfs_event_mount(obj, arg);
+	mp = xfs_event_mount(obj, arg, btf);
 	if ((__u64)mp == target_mp)
 		return true;
-	if (BPF_CORE_READ(mp, m_super, s_dev) != target_dev)
+	if ((btf ? mp->m_super->s_dev : BPF_CORE_READ(mp, m_super, s_dev)) != target_dev)
 		return false;
 	target_mp = (__u64)mp;	/* one filesystem per dev_t while it is mounted */
 	return true;
@@ -76,33 +88,44 @@ static __always_inline void count_background_xfs(__u32 ev, __u32 flags)
 
 static __always_inline void count_xfs(__u32 ev, __u32 obj, void *arg, bool btf)
 {
-	__u32 op = FSCOST_OP_NONE, flags;
+	__u32 op = FSCOST_OP_NONE, flags, has_state;
+	struct fscost_cpu_now *now = cpu_now_slot();
 	struct fscost_xfs_counts *c;
-	struct fscost_task *t;
+	struct fscost_task *t = NULL;
 
 	if (!enabled)
 		return;
-	if (!on_target_fs(obj, arg)) {
+	if (!on_target_fs(obj, arg, btf)) {
 		__sync_fetch_and_add(&xfs_other_fs, 1);
 		return;
 	}
-	t = current_state(btf);
-	if (t)
-		op = t->op;
+	if (now && now->task == bpf_get_current_task()) {
+		op = now->op;
+		has_state = now->has_state;
+	} else {
+		t = current_state(btf);
+		if (t)
+			op = t->op;
+		has_state = t != NULL;
+	}
 	if (op == FSCOST_OP_NONE) {
 		flags = current_flags(btf);
 		if (flags & PF_KTHREAD) {
 			count_background_xfs(ev, flags);
 			return;
 		}
-		if (!t && !is_tracked(bpf_get_current_pid_tgid() >> 32))
+		if (!has_state && !is_tracked(bpf_get_current_pid_tgid() >> 32))
 			return;	/* untracked user task */
 	}
 	c = bpf_map_lookup_elem(&xfs_counts, &op);
 	if (c && ev < FSCOST_XFS_EVENTS)
 		c->n[ev]++;
-	if (ev == FSCOST_XFS_TRANS_ALLOC && t && op != FSCOST_OP_NONE)
-		t->trans++;
+	if (ev == FSCOST_XFS_TRANS_ALLOC && op != FSCOST_OP_NONE) {
+		if (!t)
+			t = current_state(btf);
+		if (t)
+			t->trans++;
+	}
 }
 
 /* One program per flavour per row of FSCOST_XFS_EVENT_TABLE, named

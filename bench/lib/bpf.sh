@@ -1,0 +1,78 @@
+# shellcheck shell=bash
+# Sourced by bench/run: what fscost's BPF programs cost per event and per
+# created file, exactly, from the kernel's own accounting
+# (kernel.bpf_stats_enabled: run_cnt and run_time_ns per program, which
+# `fscost record --bpf-stats` stores in the profile). Each round records
+# BPF_FILES creates with THREADS threads on a fresh RAM-disk XFS with the
+# default probes and with --probes all; with --baseline FSCOST (another
+# build's fscost) the same runs of that build are interleaved, so a change
+# is paired against the previous build in one run.
+
+bpf_run() {  # bpf_run BUILD-LABEL FSCOST PROBES ROUND
+  local label=$1 exe=$2 probes=$3 rnd=$4
+  ramdisk_fresh
+  if ! "$exe" record -q --bpf-stats --probes "$probes" -o "$work/b.profile" --fs "$RD_MNT" -- \
+         "$WORKLOAD" "$RD_MNT" --workload create --files "$BPF_FILES" --threads "$THREADS" \
+         --dirs "$DIRS" >"$work/b.out" 2>"$work/b.log"; then
+    echo "bpf: $label --probes $probes failed:" >&2
+    cat "$work/b.log" >&2
+    exit 1
+  fi
+  ramdisk_umount
+  python3 "$LIB/bpf_table.py" row "$label" "$probes" "$rnd" "$work/b.profile" >>"$work/bpf.jsonl"
+  rm -f "$work/b.profile"
+}
+
+bench_bpf() {
+  echo "## BPF cost per event (bpf_stats)"
+  echo
+  need_root bpf || return 0
+  need_exe bpf "$FSCOST" "$WORKLOAD" || return 0
+  local builds=("current=$FSCOST") r b p
+  [ -n "$BASELINE" ] && builds+=("baseline=$BASELINE")
+  : >"$work/bpf.jsonl"
+  for ((r = 0; r < ROUNDS; r++)); do
+    for p in default all; do
+      for ((b = 0; b < ${#builds[@]}; b++)); do
+        local e=${builds[$(((b + r) % ${#builds[@]}))]}
+        bpf_run "${e%%=*}" "${e#*=}" "$p" "$r"
+      done
+    done
+  done
+  python3 "$LIB/bpf_table.py" table "$work/bpf.jsonl"
+  bpf_floor
+  local wl
+  wl=$(show_cmd "$WORKLOAD" MNT --workload create --files "$BPF_FILES" --threads "$THREADS" \
+         --dirs "$DIRS")
+  echo "command: \`$(show_cmd "$FSCOST" record --bpf-stats --probes P -o F --fs MNT --) $wl\`," \
+       "$ROUNDS rounds, a fresh \`mkfs.xfs -f -q\` RAM disk per run;" \
+       "ns per file = the programs' run_time_ns over the files created (each run's" \
+       "create count), medians over rounds.${BASELINE:+ Baseline: \`$(show_cmd "$BASELINE")\`,}" \
+       "${BASELINE:+interleaved with the current build.}"
+  echo
+}
+
+# The floor no program can go under: what attaching any BPF program to
+# sys_enter and sys_exit costs every syscall (the tracepoints' dispatch,
+# not counted in run_time_ns), from an empty tp_btf pair.
+bpf_floor() {
+  local empty=$BUILD/bench/empty_syscall_tp
+  [ -x "$empty" ] || { echo "floor: skipped, $empty not built"; echo; return 0; }
+  command -v perf >/dev/null || { echo "floor: skipped, no perf"; echo; return 0; }
+  local perf_exe r un em loops=$SYSCALL_LOOPS
+  perf_exe=$(command -v perf)
+  : >"$work/floor.tsv"
+  "$empty" --bpf-stats -- "$perf_exe" bench syscall basic --loop "$loops" >/dev/null \
+    2>"$work/floor.stats"
+  for ((r = 0; r < ROUNDS; r++)); do
+    un=$("$perf_exe" bench syscall basic --loop "$loops" | awk '/usecs\/op/ {print $1}')
+    em=$("$empty" -- "$perf_exe" bench syscall basic --loop "$loops" |
+           awk '/usecs\/op/ {print $1}')
+    echo "$un $em" >>"$work/floor.tsv"
+  done
+  python3 "$LIB/bpf_table.py" floor "$work/floor.tsv" "$work/floor.stats"
+  echo "floor command: \`perf bench syscall basic --loop $loops\` untraced and under" \
+       "\`$(show_cmd "$empty")\` (two empty tp_btf programs on sys_enter and sys_exit)," \
+       "interleaved, $ROUNDS rounds."
+  echo
+}
