@@ -208,6 +208,9 @@ int cmd_record(const RecordArgs& args) {
   Kallsyms ksyms = take(Kallsyms::load());
   Profile profile = build_profile(raw, ksyms, a.collector.user_stacks ? &usyms : nullptr,
                                   std::move(meta), rusage, a.collector.target_dev);
+  // With the CPU count (meta.cpus): what a figure from a 2-vCPU VM must not
+  // be mistaken for on a 64-CPU host.
+  if (std::string model = cpu_model(); !model.empty()) profile.setup.emplace("cpu_model", model);
   status.stage(fmt::format("fscost record: {}: writing {}", format_duration(status.elapsed()), a.output));
   take(write_profile_atomic(profile, a.output));
   status.clear();

@@ -67,11 +67,12 @@ Result<std::monostate> Collector::configure(const Features& f) {
   // the `tasks` hash: the map not in use shrinks to one entry.
   btf_flavour_ = f.tp_btf && f.task_storage;
   s->rodata->use_task_storage = btf_flavour_;
-  if (set_size(s->maps.stacks, cfg_.stack_storage) || set_size(s->maps.samples, cfg_.max_stacks) ||
-      set_size(s->maps.tasks, btf_flavour_ ? 1 : cfg_.max_threads) ||
-      set_size(s->maps.tracked, cfg_.max_procs) || set_size(s->maps.offcpu, cfg_.max_offcpu) ||
-      set_size(s->maps.lock_stats, cfg_.max_locks) || set_size(s->maps.bg_xfs, cfg_.max_background) ||
-      set_size(s->maps.lock_holders, cfg_.max_locks) || set_size(s->maps.blocked, cfg_.max_threads) ||
+  const MapSizes z = resolve_map_sizes(cfg_.sizes, static_cast<unsigned>(std::max(1, libbpf_num_possible_cpus())));
+  if (set_size(s->maps.stacks, z.stack_storage) || set_size(s->maps.samples, z.max_stacks) ||
+      set_size(s->maps.tasks, btf_flavour_ ? 1 : z.max_threads) ||
+      set_size(s->maps.tracked, z.max_procs) || set_size(s->maps.offcpu, z.max_offcpu) ||
+      set_size(s->maps.lock_stats, z.max_locks) || set_size(s->maps.bg_xfs, z.max_background) ||
+      set_size(s->maps.lock_holders, z.max_locks) || set_size(s->maps.blocked, z.max_threads) ||
       without_task_storage(s->maps.task_store, f))
     return Error{"cannot size the BPF maps", "check --stack-storage-size/--max-* values"};
 

@@ -17,6 +17,7 @@
 #include "collector/hooks.h"
 #include "model/result.h"
 #include "collector/sampler.h"
+#include "collector/map_sizes.h"
 #include "system/subprocess.h"
 
 struct fscost_bpf;  // the generated skeleton
@@ -28,13 +29,7 @@ struct Features;
 struct CollectorConfig {
   bool trace_all = false;             // -a
   std::uint32_t freq_hz = 997;        // prime: does not beat with periodic kernel work
-  std::uint32_t stack_storage = 16384;
-  std::uint32_t max_stacks = 32768;
-  std::uint32_t max_threads = 16384;
-  std::uint32_t max_procs = 8192;
-  std::uint32_t max_offcpu = 16384;
-  std::uint32_t max_locks = 16384;
-  std::uint32_t max_background = 1024;  // (kthread bucket, work function) entries
+  MapSizeOptions sizes;  // --max-* and --stack-storage-size; unset: from the CPU count
   // The test filesystem (record --fs): XFS events of its superblock only,
   // and its internal log's sector range to tell log writes from the rest.
   std::uint32_t target_dev = 0;  // kernel dev_t; 0: every filesystem

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "collector/collector.h"
+#include "collector/map_read.h"
 #include "fscost_bpf.skel.h"
 
 namespace fscost {
@@ -42,19 +43,6 @@ void add_xfs(fscost_xfs_counts& sum, const fscost_xfs_counts& c) {
   for (int i = 0; i < FSCOST_XFS_EVENTS; ++i) sum.n[i] += c.n[i];
 }
 
-template <typename K, typename V>
-std::vector<std::pair<K, V>> read_hash(int fd) {
-  std::vector<std::pair<K, V>> out;
-  K key{}, next{};
-  const K* prev = nullptr;
-  while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-    V value{};
-    if (bpf_map_lookup_elem(fd, &next, &value) == 0) out.emplace_back(next, value);
-    key = next;
-    prev = &key;
-  }
-  return out;
-}
 
 // Recursion misses of every loaded program, and with bpf_stats their run
 // counts and time.
