@@ -1,10 +1,12 @@
 #include "compare/run.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/statvfs.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -99,11 +101,14 @@ Child spawn_record(const std::vector<std::string>& argv, const std::string& out,
   return {pid, {}};
 }
 
-// Waits for the child, calling `tick` between checks; its exit code as a
-// shell reports it (128 + signal).
+// Waits for the child, calling `tick` about every 100 ms; its exit code as
+// a shell reports it (128 + signal). A pidfd wakes us the moment it exits:
+// polling every 100 ms cost each run 50 ms on average (every run's seconds
+// read x.x01).
 int wait_child(pid_t pid, const std::function<void()>& tick, std::uint64_t* cpu_ns = nullptr) {
   int status = 0;
   struct rusage ru{};
+  UniqueFd exited(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
   for (;;) {
     pid_t r = ::wait4(pid, &status, WNOHANG, &ru);
     if (r == pid) break;
@@ -112,7 +117,12 @@ int wait_child(pid_t pid, const std::function<void()>& tick, std::uint64_t* cpu_
       break;
     }
     if (tick) tick();
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (exited) {
+      pollfd p{exited.get(), POLLIN, 0};
+      ::poll(&p, 1, 100);  // EINTR (a forwarded signal) just loops
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
   }
   g_group.store(0);
   auto ns = [](const timeval& t) {
