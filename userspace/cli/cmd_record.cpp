@@ -164,7 +164,7 @@ int cmd_record(const RecordArgs& args) {
   check_args(a);
   a.collector.groups = take(parse_probe_groups(a.probes));
   aim_at_fs(a);
-  const Features& f = Features::get();
+  const Features& f = Features::for_record();
   take(check_can_record(f));
   if (!f.tracefs_note.empty()) fmt::print(stderr, "fscost: {}\n", f.tracefs_note);
 

@@ -82,12 +82,6 @@ Result<std::monostate> Collector::configure(const Features& f) {
     bool present = tracepoint_exists(f.tracefs_root, h.category, h.event);
     bool want = cfg_.groups.enabled(h.group) && present;
     if (cfg_.groups.enabled(h.group) && !present) skipped_.push_back(event + " (absent)");
-    if (h.single_flavour) {
-      auto* p = bpf_object__find_program_by_name(s->obj, std::string(h.program).c_str());
-      if (p) bpf_program__set_autoload(p, want);
-      if (want) probes_.push_back(event + " (tracepoint)");
-      continue;
-    }
     auto* btf = bpf_object__find_program_by_name(s->obj, fmt::format("{}_btf", h.program).c_str());
     auto* raw = bpf_object__find_program_by_name(s->obj, fmt::format("{}_raw", h.program).c_str());
     if (!btf || !raw) return Error{fmt::format("BPF object lacks the programs for {}", event), ""};

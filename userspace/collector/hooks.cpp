@@ -21,7 +21,7 @@ constexpr auto kHooks = std::to_array<Hook>({
 #define XFS_HOOK(id, tp, group, obj) Hook{"xfs", #tp, #tp, ProbeGroup::group},
     FSCOST_XFS_EVENT_TABLE(XFS_HOOK)
 #undef XFS_HOOK
-    {"block", "block_rq_issue", "block_rq_issue", ProbeGroup::Block, true},
+    {"block", "block_rq_issue", "block_rq_issue", ProbeGroup::Block},
 });
 
 // The counter names, index = enum fscost_xfs_event: the tracepoint names.

@@ -20,7 +20,6 @@ struct Hook {
   std::string_view event;     // tracepoint name, e.g. "sched_switch"
   std::string_view program;   // BPF program base name; flavours add _btf / _raw
   ProbeGroup group;
-  bool single_flavour = false;  // one "tracepoint/" program named `program`
 };
 
 std::span<const Hook> hooks();

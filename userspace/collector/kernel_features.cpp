@@ -55,13 +55,17 @@ struct ProgProbe {
   const char* key;
   const char* prog;
   bool Features::*member;
+  bool for_record;  // fscost record attaches this flavour
 };
 constexpr ProgProbe kProgProbes[] = {
-    {"raw_tp", "probe_raw_tp", &Features::raw_tp},
-    {"tp_btf", "probe_tp_btf", &Features::tp_btf},
-    {"fentry", "probe_fentry", &Features::fentry},
-    {"kprobes", "probe_kprobe", &Features::kprobes},
+    {"raw_tp", "probe_raw_tp", &Features::raw_tp, true},
+    {"tp_btf", "probe_tp_btf", &Features::tp_btf, true},
+    {"fentry", "probe_fentry", &Features::fentry, false},
+    {"kprobes", "probe_kprobe", &Features::kprobes, false},
 };
+
+// What a record-scoped probe leaves out: `fscost features` probes it.
+constexpr const char* kNotForRecord = "not probed by fscost record (see `fscost features`)";
 
 struct SkelDeleter {
   void operator()(probe* p) const { probe__destroy(p); }
@@ -83,9 +87,9 @@ struct Outcome {
   std::string why;
 };
 
-// Loads only `prog` from the probe object and attaches it (to `perf_fd` for a
-// perf_event program); the object is gone again on return.
-Outcome try_program(const char* prog, int perf_fd = -1) {
+// Loads only `prog` from the probe object and, with `attach`, attaches it
+// (to `perf_fd` for a perf_event program); the object is gone again on return.
+Outcome try_program(const char* prog, int perf_fd = -1, bool attach = true) {
   std::unique_ptr<probe, SkelDeleter> skel(probe__open());
   if (!skel)
     return {false, false, errno, fmt::format("cannot open the probe object: {}", strerror(errno))};
@@ -99,6 +103,7 @@ Outcome try_program(const char* prog, int perf_fd = -1) {
   if (!target) return {false, false, ENOENT, fmt::format("no program {} in probe.bpf.c", prog)};
   if (int err = probe__load(skel.get()))
     return {false, false, -err, fmt::format("program load: {}", strerror(-err))};
+  if (!attach) return {true, false, 0, kNotForRecord};
   std::unique_ptr<bpf_link, LinkDeleter> link(
       perf_fd >= 0 ? bpf_program__attach_perf_event(target, perf_fd) : bpf_program__attach(target));
   if (!link) return {true, false, errno, fmt::format("attach: {}", strerror(errno))};
@@ -148,10 +153,12 @@ void probe_tracepoints(Features& f) {
   }
 }
 
-// The plain tracepoint program decides whether BPF loads at all.
-void probe_programs(Features& f, int perf_fd) {
+// The plain tracepoint program decides whether BPF loads at all. For
+// record it is only loaded: detaching a "tracepoint/" program waits ~90 ms
+// for an RCU grace period, and record attaches none.
+void probe_programs(Features& f, int perf_fd, FeatureScope scope) {
   ScopedLibbpfQuiet quiet;
-  Outcome tp = try_program("probe_tracepoint");
+  Outcome tp = try_program("probe_tracepoint", -1, scope == FeatureScope::All);
   f.can_load_bpf = tp.loaded;
   f.tracepoint_prog = tp.attached;
   if (!tp.loaded) f.why["bpf"] = tp.err == EPERM ? kNoBpfWhy : tp.why;
@@ -161,12 +168,16 @@ void probe_programs(Features& f, int perf_fd) {
       f.why[p.key] = "BPF unavailable";
       continue;
     }
+    if (scope == FeatureScope::Record && !p.for_record) {
+      f.why[p.key] = kNotForRecord;
+      continue;
+    }
     Outcome o = try_program(p.prog);
     f.*p.member = o.attached;
     if (!o.attached) f.why[p.key] = o.why;
   }
   // Without the PMU (CONFIG_KPROBES off) the attach error is a bare ENOENT.
-  if (!f.kprobes && access(kKprobePmu, F_OK) != 0)
+  if (scope == FeatureScope::All && !f.kprobes && access(kKprobePmu, F_OK) != 0)
     f.why["kprobes"] =
         "no kprobe PMU: /sys/bus/event_source/devices/kprobe missing; CONFIG_KPROBES off?";
 
@@ -196,6 +207,26 @@ void probe_maps(Features& f) {
   probe_map(f, "stack_trace map", &Features::stack_trace_map, BPF_MAP_TYPE_STACK_TRACE);
   probe_map(f, "ringbuf", &Features::ringbuf, BPF_MAP_TYPE_RINGBUF);
   probe_map(f, "task_storage", &Features::task_storage, BPF_MAP_TYPE_TASK_STORAGE);
+}
+
+// Record needs only to know that addresses are visible (it reads the
+// table after the run): the first lines say it, where parsing all of
+// /proc/kallsyms costs ~50 ms of the kernel formatting it.
+void probe_kallsyms_visible(Features& f) {
+  std::ifstream in("/proc/kallsyms");
+  std::string addr, rest;
+  int lines = 0;
+  while (lines < 16 && in >> addr && std::getline(in, rest)) {
+    ++lines;
+    if (addr.find_first_not_of('0') != std::string::npos) {
+      f.kallsyms = true;
+      break;
+    }
+  }
+  if (!f.kallsyms)
+    f.why["kallsyms"] = lines ? "every address in /proc/kallsyms is 0 (kptr_restrict, or not root)"
+                              : "cannot read /proc/kallsyms";
+  f.why["kallsyms data"] = kNotForRecord;
 }
 
 void probe_kallsyms(Features& f) {
@@ -244,7 +275,7 @@ const std::vector<std::string>& probed_tracepoints() {
   return kList;
 }
 
-Features Features::probe() {
+Features Features::probe(FeatureScope scope) {
   Features f;
   f.root = geteuid() == 0;
   if (!f.root) f.why["root"] = "not running as root";
@@ -264,15 +295,23 @@ Features Features::probe() {
   f.perf_event_cpu_clock = perf.fd >= 0;
   if (!f.perf_event_cpu_clock) f.why["cpu-clock"] = perf_why;
 
-  probe_programs(f, perf.fd);
+  probe_programs(f, perf.fd, scope);
   probe_maps(f);
-  probe_kallsyms(f);
+  if (scope == FeatureScope::All)
+    probe_kallsyms(f);
+  else
+    probe_kallsyms_visible(f);
   apply_disabled(f);
   return f;
 }
 
 const Features& Features::get() {
   static const Features f = probe();  // thread-safe once-only init
+  return f;
+}
+
+const Features& Features::for_record() {
+  static const Features f = probe(FeatureScope::Record);
   return f;
 }
 
@@ -342,9 +381,6 @@ Result<std::monostate> check_can_record(const Features& f) {
                             "unless mounted with gid= and mode=; CAP_BPF and CAP_PERFMON do not "
                             "open it. Run as root, or remount tracefs for your group"};
   }
-  if (!f.tracepoint_prog)
-    return Error{"cannot attach tracepoint programs" + because("tracepoint"),
-                 "run `fscost features`; FSCOST_DEBUG=1 shows libbpf's log"};
   if (!f.tp_btf && !f.raw_tp)
     return Error{"cannot attach raw tracepoint programs (tp_btf or raw_tp)" + because("raw_tp"),
                  "run `fscost features`; FSCOST_DEBUG=1 shows libbpf's log"};

@@ -19,6 +19,8 @@
 
 namespace fscost {
 
+enum class FeatureScope { All, Record };
+
 struct Features {
   bool root = false;          // euid 0
   bool can_load_bpf = false;  // a plain tracepoint program loads
@@ -51,9 +53,14 @@ struct Features {
   std::map<std::string, std::string> why;
 
   // Probes this kernel now (mounts tracefs if needed; silences libbpf).
-  static Features probe();
+  // FeatureScope::Record leaves out what record does not use (fentry,
+  // kprobes, attaching a plain tracepoint program, kallsyms data objects):
+  // they cost ~200 ms, every record and every compare run.
+  static Features probe(FeatureScope scope = FeatureScope::All);
   // probe() once per process; later calls return the same object.
   static const Features& get();
+  // probe(FeatureScope::Record), once per process.
+  static const Features& for_record();
 
   bool has_tracepoint(std::string_view category_event) const;
   // why.at(key), or "" when there is no reason recorded.

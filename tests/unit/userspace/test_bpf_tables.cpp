@@ -37,10 +37,6 @@ TEST(BpfTables, EveryHookHasItsPrograms) {
   auto progs = programs(s);
   for (const auto& h : hooks()) {
     std::string name(h.program), event(h.event);
-    if (h.single_flavour) {
-      EXPECT_EQ(progs[name], "tracepoint/" + std::string(h.category) + "/" + event) << name;
-      continue;
-    }
     EXPECT_EQ(progs[name + "_btf"], "tp_btf/" + event) << name;
     EXPECT_EQ(progs[name + "_raw"], "raw_tp/" + event) << name;
   }
@@ -54,12 +50,8 @@ TEST(BpfTables, EveryProgramIsAHookOrTheSampler) {
   std::set<std::string> listed = {"on_sample"};  // CpuSampler attaches it
   for (const auto& h : hooks()) {
     std::string name(h.program);
-    if (h.single_flavour) {
-      listed.insert(name);
-    } else {
-      listed.insert(name + "_btf");
-      listed.insert(name + "_raw");
-    }
+    listed.insert(name + "_btf");
+    listed.insert(name + "_raw");
   }
   for (const auto& [name, section] : programs(s))
     EXPECT_TRUE(listed.count(name)) << name << " (" << section << ") is in no hook";
