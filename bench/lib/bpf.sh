@@ -40,7 +40,6 @@ bench_bpf() {
     done
   done
   python3 "$LIB/bpf_table.py" table "$work/bpf.jsonl"
-  bpf_floor
   local wl
   wl=$(show_cmd "$WORKLOAD" MNT --workload create --files "$BPF_FILES" --threads "$THREADS" \
          --dirs "$DIRS")
@@ -50,6 +49,8 @@ bench_bpf() {
        "create count), medians over rounds.${BASELINE:+ Baseline: \`$(show_cmd "$BASELINE")\`,}" \
        "${BASELINE:+interleaved with the current build.}"
   echo
+  bpf_floor
+  bench_fixed_cost
 }
 
 # The floor no program can go under: what attaching any BPF program to
@@ -74,5 +75,35 @@ bpf_floor() {
   echo "floor command: \`perf bench syscall basic --loop $loops\` untraced and under" \
        "\`$(show_cmd "$empty")\` (two empty tp_btf programs on sys_enter and sys_exit)," \
        "interleaved, $ROUNDS rounds."
+  echo
+}
+
+# What every recording and every compare run pays besides the workload:
+# `fscost record -- true` (feature probe, load, attach, detach, kallsyms,
+# writing the profile), and a whole compare with the workload's own share
+# of its wall time (the built-in workload's elapsed_s + sync_s per run).
+bench_fixed_cost() {
+  local builds=("current=$FSCOST") r b e
+  [ -n "$BASELINE" ] && builds+=("baseline=$BASELINE")
+  : >"$work/fixed.tsv"
+  for ((r = 0; r < ROUNDS; r++)); do
+    for ((b = 0; b < ${#builds[@]}; b++)); do
+      e=${builds[$(((b + r) % ${#builds[@]}))]}
+      "${RUSAGE[@]}" "$work/rt.json" "${e#*=}" record -q -o "$work/t.profile" -- true \
+        >/dev/null 2>"$work/rt.log" || { cat "$work/rt.log" >&2; exit 1; }
+      echo "record ${e%%=*} $r $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["wall_s"])' "$work/rt.json")" >>"$work/fixed.tsv"
+      rm -rf "$work/cmp"
+      "${RUSAGE[@]}" "$work/cmp.json" "${e#*=}" compare -q --runs "$CMP_RUNS" --files "$CMP_FILES" \
+        --a "mkfs: -m rmapbt=0" --b "mkfs: -m rmapbt=1" --size 512M -o "$work/cmp" \
+        >/dev/null 2>"$work/cmp.log" || { cat "$work/cmp.log" >&2; exit 1; }
+      python3 "$LIB/bpf_table.py" compare-row "${e%%=*}" "$r" "$work/cmp.json" \
+        "$work/cmp/summary.json" >>"$work/fixed.tsv"
+    done
+  done
+  python3 "$LIB/bpf_table.py" fixed "$work/fixed.tsv"
+  echo "commands: \`$(show_cmd "$FSCOST") record -q -o F -- true\`;" \
+       "\`$(show_cmd "$FSCOST") compare -q --runs $CMP_RUNS --files $CMP_FILES --a 'mkfs: -m rmapbt=0'" \
+       "--b 'mkfs: -m rmapbt=1' --size 512M -o D\` (1 warm-up run per side, RAM disk);" \
+       "wall times from bench/lib/rusage.py, $ROUNDS rounds, builds interleaved."
   echo
 }

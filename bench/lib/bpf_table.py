@@ -4,6 +4,8 @@
   bpf_table.py row LABEL PROBES ROUND PROFILE   one JSON line per run
   bpf_table.py table RUNS.jsonl                 ns per file, per program
   bpf_table.py floor FLOOR.tsv                  the empty tp_btf pair's cost
+  bpf_table.py compare-row BUILD ROUND RUSAGE SUMMARY   one compare's wall and workload share
+  bpf_table.py fixed FIXED.tsv                  record and compare fixed costs
 """
 import json
 import statistics
@@ -109,12 +111,42 @@ def floor(path, stats_path=None):
             print()
 
 
+def compare_row(build, rnd, rusage_path, summary_path):
+    wall = json.load(open(rusage_path))["wall_s"]
+    runs = json.load(open(summary_path))["compare"]["runs"]
+    work = sum((r.get("workload") or {}).get("elapsed_s", 0) +
+               (r.get("workload") or {}).get("sync_s", 0) for r in runs)
+    print(f"compare {build} {rnd} {wall} {work}")
+
+
+def fixed(path):
+    rows = defaultdict(lambda: defaultdict(list))
+    for line in open(path):
+        w = line.split()
+        rows[w[0]][w[1]].append([float(x) for x in w[3:]])
+    med = statistics.median
+    print("| what | build | wall s, each round | median | workload share (median) |")
+    print("|---|---|---|---|---|")
+    for what in ("record", "compare"):
+        for build in sorted(rows[what]):
+            vals = rows[what][build]
+            walls = [v[0] for v in vals]
+            share = f"{med(v[1] / v[0] for v in vals) * 100:.0f}%" if what == "compare" else ""
+            print(f"| {what} | {build} | {' '.join(f'{x:.2f}' for x in walls)} | {med(walls):.2f} "
+                  f"| {share} |")
+    print()
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "row":
         row(*sys.argv[2:6])
     elif cmd == "table":
         table(sys.argv[2])
+    elif cmd == "compare-row":
+        compare_row(*sys.argv[2:6])
+    elif cmd == "fixed":
+        fixed(sys.argv[2])
     elif cmd == "floor":
         floor(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)
     else:
