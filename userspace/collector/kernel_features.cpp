@@ -11,7 +11,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 #include <string_view>
 
 #include "symbols/kallsyms.h"
@@ -110,6 +114,43 @@ Outcome try_program(const char* prog, int perf_fd = -1, bool attach = true) {
   return {true, true, 0, {}};
 }
 
+// Several probe programs in one object, loaded at once: one parse of the
+// kernel's BTF (~25 ms each) instead of one per program. Each is attached
+// (to `perf_fd` for probe_perf_event) unless it is `load_only`. nullopt
+// when the object does not load: then they are tried one at a time, so a
+// refusal still names its flavour.
+std::optional<std::map<std::string, Outcome>> try_together(const std::vector<std::string>& progs,
+                                                           int perf_fd,
+                                                           const std::string& load_only) {
+  std::unique_ptr<probe, SkelDeleter> skel(probe__open());
+  if (!skel) return std::nullopt;
+  std::map<std::string, bpf_program*> target;
+  bpf_program* p;
+  bpf_object__for_each_program(p, skel->obj) {
+    bool wanted = std::find(progs.begin(), progs.end(), bpf_program__name(p)) != progs.end();
+    bpf_program__set_autoload(p, wanted);
+    if (wanted) target[bpf_program__name(p)] = p;
+  }
+  if (target.size() != progs.size() || probe__load(skel.get())) return std::nullopt;
+  std::map<std::string, Outcome> out;
+  for (const auto& [name, prog] : target) {
+    if (name == load_only) {
+      out[name] = {true, false, 0, kNotForRecord};
+      continue;
+    }
+    bool perf = name == "probe_perf_event";
+    if (perf && perf_fd < 0) {
+      out[name] = {true, false, ENODEV, "no cpu-clock perf event"};
+      continue;
+    }
+    std::unique_ptr<bpf_link, LinkDeleter> link(perf ? bpf_program__attach_perf_event(prog, perf_fd)
+                                                     : bpf_program__attach(prog));
+    out[name] = link ? Outcome{true, true, 0, {}}
+                     : Outcome{true, false, errno, fmt::format("attach: {}", strerror(errno))};
+  }
+  return out;
+}
+
 int open_cpu_clock(std::string* why) {
   perf_event_attr attr{};
   attr.size = sizeof(attr);
@@ -158,6 +199,28 @@ void probe_tracepoints(Features& f) {
 // for an RCU grace period, and record attaches none.
 void probe_programs(Features& f, int perf_fd, FeatureScope scope) {
   ScopedLibbpfQuiet quiet;
+  if (scope == FeatureScope::Record) {
+    std::vector<std::string> progs = {"probe_tracepoint", "probe_perf_event"};
+    for (const auto& p : kProgProbes)
+      if (p.for_record) progs.push_back(p.prog);
+    if (auto all = try_together(progs, perf_fd, "probe_tracepoint")) {
+      f.can_load_bpf = true;
+      f.why["tracepoint"] = kNotForRecord;
+      for (const auto& p : kProgProbes) {
+        if (!p.for_record) {
+          f.why[p.key] = kNotForRecord;
+          continue;
+        }
+        const Outcome& o = all->at(p.prog);
+        f.*p.member = o.attached;
+        if (!o.attached) f.why[p.key] = o.why;
+      }
+      const Outcome& pe = all->at("probe_perf_event");
+      f.perf_event_prog = pe.attached;
+      if (!pe.attached) f.why["perf_event"] = pe.why;
+      return;
+    }
+  }
   Outcome tp = try_program("probe_tracepoint", -1, scope == FeatureScope::All);
   f.can_load_bpf = tp.loaded;
   f.tracepoint_prog = tp.attached;
