@@ -94,7 +94,8 @@ struct fscost_task {
 struct fscost_cpu_now {
 	__u64 task;		/* bpf_get_current_task(); 0 before this CPU's first switch */
 	__u32 op;
-	__u32 has_state;
+	__u16 has_state;
+	__u16 gen;		/* states_gen when written */
 };
 
 struct {
@@ -111,6 +112,15 @@ static __always_inline struct fscost_cpu_now *cpu_now_slot(void)
 	return bpf_map_lookup_elem(&cpu_now, &zero);
 }
 
+/* True while every thread of every tracked process has state: userspace
+ * seeds the targets' threads (Collector::track) and sched_process_fork gives
+ * their children theirs. A thread without state is then untracked, which
+ * sys_enter decides from cpu_now alone, with no task storage call and no
+ * `tracked` lookup. userspace bumps states_gen after each seeding: a slot
+ * written before it may say "no state" of a thread seeded since. */
+bool states_complete = false;
+__u16 states_gen = 0;
+
 static __always_inline void set_cpu_now(__u64 task, struct fscost_task *t)
 {
 	struct fscost_cpu_now *c = cpu_now_slot();
@@ -120,6 +130,17 @@ static __always_inline void set_cpu_now(__u64 task, struct fscost_task *t)
 	c->task = task;
 	c->op = t ? t->op : FSCOST_OP_NONE;
 	c->has_state = t != NULL;
+	c->gen = states_gen;
+}
+
+/* The slot, if it describes the current task as of the latest seeding. */
+static __always_inline struct fscost_cpu_now *cpu_now_current(void)
+{
+	struct fscost_cpu_now *c = cpu_now_slot();
+
+	if (!c || c->task != bpf_get_current_task() || c->gen != states_gen)
+		return NULL;
+	return c;
 }
 
 /* Per-thread state, in one of two maps by attach flavour. tp_btf programs

@@ -297,32 +297,47 @@ int BPF_PROG(waking_raw, struct task_struct *p)
 }
 
 /* Follow the target's process tree: a new process of a tracked tgid is
- * tracked too (threads share the tgid and need nothing). */
-static __always_inline void handle_fork(struct task_struct *parent, struct task_struct *child)
+ * tracked too, and every new thread of a tracked process gets its state now
+ * (states_complete: a thread without state is untracked). */
+static __always_inline void handle_fork(struct task_struct *parent, struct task_struct *child,
+					bool btf)
 {
 	__u32 ptgid = BPF_CORE_READ(parent, tgid);
 	__u32 ctgid = BPF_CORE_READ(child, tgid);
+	struct fscost_task zero;
+	__u32 tid;
 	__u8 one = 1;
 
-	if (trace_all || ptgid == ctgid)
+	if (trace_all)
 		return;
 	if (!bpf_map_lookup_elem(&tracked, &ptgid))
 		return;
-	if (bpf_map_update_elem(&tracked, &ctgid, &one, BPF_ANY))
+	if (ptgid != ctgid && bpf_map_update_elem(&tracked, &ctgid, &one, BPF_ANY)) {
 		count_drop(FSCOST_DROP_TRACKED_MAP_FULL);
+		return;
+	}
+	if (btf) {
+		if (!bpf_task_storage_get(&task_store, child, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE))
+			states_complete = false;
+		return;
+	}
+	tid = BPF_CORE_READ(child, pid);
+	__builtin_memset(&zero, 0, sizeof(zero));
+	if (bpf_map_update_elem(&tasks, &tid, &zero, BPF_NOEXIST) == -E2BIG)
+		states_complete = false;
 }
 
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(fork_btf, struct task_struct *parent, struct task_struct *child)
 {
-	handle_fork(parent, child);
+	handle_fork(parent, child, true);
 	return 0;
 }
 
 SEC("raw_tp/sched_process_fork")
 int BPF_PROG(fork_raw, struct task_struct *parent, struct task_struct *child)
 {
-	handle_fork(parent, child);
+	handle_fork(parent, child, false);
 	return 0;
 }
 

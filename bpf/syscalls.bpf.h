@@ -84,11 +84,18 @@ static __always_inline void handle_sys_enter(struct pt_regs *regs, long id, bool
 
 	if (!enabled)
 		return;
-	/* Every syscall on the machine comes here: a thread with state is
-	 * tracked (or a kthread), so one lookup decides the common cases. */
+	/* Every syscall on the machine comes here. With every tracked thread
+	 * given state (states_complete), an untracked one is told by the
+	 * per-CPU slot alone (bench/run bpf: the untracked row). */
+	if (states_complete && !trace_all) {
+		struct fscost_cpu_now *c = cpu_now_current();
+
+		if (c && !c->has_state)
+			return;
+	}
 	t = current_state(btf);
 	if (!t) {
-		if (!is_tracked(bpf_get_current_pid_tgid() >> 32))
+		if ((states_complete && !trace_all) || !is_tracked(bpf_get_current_pid_tgid() >> 32))
 			return;
 		t = current_state_create(btf, FSCOST_DROP_TASK_MAP_FULL);
 		if (!t)

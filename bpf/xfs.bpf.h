@@ -89,7 +89,7 @@ static __always_inline void count_background_xfs(__u32 ev, __u32 flags)
 static __always_inline void count_xfs(__u32 ev, __u32 obj, void *arg, bool btf)
 {
 	__u32 op = FSCOST_OP_NONE, flags, has_state;
-	struct fscost_cpu_now *now = cpu_now_slot();
+	struct fscost_cpu_now *now = cpu_now_current();
 	struct fscost_xfs_counts *c;
 	struct fscost_task *t = NULL;
 
@@ -99,7 +99,7 @@ static __always_inline void count_xfs(__u32 ev, __u32 obj, void *arg, bool btf)
 		__sync_fetch_and_add(&xfs_other_fs, 1);
 		return;
 	}
-	if (now && now->task == bpf_get_current_task()) {
+	if (now) {
 		op = now->op;
 		has_state = now->has_state;
 	} else {

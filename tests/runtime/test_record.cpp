@@ -11,6 +11,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -179,6 +180,76 @@ TEST_F(RecordTest, RawTpFallbackCountsExactly) {
   EXPECT_GT(find_op(report, "fsync")->at("offcpu_ns_total").get<std::uint64_t>(), 0u);
   EXPECT_EQ(report["drops"]["task_map_full"].get<std::uint64_t>(), 0u);
 }
+
+// -p: a process that runs already, with threads that exist before the
+// recording. Each of its two threads waits on a FIFO, then stats 5000 times:
+// their state is seeded from userspace (task storage by PIDFD_THREAD pidfd,
+// or the raw_tp hash by tid), or they would be taken for untracked
+// threads. Both flavours must count every stat.
+class RecordPidTest : public RecordTest, public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(RecordPidTest, ThreadsThatExistedBeforeAreCounted) {
+  std::string fifo = fs_->dir() + "/go";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+  const char* script =
+      "import os, sys, threading\n"
+      "def work():\n"
+      "    with open(sys.argv[1], 'rb') as f: f.read(1)\n"
+      "    for _ in range(5000): os.stat('/')\n"
+      "ts = [threading.Thread(target=work) for _ in range(2)]\n"
+      "[t.start() for t in ts]\n"
+      "[t.join() for t in ts]\n";
+  pid_t target = ::fork();
+  ASSERT_GE(target, 0);
+  if (target == 0) {
+    ::execlp("python3", "python3", "-c", script, fifo.c_str(), nullptr);
+    ::_exit(127);
+  }
+  // Its two threads exist (and block on the FIFO) before the recording.
+  for (int i = 0; i < 200; ++i) {
+    std::size_t n = 0;
+    std::error_code ec;
+    for ([[maybe_unused]] const auto& e :
+         std::filesystem::directory_iterator("/proc/" + std::to_string(target) + "/task", ec))
+      ++n;
+    if (n >= 3) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  // --probes none: no lock hooks, which would give a contending thread its
+  // state on their own and hide a thread left unseeded.
+  std::vector<std::string> argv{"env", GetParam(), FSCOST_BIN, "record", "-q", "--probes", "none",
+                                "-o", profile_, "-p", std::to_string(target), "-d", "4"};
+  pid_t rec = ::fork();
+  ASSERT_GE(rec, 0);
+  if (rec == 0) {
+    std::vector<char*> args;
+    for (auto& a : argv) args.push_back(a.data());
+    args.push_back(nullptr);
+    ::execvp(args[0], args.data());
+    ::_exit(127);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // attached by now
+  {
+    std::ofstream go(fifo);  // opens once the threads' readers are there
+    go << "xx";
+  }
+  int status = 0;
+  ::waitpid(target, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  ::waitpid(rec, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  auto rep = run({FSCOST_BIN, "report", profile_, "--format", "json"});
+  ASSERT_TRUE(rep.ok()) << rep.err;
+  json report = json::parse(rep.out, nullptr, false);
+  const json* stat = find_op(report, "stat");
+  ASSERT_NE(stat, nullptr) << rep.out;
+  // 10000 stats, plus the few python itself makes around them.
+  EXPECT_GE((*stat)["count"].get<int>(), 10000);
+  EXPECT_LT((*stat)["count"].get<int>(), 10100);
+}
+
+INSTANTIATE_TEST_SUITE_P(Flavours, RecordPidTest,
+                         ::testing::Values("FSCOST_DISABLE_FEATURES=", "FSCOST_DISABLE_FEATURES=task_storage"));
 
 TEST_F(RecordTest, FailingCommandIsAClearError) {
   auto rec = run({FSCOST_BIN, "record", "-o", profile_, "--", "/nonexistent/fscost-no-such-cmd"});

@@ -170,8 +170,11 @@ int cmd_record(const RecordArgs& args) {
 
   Target target = make_target(a);
   auto collector = take(Collector::load(a.collector, f));
-  if (target.tgid()) take(collector->track(target.tgid()));
+  // Attached first, so that a thread the target creates while it is being
+  // tracked gets its state at fork (Collector::track); nothing counts
+  // before enable().
   take(collector->attach());
+  if (target.tgid()) take(collector->track(target.tgid()));
   install_stop_handlers();
 
   Metadata meta = base_metadata(a, target);

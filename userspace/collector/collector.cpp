@@ -4,8 +4,13 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+#include <sys/syscall.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 
 #include "collector/kernel_features.h"
 #include "fscost_bpf.skel.h"
@@ -102,11 +107,51 @@ Result<std::monostate> Collector::fill_syscall_rules() {
   return std::monostate{};
 }
 
+namespace {
+
+// Gives `tid` zeroed per-thread state, as its first syscall would: task
+// storage takes a pidfd as its key from userspace (PIDFD_THREAD for a
+// thread other than the leader, Linux 6.9), the raw_tp flavour's hash the
+// tid. False when that cannot be done.
+bool seed_state(int map_fd, bool task_storage, pid_t tgid, pid_t tid, const std::vector<char>& zero) {
+  if (!task_storage) {
+    __u32 key = static_cast<__u32>(tid);
+    return bpf_map_update_elem(map_fd, &key, zero.data(), BPF_NOEXIST) == 0 || errno == EEXIST;
+  }
+  constexpr unsigned kPidfdThread = O_EXCL;  // PIDFD_THREAD
+  UniqueFd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, tid, tid == tgid ? 0u : kPidfdThread)));
+  if (!pidfd) return false;
+  int key = pidfd.get();
+  return bpf_map_update_elem(map_fd, &key, zero.data(), BPF_NOEXIST) == 0 || errno == EEXIST;
+}
+
+}  // namespace
+
 Result<std::monostate> Collector::track(pid_t tgid) {
   __u32 key = static_cast<__u32>(tgid);
   __u8 one = 1;
   if (bpf_map_update_elem(bpf_map__fd(skel_->maps.tracked), &key, &one, BPF_ANY))
     return libbpf_error("cannot add the target to the tracked map", errno);
+  if (cfg_.trace_all) return std::monostate{};
+  // Every thread it has now gets its state; the ones it creates get theirs
+  // at fork (attached already). Then a thread without state is untracked
+  // (states_complete), or, if one could not be seeded, sys_enter asks the
+  // tracked map as before.
+  bpf_map* m = btf_flavour_ ? skel_->maps.task_store : skel_->maps.tasks;
+  std::vector<char> zero(bpf_map__value_size(m), 0);
+  bool all = true;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(fmt::format("/proc/{}/task", tgid), ec)) {
+    pid_t tid = static_cast<pid_t>(std::strtol(e.path().filename().c_str(), nullptr, 10));
+    if (tid > 0) all = seed_state(bpf_map__fd(m), btf_flavour_, tgid, tid, zero) && all;
+  }
+  if (ec) all = false;
+  if (!all)
+    skel_->bss->states_complete = false;
+  else if (!seeded_once_)
+    skel_->bss->states_complete = true;
+  seeded_once_ = true;
+  skel_->bss->states_gen++;  // per-CPU slots written before may predate these states
   return std::monostate{};
 }
 

@@ -96,6 +96,7 @@ class Collector {
     void operator()(::fscost_bpf* s) const;
   };
   std::unique_ptr<::fscost_bpf, SkelDeleter> skel_;
+  bool seeded_once_ = false;  // track() ran: states_complete is ours to set
   std::optional<CpuSampler> sampler_;
   UniqueFd stats_fd_;  // BPF_ENABLE_STATS: counting stops when it closes
   bool btf_flavour_ = false;
