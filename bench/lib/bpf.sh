@@ -65,16 +65,31 @@ bpf_floor() {
   : >"$work/floor.tsv"
   "$empty" --bpf-stats -- "$perf_exe" bench syscall basic --loop "$loops" >/dev/null \
     2>"$work/floor.stats"
+  local builds=("current=$FSCOST") b e secs
+  [ -n "$BASELINE" ] && builds+=("baseline=$BASELINE")
+  : >"$work/untracked.tsv"
   for ((r = 0; r < ROUNDS; r++)); do
     un=$("$perf_exe" bench syscall basic --loop "$loops" | awk '/usecs\/op/ {print $1}')
     em=$("$empty" -- "$perf_exe" bench syscall basic --loop "$loops" |
            awk '/usecs\/op/ {print $1}')
     echo "$un $em" >>"$work/floor.tsv"
+    # An untracked process's syscalls while fscost records another: what
+    # everything else on the machine pays.
+    for ((b = 0; b < ${#builds[@]}; b++)); do
+      e=${builds[$(((b + r) % ${#builds[@]}))]}
+      secs=$(python3 -c "print(max(2.0, 8 * $un * $loops / 1e6))")
+      "${e#*=}" record -q -o "$work/u.profile" -- sleep "$secs" &
+      sleep 1
+      echo "${e%%=*} $r $un $("$perf_exe" bench syscall basic --loop "$loops" |
+                             awk '/usecs\/op/ {print $1}')" >>"$work/untracked.tsv"
+      wait
+    done
   done
-  python3 "$LIB/bpf_table.py" floor "$work/floor.tsv" "$work/floor.stats"
-  echo "floor command: \`perf bench syscall basic --loop $loops\` untraced and under" \
+  python3 "$LIB/bpf_table.py" floor "$work/floor.tsv" "$work/floor.stats" "$work/untracked.tsv"
+  echo "floor command: \`perf bench syscall basic --loop $loops\` untraced, under" \
        "\`$(show_cmd "$empty")\` (two empty tp_btf programs on sys_enter and sys_exit)," \
-       "interleaved, $ROUNDS rounds."
+       "and beside \`fscost record -- sleep S\` of each build (untracked path), interleaved," \
+       "$ROUNDS rounds."
   echo
 }
 

@@ -88,7 +88,7 @@ def table(path):
         print()
 
 
-def floor(path, stats_path=None):
+def floor(path, stats_path=None, untracked_path=None):
     rows = [tuple(float(x) * 1000 for x in line.split()) for line in open(path) if line.strip()]
     added = [e - u for u, e in rows]
     print("| syscall path | ns per getppid(), each round | median |")
@@ -97,6 +97,16 @@ def floor(path, stats_path=None):
     print(f"| empty tp_btf pair | {' '.join(f'{e:.0f}' for _, e in rows)} | {statistics.median(e for _, e in rows):.0f} |")
     print(f"| added (paired) | {' '.join(f'{a:+.0f}' for a in added)} | {statistics.median(added):+.0f} |")
     print()
+    if untracked_path:
+        by = defaultdict(list)
+        for line in open(untracked_path):
+            build, _, un, us = line.split()
+            by[build].append((float(us) - float(un)) * 1000)
+        for build, added in sorted(by.items()):
+            print(f"Untracked syscalls beside a recording ({build}): +"
+                  f"{statistics.median(added):.0f} ns each (paired median; rounds: "
+                  f"{' '.join(f'{a:+.0f}' for a in added)}).")
+        print()
     if stats_path:
         runs = ns = 0
         for line in open(stats_path):
@@ -148,6 +158,6 @@ if __name__ == "__main__":
     elif cmd == "fixed":
         fixed(sys.argv[2])
     elif cmd == "floor":
-        floor(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)
+        floor(sys.argv[2], *sys.argv[3:5])
     else:
         sys.exit(__doc__)
