@@ -23,12 +23,15 @@ class JsonWriter;  // model/json_writer.h
 // Rows of the per-function table the HTML shows per operation; summary.json
 // keeps at least as many (below).
 inline constexpr std::size_t kDiffFunctionRows = 25;
+// At most this many functions per operation in summary.json.
+inline constexpr std::size_t kDiffSummaryFunctions = 100;
 
 struct DiffJsonOptions {
-  // summary.json lists per operation the significant functions and the
-  // first max(top, kDiffFunctionRows) by |Δ inclusive|, what the text and
-  // the HTML show; true lists every function compared (functions.json,
-  // `diff --format json --all-functions`).
+  // summary.json lists per operation the first max(top, kDiffFunctionRows)
+  // functions by |Δ inclusive|, what the text and the HTML show, then the
+  // significant ones further down, up to kDiffSummaryFunctions in all; true
+  // lists every function compared (functions.json, `diff --format json
+  // --all-functions`).
   bool all_functions = false;
 };
 

@@ -169,12 +169,19 @@ void function(W& w, const FunctionDiff& f) {
   w.end_object();
 }
 
+bool significant(const FunctionDiff& f) { return f.inclusive.significant() || f.self.significant(); }
+
 // The functions come sorted by |Δ inclusive|: the first `rows` are the
-// tables' rows; a significant one further down is kept too.
-void functions(W& w, const std::vector<FunctionDiff>& v, std::size_t rows) {
+// tables' rows; significant ones further down are kept while the list is
+// under `cap` (a new-code change makes thousands significant, each ~2 kB).
+void functions(W& w, const std::vector<FunctionDiff>& v, std::size_t rows, std::size_t cap) {
   w.begin_array();
+  std::size_t kept = 0;
   for (std::size_t i = 0; i < v.size(); ++i)
-    if (i < rows || v[i].inclusive.significant() || v[i].self.significant()) function(w, v[i]);
+    if (i < rows || (kept < cap && significant(v[i]))) {
+      function(w, v[i]);
+      ++kept;
+    }
   w.end_array();
 }
 
@@ -227,7 +234,7 @@ void by_name(W& w, std::string_view key, const auto& named_comparisons) {
   w.end_object();
 }
 
-void op_json(W& w, const OpDiff& o, std::size_t function_rows) {
+void op_json(W& w, const OpDiff& o, std::size_t function_rows, std::size_t function_cap) {
   w.begin_object();
   w.member("op", o.op);
   w.member("tested", o.tested);
@@ -242,8 +249,10 @@ void op_json(W& w, const OpDiff& o, std::size_t function_rows) {
   by_name(w, "offcpu_by_class", o.offcpu_by_class);
   by_name(w, "xfs", o.xfs);
   w.member("functions_compared", o.functions.size());
+  w.member("functions_significant",
+           std::count_if(o.functions.begin(), o.functions.end(), significant));
   w.key("functions");
-  functions(w, o.functions, function_rows);
+  functions(w, o.functions, function_rows, function_cap);
   w.key("locks");
   locks(w, o.locks);
   w.key("oncpu_parts");
@@ -378,7 +387,8 @@ void write_diff_members(JsonWriter& w, const Diff& d, const DiffJsonOptions& opt
   w.key("ops");
   w.begin_array();
   std::size_t rows = opt.all_functions ? SIZE_MAX : std::max(d.config.top, kDiffFunctionRows);
-  for (const auto& o : d.ops) op_json(w, o, rows);
+  std::size_t cap = opt.all_functions ? SIZE_MAX : std::max(rows, kDiffSummaryFunctions);
+  for (const auto& o : d.ops) op_json(w, o, rows, cap);
   w.end_array();
 }
 
@@ -411,7 +421,7 @@ std::string diff_functions_json_text(const Diff& d) {
     w.member("op", o.op);
     w.member("tested", o.tested);
     w.key("functions");
-    functions(w, o.functions, SIZE_MAX);
+    functions(w, o.functions, SIZE_MAX, SIZE_MAX);
     w.end_object();
   }
   w.end_array();

@@ -357,6 +357,11 @@ TEST(DiffJson, SummaryKeepsTheTablesRowsAndSignificantFunctions) {
   ASSERT_EQ(fs.size(), kDiffFunctionRows + 1);
   EXPECT_EQ(fs[0]["name"], "xfs_parent_addname");
   EXPECT_EQ(fs.back()["name"], "xfs_late_but_significant");
+  EXPECT_EQ(j["ops"][0]["functions_significant"], 2);
+
+  // Thousands significant (new code): the first kDiffSummaryFunctions.
+  c.functions.resize(kDiffSummaryFunctions + 50, late);
+  EXPECT_EQ(diff_json(d)["ops"][0]["functions"].size(), kDiffSummaryFunctions);
 
   EXPECT_EQ(diff_json(d, {.all_functions = true})["ops"][0]["functions"].size(),
             c.functions.size());
