@@ -29,7 +29,9 @@
 
 namespace fscost {
 
-inline constexpr int kDiffSchemaVersion = 2;
+// 3: ops[].functions only the significant and the tables' rows, with
+// functions_compared; every function in functions.json (docs/DIFF.md).
+inline constexpr int kDiffSchemaVersion = 3;
 
 class MeanStacks;  // mean_stacks.h
 

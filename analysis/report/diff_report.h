@@ -18,8 +18,34 @@ namespace fscost {
 // xfs_parent_addname, 30% more spin on ...", and the tables behind it.
 std::string render_diff_text(const Diff& d, std::size_t width = 72);
 
-// Every number behind the text (docs/DIFF.md documents the schema).
-nlohmann::json diff_json(const Diff& d);
+class JsonWriter;  // model/json_writer.h
+
+// Rows of the per-function table the HTML shows per operation; summary.json
+// keeps at least as many (below).
+inline constexpr std::size_t kDiffFunctionRows = 25;
+// At most this many functions per operation in summary.json.
+inline constexpr std::size_t kDiffSummaryFunctions = 100;
+
+struct DiffJsonOptions {
+  // summary.json lists per operation the first max(top, kDiffFunctionRows)
+  // functions by |Δ inclusive|, what the text and the HTML show, then the
+  // significant ones further down, up to kDiffSummaryFunctions in all; true
+  // lists every function compared (functions.json, `diff --format json
+  // --all-functions`).
+  bool all_functions = false;
+};
+
+// Every number behind the text (docs/DIFF.md documents the schema), compact,
+// with a final newline: summary.json and `diff --format json`. Streamed,
+// with no DOM of the whole diff.
+std::string diff_json_text(const Diff& d, const DiffJsonOptions& opt = {});
+// The same members into an object the caller has opened (fscost compare
+// adds its own "compare" after them).
+void write_diff_members(JsonWriter& w, const Diff& d, const DiffJsonOptions& opt = {});
+// diff_json_text parsed: for tests and callers that embed a small diff.
+nlohmann::json diff_json(const Diff& d, const DiffJsonOptions& opt = {});
+// functions.json: every function compared, per operation (docs/DIFF.md).
+std::string diff_functions_json_text(const Diff& d);
 
 // Extra sections a caller (fscost compare) adds to the page: id for the
 // table of contents, title, and an HTML fragment.
@@ -41,8 +67,9 @@ std::string render_diff_html(const Diff& d, const RunSet& a, const RunSet& b,
                              const DiffHtmlOptions& opt = {});
 
 // DIR/summary.txt, DIR/summary.json, DIR/report.html (DIR created if
-// missing), each written atomically.
+// missing), and with json.all_functions DIR/functions.json, each written
+// atomically.
 Status write_diff_outputs(const Diff& d, const RunSet& a, const RunSet& b, const std::string& dir,
-                          const DiffHtmlOptions& opt = {});
+                          const DiffHtmlOptions& opt = {}, const DiffJsonOptions& json = {});
 
 }  // namespace fscost

@@ -6,7 +6,6 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <string>
 
 #include "report/diff_report.h"
@@ -25,6 +24,7 @@ struct DiffArgs {
   std::string format = "text";
   DiffConfig config;
   bool quiet = false;
+  DiffJsonOptions json;  // all_functions: DIR/functions.json, and every function on stdout's JSON
 };
 
 int run_diff(const DiffArgs& args) {
@@ -39,15 +39,15 @@ int run_diff(const DiffArgs& args) {
   if (!args.output.empty())
     status.stage(fmt::format("fscost diff: {}: writing {}", format_duration(status.elapsed()), args.output));
   // Written before stdout's summary, so the status line is gone by then.
-  if (!args.output.empty()) take(write_diff_outputs(d, a, b, args.output));
+  if (!args.output.empty()) take(write_diff_outputs(d, a, b, args.output, {}, args.json));
   status.clear();
   if (args.format == "json")
-    fmt::print("{}\n", diff_json(d).dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+    fmt::print("{}", diff_json_text(d, args.json));
   else
     fmt::print("{}", terminal_safe(render_diff_text(d)));
   if (!args.output.empty() && !args.quiet) {
-    fmt::print(stderr, "fscost: wrote {0}/summary.txt, {0}/summary.json, {0}/report.html\n",
-               args.output);
+    fmt::print(stderr, "fscost: wrote {0}/summary.txt, {0}/summary.json, {0}/report.html{1}\n",
+               args.output, args.json.all_functions ? fmt::format(", {}/functions.json", args.output) : "");
   }
   return 0;
 }
@@ -65,6 +65,9 @@ void add_diff(CLI::App& app, std::function<int()>& run) {
   sub->add_option("-o,--output", a->output,
                   "Also write DIR/summary.txt, DIR/summary.json and DIR/report.html");
   sub->add_flag("-q,--quiet", a->quiet, "No progress line, no 'wrote' line");
+  sub->add_flag("--all-functions", a->json.all_functions,
+                "Every function compared, not only the significant and the top 25 per operation: "
+                "DIR/functions.json with -o, and in --format json");
   sub->add_option("--format", a->format, "What to print on stdout: text or json")
       ->capture_default_str()
       ->check(CLI::IsMember({"text", "json"}));

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "model/file_io.h"
+#include "model/json_writer.h"
 #include "compare/progress.h"  // describe_run
 #include "io/profile_io.h"
 #include "system/sys_util.h"  // human_bytes
@@ -264,8 +265,14 @@ Result<CompareOutputs> write_compare_outputs(const CompareOptions& o, const Comp
                    {},
                    headline.has_value()};
   w.text = render_compare_text(o, out, points, headline, scaling);
-  nlohmann::json j = headline ? diff_json(*points[*headline].diff) : nlohmann::json::object();
-  j["compare"] = compare_json(o, out, points, headline, scaling);
+  // The headline's diff streamed, then the compare's own (small) DOM.
+  std::string json;
+  JsonWriter jw(json);
+  jw.begin_object();
+  if (headline) write_diff_members(jw, *points[*headline].diff);
+  jw.member("compare", compare_json(o, out, points, headline, scaling));
+  jw.end_object();
+  json += '\n';
   auto sections = compare_html_sections(o, out, points, headline, scaling);
   std::string html;
   if (headline) {
@@ -279,7 +286,7 @@ Result<CompareOutputs> write_compare_outputs(const CompareOptions& o, const Comp
   }
   for (auto [data, path] : {std::pair{&w.text, &w.summary_txt}, {&html, &w.report_html}})
     if (auto ok = write_file_atomic(*data, *path); !ok) return ok.error();
-  if (auto ok = write_file_atomic(j.dump(2) + "\n", w.summary_json); !ok) return ok.error();
+  if (auto ok = write_file_atomic(json, w.summary_json); !ok) return ok.error();
   return w;
 }
 

@@ -1,5 +1,5 @@
 // fscost compare's outputs: DIR/summary.txt (mail-ready, ≤ 72 columns),
-// DIR/summary.json (diff_json of the headline thread count plus
+// DIR/summary.json (the headline thread count's diff JSON, streamed, plus
 // "compare"), DIR/report.html (the diff page plus the compare's sections),
 // and with several thread counts each one's diff in DIR/runs/t<T>/.
 // The headline is the largest thread count with runs of both sides.

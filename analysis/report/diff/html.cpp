@@ -173,21 +173,21 @@ std::string render_diff_html(const Diff& d, const RunSet& a, const RunSet& b,
 }
 
 Status write_diff_outputs(const Diff& d, const RunSet& a, const RunSet& b, const std::string& dir,
-                          const DiffHtmlOptions& opt) {
+                          const DiffHtmlOptions& opt, const DiffJsonOptions& json_opt) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec)
     return Error{fmt::format("cannot create output directory {}: {}", dir, ec.message()),
                  "give -o a directory you can write to"};
   auto path = [&](std::string_view name) { return (std::filesystem::path(dir) / name).string(); };
-  std::string json =
-      diff_json(d).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  std::string json = diff_json_text(d);
   for (const auto& [name, data] : {std::pair{"summary.txt", render_diff_text(d)},
                                    {"summary.json", std::move(json)},
                                    {"report.html", render_diff_html(d, a, b, opt)}}) {
     Status s = write_file_atomic(data, path(name));
     if (!s) return s;
   }
+  if (json_opt.all_functions) return write_file_atomic(diff_functions_json_text(d), path("functions.json"));
   return std::monostate{};
 }
 

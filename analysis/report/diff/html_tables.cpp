@@ -23,7 +23,7 @@ namespace {
 using namespace diff_fmt;
 
 // Functions listed per operation; the text names only config.top.
-constexpr std::size_t kFunctionRows = 25;
+constexpr std::size_t kFunctionRows = kDiffFunctionRows;  // summary.json has them too
 
 std::string row_class(const Comparison& c) {
   if (!c.significant()) return "insignificant";
@@ -188,7 +188,8 @@ void functions(std::string& out, const OpDiff& op) {
   out += "</table>\n";
   if (op.functions.size() > kFunctionRows)
     fmt::format_to(std::back_inserter(out),
-                   "<p class=\"note\">{} more functions in summary.json.</p>\n",
+                   "<p class=\"note\">{} more functions compared: <code>fscost diff -o DIR "
+                   "--all-functions</code> writes every one to DIR/functions.json.</p>\n",
                    op.functions.size() - kFunctionRows);
 }
 

@@ -1,257 +1,433 @@
 // The diff as JSON: every number behind the text (schema in docs/DIFF.md).
 // Undefined and infinite numbers are null, since JSON has neither.
-#include <cmath>
+//
+// Streamed with JsonWriter, compact: at 100k stacks a DOM of every
+// comparison, pretty-printed, took most of `fscost diff -o`'s time and
+// memory (docs/PERFORMANCE.md).
+#include <algorithm>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 
+#include "model/json_writer.h"
 #include "report/diff_report.h"
 
 namespace fscost {
 
 namespace {
 
-using nlohmann::json;
+using W = JsonWriter;
 
-json num(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
-
-json nums(const std::vector<double>& v) {
-  json a = json::array();
-  for (double x : v) a.push_back(num(x));
-  return a;
+void nums(W& w, const std::vector<double>& v) {
+  w.begin_array();
+  for (double x : v) w.value(x);
+  w.end_array();
 }
 
-json summary(const stats::Summary& s) {
-  return {{"n", s.n},
-          {"mean", num(s.mean)},
-          {"sd", num(s.sd)},
-          {"ci_lo", num(s.ci_lo)},
-          {"ci_hi", num(s.ci_hi)}};
+void strings(W& w, const std::vector<std::string>& v) {
+  w.begin_array();
+  for (const auto& s : v) w.value(s);
+  w.end_array();
 }
 
-json comparison(const Comparison& c) {
-  const stats::Welch& w = c.welch;
-  json out = {
-      {"unit", c.unit},
-      {"a", nums(c.a)},
-      {"b", nums(c.b)},
-      {"a_summary", summary(c.sa)},
-      {"b_summary", summary(c.sb)},
-      {"delta", num(c.delta())},
-      {"rel", num(c.rel)},
-      {"welch",
-       {{"valid", w.valid},
-        {"diff", num(w.diff)},
-        {"se", num(w.se)},
-        {"df", num(w.df)},
-        {"t", num(w.t)},
-        {"p", num(w.p)},
-        {"ci_lo", num(w.ci_lo)},
-        {"ci_hi", num(w.ci_hi)}}},
-      {"test", to_string(c.test)},
-      {"mann_whitney",
-       {{"valid", c.mwu.valid}, {"u", num(c.mwu.u)}, {"p", num(c.mwu.p)}, {"exact", c.mwu.exact}}},
-      {"effect", num(c.effect)},
-      {"q", num(c.q)},
-      {"verdict", to_string(c.verdict)},
-      {"significant", c.significant()}};
+void summary(W& w, const stats::Summary& s) {
+  w.begin_object();
+  w.member("n", s.n);
+  w.member("mean", s.mean);
+  w.member("sd", s.sd);
+  w.member("ci_lo", s.ci_lo);
+  w.member("ci_hi", s.ci_hi);
+  w.end_object();
+}
+
+void welch(W& w, const stats::Welch& s) {
+  w.begin_object();
+  w.member("valid", s.valid);
+  w.member("diff", s.diff);
+  w.member("se", s.se);
+  w.member("df", s.df);
+  w.member("t", s.t);
+  w.member("p", s.p);
+  w.member("ci_lo", s.ci_lo);
+  w.member("ci_hi", s.ci_hi);
+  w.end_object();
+}
+
+void quasi_poisson(W& w, const stats::CountTest& k) {
+  w.begin_object();
+  w.member("valid", k.valid);
+  w.member("rate_a", k.rate_a);
+  w.member("rate_b", k.rate_b);
+  w.member("diff", k.diff);
+  w.member("dispersion", k.dispersion);
+  w.member("df", k.df);
+  w.member("t", k.t);
+  w.member("p", k.p);
+  w.member("ci_lo", k.ci_lo);
+  w.member("ci_hi", k.ci_hi);
+  w.end_object();
+}
+
+void comparison(W& w, const Comparison& c) {
+  w.begin_object();
+  w.member("unit", c.unit);
+  w.key("a");
+  nums(w, c.a);
+  w.key("b");
+  nums(w, c.b);
+  w.key("a_summary");
+  summary(w, c.sa);
+  w.key("b_summary");
+  summary(w, c.sb);
+  w.member("delta", c.delta());
+  w.member("rel", c.rel);
+  w.key("welch");
+  welch(w, c.welch);
+  w.member("test", to_string(c.test));
   if (c.test == StatTest::Counts) {
-    const stats::CountTest& k = c.counts;
-    out["quasi_poisson"] = {{"valid", k.valid},         {"rate_a", num(k.rate_a)},
-                            {"rate_b", num(k.rate_b)},   {"diff", num(k.diff)},
-                            {"dispersion", num(k.dispersion)}, {"df", num(k.df)},
-                            {"t", num(k.t)},             {"p", num(k.p)},
-                            {"ci_lo", num(k.ci_lo)},     {"ci_hi", num(k.ci_hi)}};
+    w.key("quasi_poisson");
+    quasi_poisson(w, c.counts);
   }
-  return out;
+  w.key("mann_whitney");
+  w.begin_object();
+  w.member("valid", c.mwu.valid);
+  w.member("u", c.mwu.u);
+  w.member("p", c.mwu.p);
+  w.member("exact", c.mwu.exact);
+  w.end_object();
+  w.member("effect", c.effect);
+  w.member("q", c.q);
+  w.member("verdict", to_string(c.verdict));
+  w.member("significant", c.significant());
+  w.end_object();
 }
 
-json parts(const std::vector<DeltaPart>& v) {
-  json a = json::array();
-  for (const auto& p : v)
-    a.push_back({{"kind", p.kind},
-                 {"delta_ns", num(p.delta_ns)},
-                 {"share", num(p.share)},
-                 {"where", p.where},
-                 {"detail", p.detail},
-                 {"significant", p.significant}});
-  return a;
+void member(W& w, std::string_view key, const Comparison& c) {
+  w.key(key);
+  comparison(w, c);
 }
 
-json paths(const std::vector<DeltaPath>& v) {
-  json a = json::array();
+void parts(W& w, const std::vector<DeltaPart>& v) {
+  w.begin_array();
   for (const auto& p : v) {
-    json split = json::array();
-    for (const auto& [name, d] : p.split) split.push_back({{"name", name}, {"delta_ns", num(d)}});
-    a.push_back({{"kind", p.kind},
-                 {"frames", p.frames},
-                 {"share", num(p.share)},
-                 {"inclusive", comparison(p.inclusive)},
-                 {"split", std::move(split)},
-                 {"lock", p.lock},
-                 {"besides", p.besides}});
+    w.begin_object();
+    w.member("kind", p.kind);
+    w.member("delta_ns", p.delta_ns);
+    w.member("share", p.share);
+    w.member("where", p.where);
+    w.member("detail", p.detail);
+    w.member("significant", p.significant);
+    w.end_object();
   }
-  return a;
+  w.end_array();
 }
 
-json families(const std::vector<FamilyDiff>& v) {
-  json a = json::array();
-  for (const auto& f : v)
-    a.push_back({{"name", f.name},
-                 {"functions", f.functions},
-                 {"new_in_b", f.new_in_b},
-                 {"inclusive", comparison(f.inclusive)}});
-  return a;
+void paths(W& w, const std::vector<DeltaPath>& v) {
+  w.begin_array();
+  for (const auto& p : v) {
+    w.begin_object();
+    w.member("kind", p.kind);
+    w.key("frames");
+    strings(w, p.frames);
+    w.member("share", p.share);
+    member(w, "inclusive", p.inclusive);
+    w.key("split");
+    w.begin_array();
+    for (const auto& [name, d] : p.split) {
+      w.begin_object();
+      w.member("name", name);
+      w.member("delta_ns", d);
+      w.end_object();
+    }
+    w.end_array();
+    w.member("lock", p.lock);
+    w.member("besides", p.besides);
+    w.end_object();
+  }
+  w.end_array();
 }
 
-json functions(const std::vector<FunctionDiff>& v) {
-  json a = json::array();
-  for (const auto& f : v)
-    a.push_back({{"name", f.name},
-                 {"new_in_b", f.new_in_b},
-                 {"gone_in_b", f.gone_in_b},
-                 {"inclusive", comparison(f.inclusive)},
-                 {"self", comparison(f.self)}});
-  return a;
+void families(W& w, const std::vector<FamilyDiff>& v) {
+  w.begin_array();
+  for (const auto& f : v) {
+    w.begin_object();
+    w.member("name", f.name);
+    w.member("functions", f.functions);
+    w.member("new_in_b", f.new_in_b);
+    member(w, "inclusive", f.inclusive);
+    w.end_object();
+  }
+  w.end_array();
 }
 
-json locks(const std::vector<LockDiff>& v) {
-  json a = json::array();
-  for (const auto& l : v)
-    a.push_back({{"name", l.name},
-                 {"type", l.type},
-                 {"change", to_string(l.change)},
-                 {"detail", l.detail},
-                 {"contentions", comparison(l.contentions)},
-                 {"wait", comparison(l.wait)},
-                 {"spin", comparison(l.spin)},
-                 {"sleep", comparison(l.sleep)},
-                 {"optimistic_spin", comparison(l.optimistic_spin)},
-                 {"per_contention", comparison(l.per_contention)}});
-  return a;
+void function(W& w, const FunctionDiff& f) {
+  w.begin_object();
+  w.member("name", f.name);
+  w.member("new_in_b", f.new_in_b);
+  w.member("gone_in_b", f.gone_in_b);
+  member(w, "inclusive", f.inclusive);
+  member(w, "self", f.self);
+  w.end_object();
+}
+
+bool significant(const FunctionDiff& f) { return f.inclusive.significant() || f.self.significant(); }
+
+// The functions come sorted by |Δ inclusive|: the first `rows` are the
+// tables' rows; significant ones further down are kept while the list is
+// under `cap` (a new-code change makes thousands significant, each ~2 kB).
+void functions(W& w, const std::vector<FunctionDiff>& v, std::size_t rows, std::size_t cap) {
+  w.begin_array();
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (i < rows || (kept < cap && significant(v[i]))) {
+      function(w, v[i]);
+      ++kept;
+    }
+  w.end_array();
+}
+
+void locks(W& w, const std::vector<LockDiff>& v) {
+  w.begin_array();
+  for (const auto& l : v) {
+    w.begin_object();
+    w.member("name", l.name);
+    w.member("type", l.type);
+    w.member("change", to_string(l.change));
+    w.member("detail", l.detail);
+    member(w, "contentions", l.contentions);
+    member(w, "wait", l.wait);
+    member(w, "spin", l.spin);
+    member(w, "sleep", l.sleep);
+    member(w, "optimistic_spin", l.optimistic_spin);
+    member(w, "per_contention", l.per_contention);
+    w.end_object();
+  }
+  w.end_array();
 }
 
 // A wait-for chain (views/wait_graph.h), or null where the side has none.
-json chain(const std::optional<WaitChain>& c) {
-  if (!c) return nullptr;
-  json hops = json::array();
-  for (const auto& h : c->hops)
-    hops.push_back({{"kind", h.kind == WaitHop::Wake ? "wake" : "lock"},
-                    {"what", h.what},
-                    {"context", h.context},
-                    {"ns_per_run", h.ns},
-                    {"count", h.count}});
-  return {{"cycle", c->cycle}, {"hops", std::move(hops)}};
-}
-
-json hop_waits(const OpDiff& o) {
-  json a = json::array();
-  for (const auto& c : o.hop_waits) a.push_back(comparison(c));
-  return a;
-}
-
-json op_json(const OpDiff& o) {
-  json classes = json::object();
-  for (const auto& [cls, c] : o.offcpu_by_class) classes[cls] = comparison(c);
-  json xfs = json::object();
-  for (const auto& [name, c] : o.xfs) xfs[name] = comparison(c);
-  return {{"op", o.op},
-          {"tested", o.tested},
-          {"count", comparison(o.count)},
-          {"oncpu", comparison(o.oncpu)},
-          {"offcpu", comparison(o.offcpu)},
-          {"spin", comparison(o.spin)},
-          {"sleep", comparison(o.sleep)},
-          {"optimistic_spin", comparison(o.optimistic_spin)},
-          {"latency", comparison(o.latency)},
-          {"rate", comparison(o.rate)},
-          {"offcpu_by_class", std::move(classes)},
-          {"xfs", std::move(xfs)},
-          {"functions", functions(o.functions)},
-          {"locks", locks(o.locks)},
-          {"oncpu_parts", parts(o.oncpu_parts)},
-          {"paths", paths(o.paths)},
-          {"families", families(o.families)},
-          {"offcpu_parts", parts(o.offcpu_parts)},
-          {"chains",
-           {{"a", chain(o.chain_a)}, {"b", chain(o.chain_b)}, {"hop_waits", hop_waits(o)}}}};
-}
-
-json background(const std::vector<BackgroundDiff>& v) {
-  json a = json::array();
-  for (const auto& bg : v) {
-    json xfs = json::object();
-    for (const auto& [event, c] : bg.xfs) xfs[event] = comparison(c);
-    a.push_back({{"name", bg.name},
-                 {"test_fs", bg.test_fs},
-                 {"cpu_ns", comparison(bg.cpu)},
-                 {"offcpu_ns", comparison(bg.offcpu)},
-                 {"lock_wait_ns", comparison(bg.lock_wait)},
-                 {"top_lock", bg.top_lock},
-                 {"top_lock_share", bg.top_lock_share},
-                 {"xfs", std::move(xfs)}});
+void chain(W& w, const std::optional<WaitChain>& c) {
+  if (!c) {
+    w.value(nullptr);
+    return;
   }
-  return a;
+  w.begin_object();
+  w.member("cycle", c->cycle);
+  w.key("hops");
+  w.begin_array();
+  for (const auto& h : c->hops) {
+    w.begin_object();
+    w.member("kind", h.kind == WaitHop::Wake ? "wake" : "lock");
+    w.member("what", h.what);
+    w.member("context", h.context);
+    w.member("ns_per_run", h.ns);
+    w.member("count", h.count);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
 }
 
-json by_kind(const std::vector<std::pair<std::string, Comparison>>& v) {
-  json o = json::object();
-  for (const auto& [kind, c] : v) o[kind] = comparison(c);
-  return o;
+void by_name(W& w, std::string_view key, const auto& named_comparisons) {
+  w.key(key);
+  w.begin_object();
+  for (const auto& [name, c] : named_comparisons) member(w, name, c);
+  w.end_object();
 }
 
-json finite(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
-
-json setup(const SetupDiff& s) {
-  json settings = json::array();
-  for (const auto& x : s.settings)
-    settings.push_back({{"name", x.name}, {"a", x.a}, {"b", x.b}, {"asked", x.asked}});
-  return {{"recorded", s.recorded},
-          {"mkfs_a", s.mkfs_a},
-          {"mkfs_b", s.mkfs_b},
-          {"incidental", s.incidental()},
-          {"differences", std::move(settings)}};
+void op_json(W& w, const OpDiff& o, std::size_t function_rows, std::size_t function_cap) {
+  w.begin_object();
+  w.member("op", o.op);
+  w.member("tested", o.tested);
+  member(w, "count", o.count);
+  member(w, "oncpu", o.oncpu);
+  member(w, "offcpu", o.offcpu);
+  member(w, "spin", o.spin);
+  member(w, "sleep", o.sleep);
+  member(w, "optimistic_spin", o.optimistic_spin);
+  member(w, "latency", o.latency);
+  member(w, "rate", o.rate);
+  by_name(w, "offcpu_by_class", o.offcpu_by_class);
+  by_name(w, "xfs", o.xfs);
+  w.member("functions_compared", o.functions.size());
+  w.member("functions_significant",
+           std::count_if(o.functions.begin(), o.functions.end(), significant));
+  w.key("functions");
+  functions(w, o.functions, function_rows, function_cap);
+  w.key("locks");
+  locks(w, o.locks);
+  w.key("oncpu_parts");
+  parts(w, o.oncpu_parts);
+  w.key("paths");
+  paths(w, o.paths);
+  w.key("families");
+  families(w, o.families);
+  w.key("offcpu_parts");
+  parts(w, o.offcpu_parts);
+  w.key("chains");
+  w.begin_object();
+  w.key("a");
+  chain(w, o.chain_a);
+  w.key("b");
+  chain(w, o.chain_b);
+  w.key("hop_waits");
+  w.begin_array();
+  for (const auto& c : o.hop_waits) comparison(w, c);
+  w.end_array();
+  w.end_object();
+  w.end_object();
 }
 
-json config(const DiffConfig& c) {
-  return {{"alpha", c.alpha},
-          {"level", c.level},
-          {"flow_share", c.flow_share},
-          {"user_share_warn", c.user_share_warn},
-          {"top", c.top}};
+void background(W& w, const std::vector<BackgroundDiff>& v) {
+  w.begin_array();
+  for (const auto& bg : v) {
+    w.begin_object();
+    w.member("name", bg.name);
+    w.member("test_fs", bg.test_fs);
+    member(w, "cpu_ns", bg.cpu);
+    member(w, "offcpu_ns", bg.offcpu);
+    member(w, "lock_wait_ns", bg.lock_wait);
+    w.member("top_lock", bg.top_lock);
+    w.member("top_lock_share", bg.top_lock_share);
+    by_name(w, "xfs", bg.xfs);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+void setup(W& w, const SetupDiff& s) {
+  w.begin_object();
+  w.member("recorded", s.recorded);
+  w.member("mkfs_a", s.mkfs_a);
+  w.member("mkfs_b", s.mkfs_b);
+  w.member("incidental", s.incidental());
+  w.key("differences");
+  w.begin_array();
+  for (const auto& x : s.settings) {
+    w.begin_object();
+    w.member("name", x.name);
+    w.member("a", x.a);
+    w.member("b", x.b);
+    w.member("asked", x.asked);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+}
+
+void config(W& w, const DiffConfig& c) {
+  w.begin_object();
+  w.member("alpha", c.alpha);
+  w.member("level", c.level);
+  w.member("flow_share", c.flow_share);
+  w.member("user_share_warn", c.user_share_warn);
+  w.member("top", c.top);
+  w.end_object();
+}
+
+void side(W& w, std::string_view key, const std::string& label, std::size_t runs) {
+  w.key(key);
+  w.begin_object();
+  w.member("label", label);
+  w.member("runs", runs);
+  w.end_object();
+}
+
+void totals(W& w, const Diff& d) {
+  w.begin_object();
+  member(w, "sys_ns", d.sys_ns);
+  member(w, "user_ns", d.user_ns);
+  member(w, "wall_ns", d.wall_ns);
+  member(w, "user_share", d.user_share);
+  member(w, "kthread_ns", d.kthread_ns);
+  member(w, "fs_kthread_ns", d.fs_kthread_ns);
+  member(w, "device_write_bytes", d.device_bytes);
+  by_name(w, "device_write_bytes_by_kind", d.device_bytes_by_kind);
+  w.end_object();
 }
 
 }  // namespace
 
-json diff_json(const Diff& d) {
-  json warnings = json::array();
-  for (const auto& w : d.warnings) warnings.push_back({{"kind", w.kind}, {"message", w.message}});
-  json ops = json::array();
-  for (const auto& o : d.ops) ops.push_back(op_json(o));
-  return {{"format", "fscost-diff"},
-          {"schema", kDiffSchemaVersion},
-          {"a", {{"label", d.label_a}, {"runs", d.runs_a}}},
-          {"b", {{"label", d.label_b}, {"runs", d.runs_b}}},
-          {"config", config(d.config)},
-          {"family", d.family},
-          {"families",
-           {{"metrics", d.families.metrics},
-            {"functions", d.families.functions},
-            {"locks", d.families.locks},
-            {"background", d.families.background}}},
-          {"warnings", std::move(warnings)},
-          {"setup", setup(d.setup)},
-          {"dropped", d.dropped},
-          {"background", background(d.background)},
-          {"totals",
-           {{"sys_ns", comparison(d.sys_ns)},
-            {"user_ns", comparison(d.user_ns)},
-            {"wall_ns", comparison(d.wall_ns)},
-            {"user_share", comparison(d.user_share)},
-            {"kthread_ns", comparison(d.kthread_ns)},
-            {"fs_kthread_ns", comparison(d.fs_kthread_ns)},
-            {"device_write_bytes", comparison(d.device_bytes)},
-            {"device_write_bytes_by_kind", by_kind(d.device_bytes_by_kind)}}},
-          {"tracer_ns_per_op", {{"a", finite(d.tracer_a)}, {"b", finite(d.tracer_b)}}},
-          {"ops", std::move(ops)}};
+void write_diff_members(JsonWriter& w, const Diff& d, const DiffJsonOptions& opt) {
+  w.member("format", "fscost-diff");
+  w.member("schema", kDiffSchemaVersion);
+  side(w, "a", d.label_a, d.runs_a);
+  side(w, "b", d.label_b, d.runs_b);
+  w.key("config");
+  config(w, d.config);
+  w.member("family", d.family);
+  w.key("families");
+  w.begin_object();
+  w.member("metrics", d.families.metrics);
+  w.member("functions", d.families.functions);
+  w.member("locks", d.families.locks);
+  w.member("background", d.families.background);
+  w.end_object();
+  w.key("warnings");
+  w.begin_array();
+  for (const auto& x : d.warnings) {
+    w.begin_object();
+    w.member("kind", x.kind);
+    w.member("message", x.message);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("setup");
+  setup(w, d.setup);
+  w.key("dropped");
+  strings(w, d.dropped);
+  w.key("background");
+  background(w, d.background);
+  w.key("totals");
+  totals(w, d);
+  w.key("tracer_ns_per_op");
+  w.begin_object();
+  w.member("a", d.tracer_a);
+  w.member("b", d.tracer_b);
+  w.end_object();
+  w.key("ops");
+  w.begin_array();
+  std::size_t rows = opt.all_functions ? SIZE_MAX : std::max(d.config.top, kDiffFunctionRows);
+  std::size_t cap = opt.all_functions ? SIZE_MAX : std::max(rows, kDiffSummaryFunctions);
+  for (const auto& o : d.ops) op_json(w, o, rows, cap);
+  w.end_array();
+}
+
+std::string diff_json_text(const Diff& d, const DiffJsonOptions& opt) {
+  std::string out;
+  JsonWriter w(out);
+  w.begin_object();
+  write_diff_members(w, d, opt);
+  w.end_object();
+  out += '\n';
+  return out;
+}
+
+nlohmann::json diff_json(const Diff& d, const DiffJsonOptions& opt) {
+  return nlohmann::json::parse(diff_json_text(d, opt));
+}
+
+std::string diff_functions_json_text(const Diff& d) {
+  std::string out;
+  JsonWriter w(out);
+  w.begin_object();
+  w.member("format", "fscost-diff-functions");
+  w.member("schema", kDiffSchemaVersion);
+  side(w, "a", d.label_a, d.runs_a);
+  side(w, "b", d.label_b, d.runs_b);
+  w.key("ops");
+  w.begin_array();
+  for (const auto& o : d.ops) {
+    w.begin_object();
+    w.member("op", o.op);
+    w.member("tested", o.tested);
+    w.key("functions");
+    functions(w, o.functions, SIZE_MAX, SIZE_MAX);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+  out += '\n';
+  return out;
 }
 
 }  // namespace fscost

@@ -1,6 +1,7 @@
 // Golden files for the diff's text and JSON, from diff_runs on synthetic
-// runs (diff_fixture.h) with known differences: tests/data/diff/<case>.txt
-// and .json. FSCOST_BLESS=1 rewrites them (fixture.h); review the change.
+// runs (diff_fixture.h) with known differences: tests/data/diff/<case>.txt,
+// .json (summary.json) and .functions.json (functions.json). FSCOST_BLESS=1
+// rewrites them (fixture.h); review the change.
 //
 // The runs are seeded and diff_runs writes each parallel item to its own
 // slot, so the output depends neither on time nor on the thread count.
@@ -37,7 +38,10 @@ void expect_diff_golden(const GoldenCase& c) {
   std::filesystem::create_directories(data_path("diff"));
   Diff d = diff_of(c);
   expect_golden("diff/" + c.name + ".txt", render_diff_text(d));
+  // Pretty-printed for review; the files written are compact.
   expect_golden("diff/" + c.name + ".json", diff_json(d).dump(2) + "\n");
+  expect_golden("diff/" + c.name + ".functions.json",
+                nlohmann::json::parse(diff_functions_json_text(d)).dump(2) + "\n");
 }
 
 // A against A (other seeds): nothing significant, only the noise warning.

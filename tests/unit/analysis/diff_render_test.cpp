@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -333,6 +334,55 @@ TEST(DiffJson, UndefinedNumbersAreNull) {
   EXPECT_EQ(json::parse(j.dump()), j);
 }
 
+// summary.json: compact, one line; per op the first rows by |Δ| and any
+// significant function further down; functions.json and --all-functions
+// every one.
+TEST(DiffJson, SummaryKeepsTheTablesRowsAndSignificantFunctions) {
+  Diff d = sample_diff();
+  OpDiff& c = d.ops[0];
+  FunctionDiff plain = c.functions[1];
+  FunctionDiff late = c.functions[0];
+  late.name = "xfs_late_but_significant";
+  c.functions.resize(2);
+  for (std::size_t i = 0; i < kDiffFunctionRows + 10; ++i) {
+    plain.name = "f" + std::to_string(i);
+    c.functions.push_back(plain);
+  }
+  c.functions.push_back(late);
+  std::string text = diff_json_text(d);
+  EXPECT_EQ(text.find('\n'), text.size() - 1) << "not compact";
+  json j = json::parse(text);
+  const json& fs = j["ops"][0]["functions"];
+  EXPECT_EQ(j["ops"][0]["functions_compared"], c.functions.size());
+  ASSERT_EQ(fs.size(), kDiffFunctionRows + 1);
+  EXPECT_EQ(fs[0]["name"], "xfs_parent_addname");
+  EXPECT_EQ(fs.back()["name"], "xfs_late_but_significant");
+  EXPECT_EQ(j["ops"][0]["functions_significant"], 2);
+
+  // Thousands significant (new code): the first kDiffSummaryFunctions.
+  c.functions.resize(kDiffSummaryFunctions + 50, late);
+  EXPECT_EQ(diff_json(d)["ops"][0]["functions"].size(), kDiffSummaryFunctions);
+
+  EXPECT_EQ(diff_json(d, {.all_functions = true})["ops"][0]["functions"].size(),
+            c.functions.size());
+  json all = json::parse(diff_functions_json_text(d));
+  EXPECT_EQ(all["format"], "fscost-diff-functions");
+  EXPECT_EQ(all["schema"], kDiffSchemaVersion);
+  ASSERT_EQ(all["ops"].size(), 2u);
+  EXPECT_EQ(all["ops"][0]["op"], "create");
+  ASSERT_EQ(all["ops"][0]["functions"].size(), c.functions.size());
+  EXPECT_EQ(all["ops"][0]["functions"][0], fs[0]);
+}
+
+// Frame names come from the traced machine: invalid UTF-8 is replaced, as
+// nlohmann's error_handler_t::replace does, never thrown on.
+TEST(DiffJson, InvalidUtf8IsReplaced) {
+  Diff d = sample_diff();
+  d.ops[0].functions[0].name = "bad\xff\xc3name\n";
+  json j = json::parse(diff_json_text(d));
+  EXPECT_EQ(j["ops"][0]["functions"][0]["name"], "bad\uFFFD\uFFFDname\n");
+}
+
 // Two runs a side of a profile where create goes through xfs_dir_createname
 // (both) and xfs_parent_addname (B only).
 RunSet runs(const std::string& label, bool parent, int narrow = 0) {
@@ -464,6 +514,12 @@ TEST(DiffOutputs, WritesThreeFilesIntoANewDirectory) {
   auto js = read_whole_file(dir + "/summary.json", "summary");
   ASSERT_TRUE(js);
   EXPECT_EQ(json::parse(js.value()), diff_json(d));
+  EXPECT_FALSE(std::filesystem::exists(dir + "/functions.json"));  // only with all_functions
+  ASSERT_TRUE(write_diff_outputs(d, runs("A", false), runs("B", true), dir, {},
+                                 {.all_functions = true}));
+  auto fn = read_whole_file(dir + "/functions.json", "functions");
+  ASSERT_TRUE(fn);
+  EXPECT_EQ(fn.value(), diff_functions_json_text(d));
   auto page = read_whole_file(dir + "/report.html", "report");
   ASSERT_TRUE(page);
   EXPECT_NE(page.value().find("<svg "), std::string::npos);
