@@ -1,6 +1,7 @@
 // The profile's metadata as pprof comments, and back (io/pprof.h).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 
 #include "io/pprof.h"
@@ -114,6 +115,82 @@ bool parse_op(std::string name, std::string_view s, OpStats& o) {
   return fields["xfs"] == "-" || parse_counters(fields["xfs"], ',', ':', o.xfs);
 }
 
+// A value read back into the field it came from; false when it is bad (the
+// import then fails, so a field half set is never seen).
+bool parse(const std::string& v, std::string& out) {
+  out = v;
+  return true;
+}
+bool parse(const std::string& v, std::uint64_t& out) { return number(v, out); }
+bool parse(const std::string& v, std::uint32_t& out) {
+  std::uint64_t n = 0;
+  if (!number(v, n) || n > UINT32_MAX) return false;
+  out = static_cast<std::uint32_t>(n);
+  return true;
+}
+bool parse(const std::string& v, std::int64_t& out) {  // written from one >= 0
+  std::uint64_t n = 0;
+  if (!number(v, n) || n > INT64_MAX) return false;
+  out = static_cast<std::int64_t>(n);
+  return true;
+}
+bool parse(const std::string& v, std::map<std::string, std::uint64_t>& out) {
+  return parse_counters(v, ' ', '=', out);
+}
+
+template <auto Member>
+bool meta(const std::string& v, Profile& p) {
+  return parse(v, p.meta.*Member);
+}
+template <auto Member>
+bool field(const std::string& v, Profile& p) {
+  return parse(v, p.*Member);
+}
+
+bool probes(const std::string& v, Profile& p) {
+  p.meta.probes.clear();
+  for (auto s : split(v, ';')) {
+    while (s.starts_with(' ')) s.remove_prefix(1);
+    if (!s.empty()) p.meta.probes.emplace_back(s);
+  }
+  return true;
+}
+
+bool rusage(const std::string& v, Profile& p) {
+  std::map<std::string, std::uint64_t> r;
+  bool ok = parse_counters(v, ' ', '=', r) && r.size() == 3;
+  p.rusage = {ok, r["user_ns"], r["sys_ns"], r["wall_ns"]};
+  return ok;
+}
+
+// Where each KEY of a "fscost.KEY: VALUE" comment goes, in the order
+// metadata_comments() writes them; the families setup.NAME and op.NAME are
+// apply_metadata_comment's own.
+struct Key {
+  std::string_view name;
+  bool (*set)(const std::string& value, Profile& p);
+};
+constexpr Key kKeys[] = {
+    {"version", meta<&Metadata::fscost_version>},
+    {"hostname", meta<&Metadata::hostname>},
+    {"kernel", meta<&Metadata::kernel_release>},
+    {"cpus", meta<&Metadata::cpus>},
+    {"cpu_model", [](const std::string& v, Profile& p) { return parse(v, p.setup["cpu_model"]); }},
+    {"target", meta<&Metadata::target>},
+    {"command", meta<&Metadata::command>},
+    {"start_unix_ns", meta<&Metadata::start_unix_ns>},
+    {"duration_ns", meta<&Metadata::duration_ns>},
+    {"freq_hz", meta<&Metadata::freq_hz>},
+    {"samples_total", field<&Profile::samples_total>},
+    {"probes", probes},
+    {"rusage", rusage},
+    {"drops", field<&Profile::drops>},
+    {"background_xfs", field<&Profile::background_xfs>},
+    {"device_write_bytes", field<&Profile::device_write_bytes>},
+    {"fs_write_bytes", field<&Profile::fs_write_bytes>},
+    {"xfs_other_fs", field<&Profile::xfs_other_fs>},
+};
+
 }  // namespace
 
 std::vector<std::string> metadata_comments(const Profile& p) {
@@ -156,47 +233,9 @@ Status apply_metadata_comment(std::string_view c, Profile& p) {
     return Error{fmt::format("comment '{}' is not 'fscost.KEY: VALUE'", c), ""};
   std::string key(c.substr(kPrefix.size(), colon - kPrefix.size()));
   std::string value = unescape(c.substr(colon + 2));
-  Metadata& m = p.meta;
-  auto u64 = [&](std::uint64_t& out) { return number(value, out); };
   bool ok = true;
-  if (key == "version") {
-    m.fscost_version = value;
-  } else if (key == "hostname") {
-    m.hostname = value;
-  } else if (key == "kernel") {
-    m.kernel_release = value;
-  } else if (key == "cpus") {
-    std::uint64_t n = 0;
-    ok = u64(n) && n <= UINT32_MAX;
-    m.cpus = static_cast<std::uint32_t>(n);
-  } else if (key == "cpu_model") {
-    p.setup["cpu_model"] = value;
-  } else if (key == "target") {
-    m.target = value;
-  } else if (key == "command") {
-    m.command = value;
-  } else if (key == "start_unix_ns") {
-    std::uint64_t n = 0;
-    ok = u64(n) && n <= INT64_MAX;
-    m.start_unix_ns = static_cast<std::int64_t>(n);
-  } else if (key == "duration_ns") {
-    ok = u64(m.duration_ns);
-  } else if (key == "freq_hz") {
-    std::uint64_t n = 0;
-    ok = u64(n) && n <= UINT32_MAX;
-    m.freq_hz = static_cast<std::uint32_t>(n);
-  } else if (key == "samples_total") {
-    ok = u64(p.samples_total);
-  } else if (key == "probes") {
-    m.probes.clear();
-    for (auto s : split(value, ';')) {
-      while (s.starts_with(' ')) s.remove_prefix(1);
-      if (!s.empty()) m.probes.emplace_back(s);
-    }
-  } else if (key == "rusage") {
-    std::map<std::string, std::uint64_t> r;
-    ok = parse_counters(value, ' ', '=', r) && r.size() == 3;
-    p.rusage = {ok, r["user_ns"], r["sys_ns"], r["wall_ns"]};
+  if (auto k = std::ranges::find(kKeys, key, &Key::name); k != std::end(kKeys)) {
+    ok = k->set(value, p);
   } else if (key.starts_with("setup.")) {
     p.setup[key.substr(6)] = value;
   } else if (key.starts_with("op.")) {
@@ -207,16 +246,6 @@ Status apply_metadata_comment(std::string_view c, Profile& p) {
       if (ok && other.name == o.name)
         return Error{fmt::format("comment 'fscost.{}' appears twice", key), ""};
     if (ok) p.ops.push_back(std::move(o));
-  } else if (key == "drops") {
-    ok = parse_counters(value, ' ', '=', p.drops);
-  } else if (key == "background_xfs") {
-    ok = parse_counters(value, ' ', '=', p.background_xfs);
-  } else if (key == "device_write_bytes") {
-    ok = parse_counters(value, ' ', '=', p.device_write_bytes);
-  } else if (key == "fs_write_bytes") {
-    ok = parse_counters(value, ' ', '=', p.fs_write_bytes);
-  } else if (key == "xfs_other_fs") {
-    ok = u64(p.xfs_other_fs);
   }
   // Keys a later fscost adds are kept out, not refused.
   if (!ok) return Error{fmt::format("comment 'fscost.{}' has a bad value '{}'", key, value), ""};

@@ -1,8 +1,8 @@
 // What every browser test shares (docs/HTML.md, "The browser test"):
 // the environment and its skips, Debian's chromium launched offline through
-// playwright-core, and the checks of what a reader sees — screenshots that
-// are not blank, no U+FFFD in visible text, nothing wider than the window
-// or cut off by its box.
+// playwright-core, the hooks that open and close it for a test file, and the
+// checks of what a reader sees — screenshots that are not blank, no U+FFFD
+// in visible text, nothing wider than the window or cut off by its box.
 //
 // Each NAME.test.mjs runs as ctest's browser.NAME with FSCOST_BIN,
 // COMPARE_PAGE_BIN, FSCOST_TEST_DATA and BROWSER_OUT_DIR set
@@ -13,6 +13,7 @@ import { execFileSync } from "node:child_process";
 import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
+import { after, before } from "node:test";
 import assert from "node:assert/strict";
 
 export const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
@@ -95,6 +96,30 @@ export async function launch() {
     rmSync(userDataDir, { recursive: true, force: true });
   };
   return b;
+}
+
+// The browser, its first page and that page's error list, set by the
+// before() hook of openPages(). They are live bindings: a test file imports
+// them and sees them set once its tests run (one test file a process).
+export let browser;
+export let page;
+export let errors;
+
+// The before/after hooks every test file shares. Before its tests:
+// `prepare()` (write the files the tests open), then launch() and a first
+// page. After them: the browser closed, and where `out` keeps the pages and
+// screenshots printed.
+export function openPages(out, prepare) {
+  before(async () => {
+    await prepare();
+    browser = await launch();
+    ({ errors } = browser);
+    page = await browser.newPage();
+  });
+  after(async () => {
+    if (browser) await browser.close();
+    console.log(`browser.${name}: pages and screenshots in ${out}`);
+  });
 }
 
 // A screenshot with real content: large, and many colours with spread-out

@@ -12,10 +12,12 @@
 import { execFileSync } from "node:child_process";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { checkReadable, checkScreenshot, danglingLinks, fscost, launch, need, outDir } from "./browser.mjs";
+import {
+  browser, checkReadable, checkScreenshot, danglingLinks, errors, fscost, need, openPages, outDir, page,
+} from "./browser.mjs";
 
 const COMPARE_PAGE = process.env.COMPARE_PAGE_BIN;
 need(["COMPARE_PAGE_BIN", COMPARE_PAGE]);
@@ -25,26 +27,15 @@ const compareDir = resolve(out, "compare");
 const diffDir = resolve(out, "diff");
 const diffSvg = resolve(out, "diff.svg");
 const runs = (t, side) => join(compareDir, "runs", `t${t}`, side);
-let browser;
-let page;
-let errors;
 
 // Text pages (tables, a little colour) have fewer colours than a graph.
 const TEXT_PAGE = { colours: 300, sd: 8 };
 
-before(async () => {
+openPages(out, () => {
   execFileSync(COMPARE_PAGE, [compareDir], { stdio: ["ignore", "pipe", "pipe"] });
   fscost("diff", runs(2, "a"), runs(2, "b"), "-o", diffDir);
   fscost("flamegraph", "--diff", join(runs(1, "a"), "run-01.profile"), join(runs(1, "b"), "run-01.profile"),
     "-o", diffSvg);
-  browser = await launch();
-  ({ errors } = browser);
-  page = await browser.newPage();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  console.log(`browser.compare: pages and screenshots in ${out}`);
 });
 
 // The frames of a differential graph with what their tooltips say, and its

@@ -6,10 +6,12 @@
 // Run by ctest as browser.report (browser.mjs says how).
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { DATA, checkReadable, checkScreenshot as screenshot, danglingLinks, fscost, launch, need, outDir } from "./browser.mjs";
+import {
+  DATA, browser, checkReadable, checkScreenshot as screenshot, danglingLinks, errors, fscost, need, openPages, outDir, page,
+} from "./browser.mjs";
 
 const PROFILE = DATA && join(DATA, "full-profile.json");
 need(["the fixture profile", PROFILE]);
@@ -18,9 +20,6 @@ const MATCH_FILL = "rgb(230,0,230)";  // flamegraph.js
 const out = outDir();
 const reportPath = resolve(out, "report.html");
 const svgPath = resolve(out, "oncpu.svg");
-let browser;
-let page;
-let errors;
 
 // Share of the total in stacks that hold a frame matching `re`: what the
 // search's "Matched:" line must say, computed from the folded stacks.
@@ -92,17 +91,9 @@ async function checkSearch(svg, term, folded) {
 
 const checkScreenshot = (png, name) => screenshot(browser, png, join(out, name));
 
-before(async () => {
+openPages(out, () => {
   fscost("html", PROFILE, "-o", reportPath);
   fscost("flamegraph", PROFILE, "-o", svgPath);
-  browser = await launch();
-  ({ errors } = browser);
-  page = await browser.newPage();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  console.log(`browser.report: pages and screenshots in ${out}`);
 });
 
 test("the report renders its sections, tables and graphs", async () => {

@@ -11,10 +11,10 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { DATA, checkScreenshot, fscost, launch, need, outDir, skip } from "./browser.mjs";
+import { DATA, browser, checkScreenshot, errors, fscost, need, openPages, outDir, page, skip } from "./browser.mjs";
 
 const PROFILE = DATA && join(DATA, "full-profile.json");
 need(["the fixture profile", PROFILE]);
@@ -30,9 +30,6 @@ if (!existsSync(app)) skip(`the speedscope package has no ${app}`);
 const out = outDir();
 const exported = resolve(out, "oncpu.speedscope.json");
 const loader = resolve(out, "oncpu.speedscope.js");
-let browser;
-let page;
-let errors;
 let expected;  // root → { total, frames: name → { total, self } }
 
 // What speedscope must show, from the folded stacks the export is made of:
@@ -89,20 +86,12 @@ function profiles() {
   return page.$$eval("table tbody tr[title]", (trs) => trs.map((tr) => [tr.title, tr.cells[2].textContent]));
 }
 
-before(async () => {
+openPages(out, () => {
   fscost("convert", PROFILE, "--to", "speedscope", "-o", exported);
   expected = fromFolded(fscost("report", PROFILE, "--format", "folded"));
   // As speedscope's bin/cli.mjs does it.
   const base64 = readFileSync(exported).toString("base64");
   writeFileSync(loader, `speedscope.loadFileFromBase64(${JSON.stringify("oncpu.speedscope.json")}, ${JSON.stringify(base64)})`);
-  browser = await launch();
-  ({ errors } = browser);
-  page = await browser.newPage();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  console.log(`browser.speedscope: pages and screenshots in ${out}`);
 });
 
 test("speedscope opens the export: every root a profile, the heaviest operation first", async () => {

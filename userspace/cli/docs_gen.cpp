@@ -27,12 +27,20 @@ std::string roff(const std::string& s) {
   return out;
 }
 
-// "record", "import pprof": the words after `fscost`.
-std::string command_words(const CLI::App* app) {
+// "record", "import pprof": the words after `fscost`, joined by `sep`
+// ("import-pprof" in a man page's name, "import:pprof" in the completion's
+// list of paths).
+std::string command_words(const CLI::App* app, char sep = ' ') {
   std::string words;
   for (const CLI::App* a = app; a && a->get_parent(); a = a->get_parent())
-    words = a->get_name() + (words.empty() ? "" : " " + words);
+    words = a->get_name() + (words.empty() ? "" : sep + words);
   return words;
+}
+
+// "fscost", "fscost-import-pprof": the man page's name.
+std::string page_name(const CLI::App* app) {
+  std::string words = command_words(app, '-');
+  return words.empty() ? "fscost" : "fscost-" + words;
 }
 
 std::string option_names(const CLI::Option* opt) {
@@ -44,19 +52,18 @@ std::string option_names(const CLI::Option* opt) {
 
 std::string man_page(const CLI::App* app, const std::string& date) {
   std::string words = command_words(app);
-  std::string page_name = words.empty() ? "fscost" : "fscost-" + words;
-  for (char& c : page_name) if (c == ' ') c = '-';
-  std::string upper = page_name;
+  std::string name = page_name(app);
+  std::string upper = name;
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   std::string out = fmt::format(".TH {} 1 \"{}\" \"fscost {}\" \"fscost Manual\"\n", upper, date,
                                 FSCOST_VERSION);
-  out += fmt::format(".SH NAME\n{} \\- {}\n", roff(page_name), roff(app->get_description()));
+  out += fmt::format(".SH NAME\n{} \\- {}\n", roff(name), roff(app->get_description()));
   out += fmt::format(".SH SYNOPSIS\n.B fscost{}\n", words.empty() ? "" : " " + roff(words));
   std::string synopsis = "[OPTIONS]";
   for (const CLI::Option* p : app->get_options([](const CLI::Option* o) { return o->get_positional(); }))
     synopsis += " " + std::string(p->get_required() ? "" : "[") + p->get_name() +
                 (p->get_expected_max() > 1 ? " ..." : "") + (p->get_required() ? "" : "]");
-  auto subs = app->get_subcommands([](const CLI::App* s) { return !s->get_group().empty(); });
+  auto subs = shown_subcommands(app);
   if (!subs.empty()) synopsis += " COMMAND";
   out += roff(synopsis) + "\n";
   out += ".SH DESCRIPTION\n" + roff(app->get_description()) +
@@ -87,8 +94,7 @@ std::string bash_completion(const CLI::App& app) {
   std::string cases;
   auto words_of = [](const CLI::App* a) {
     std::vector<std::string> w;
-    for (const CLI::App* s : a->get_subcommands([](const CLI::App* x) { return !x->get_group().empty(); }))
-      w.push_back(s->get_name());
+    for (const CLI::App* s : shown_subcommands(a)) w.push_back(s->get_name());
     for (const CLI::Option* o : a->get_options([](const CLI::Option* x) { return !x->get_positional() && !x->get_group().empty(); })) {
       for (const auto& s : o->get_snames()) w.push_back("-" + s);
       for (const auto& l : o->get_lnames()) w.push_back("--" + l);
@@ -123,11 +129,8 @@ complete -o filenames -F _fscost fscost
 )",
                      words_of(&app), cases, [&] {
                        std::vector<std::string> paths;
-                       for (const CLI::App* s : visible_subcommands(&app)) {
-                         std::string p = command_words(s);
-                         for (char& c : p) if (c == ' ') c = ':';
-                         paths.push_back(p);
-                       }
+                       for (const CLI::App* s : visible_subcommands(&app))
+                         paths.push_back(command_words(s, ':'));
                        return fmt::format("{}", fmt::join(paths, " "));
                      }());
 }
@@ -147,12 +150,8 @@ int generate(const CLI::App& app, const DocsArgs& a) {
     std::filesystem::create_directories(a.man_dir);
     std::vector<const CLI::App*> pages{&app};
     for (const CLI::App* s : visible_subcommands(&app)) pages.push_back(s);
-    for (const CLI::App* page : pages) {
-      std::string words = command_words(page);
-      for (char& c : words) if (c == ' ') c = '-';
-      std::string path = a.man_dir + "/" + (words.empty() ? "fscost" : "fscost-" + words) + ".1";
-      take(write_file_atomic(man_page(page, date), path));
-    }
+    for (const CLI::App* page : pages)
+      take(write_file_atomic(man_page(page, date), a.man_dir + "/" + page_name(page) + ".1"));
   }
   if (!a.completion.empty()) take(write_file_atomic(bash_completion(app), a.completion));
   return 0;

@@ -40,9 +40,13 @@ std::string HelpFormatter::make_option_desc(const CLI::Option* opt) const {
   return desc;
 }
 
+std::vector<const CLI::App*> shown_subcommands(const CLI::App* app) {
+  return app->get_subcommands([](const CLI::App* s) { return !s->get_group().empty(); });
+}
+
 std::vector<const CLI::App*> visible_subcommands(const CLI::App* app) {
   std::vector<const CLI::App*> out;
-  for (const CLI::App* sub : app->get_subcommands([](const CLI::App* s) { return !s->get_group().empty(); })) {
+  for (const CLI::App* sub : shown_subcommands(app)) {
     out.push_back(sub);
     for (const CLI::App* nested : visible_subcommands(sub)) out.push_back(nested);
   }
@@ -51,7 +55,7 @@ std::vector<const CLI::App*> visible_subcommands(const CLI::App* app) {
 
 int unknown_command(const CLI::App& app, const std::string& word) {
   fmt::print(stderr, "fscost: unknown command '{}'\n\nThe commands are:\n", word);
-  for (const CLI::App* sub : app.get_subcommands([](const CLI::App* s) { return !s->get_group().empty(); }))
+  for (const CLI::App* sub : shown_subcommands(&app))
     fmt::print(stderr, "   {:<12} {}\n", sub->get_name(), sub->get_description());
   fmt::print(stderr, "\nSee 'fscost COMMAND --help' for a command's options.\n");
   return 2;

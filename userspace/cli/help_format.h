@@ -23,8 +23,11 @@ inline bool takes_value(const CLI::Option* opt) { return opt->get_expected_max()
 std::string metavar(const CLI::Option* opt);
 // "(default: 997)", or "" when the option has no default worth showing.
 std::string default_note(const CLI::Option* opt);
+// The subcommands right under `app` that help shows; the hidden ones
+// (group "") left out.
+std::vector<const CLI::App*> shown_subcommands(const CLI::App* app);
 // Every subcommand of `app` that is shown in help, nested ones after their
-// parent; the hidden ones (group "") left out.
+// parent.
 std::vector<const CLI::App*> visible_subcommands(const CLI::App* app);
 
 // "fscost bogus": exit 2 with the commands listed, as git and perf say it.

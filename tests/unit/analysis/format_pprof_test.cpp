@@ -32,6 +32,8 @@ TEST(FormatPprof, OwnExportRoundTripsStacksOpsAndMetadata) {
   Profile p = full();
   ASSERT_FALSE(p.offcpu.empty());
   ASSERT_FALSE(p.locks.empty());
+  p.meta.fscost_version = "0.0.1-test";         // not the importing fscost's own version
+  p.setup["cpu_model"] = "Test CPU @ 2.00GHz";  // a comment of its own, not setup.cpu_model
   Profile q = round_trip(p);
   EXPECT_EQ(folded(q, View::OnCpu), folded(p, View::OnCpu));
   // The off-CPU view keeps every blocked stack, class and waker; only the
@@ -62,15 +64,29 @@ TEST(FormatPprof, OwnExportRoundTripsStacksOpsAndMetadata) {
     EXPECT_EQ(q.ops[i].latency_log2, p.ops[i].latency_log2);
     EXPECT_EQ(q.ops[i].xfs, p.ops[i].xfs);
   }
+  // Every fscost.KEY comment, each set in the fixture. (start_unix_ns and
+  // duration_ns are in the pprof header too, which the import falls back on.)
+  EXPECT_EQ(q.meta.fscost_version, p.meta.fscost_version);
   EXPECT_EQ(q.meta.hostname, p.meta.hostname);
   EXPECT_EQ(q.meta.kernel_release, p.meta.kernel_release);
   EXPECT_EQ(q.meta.cpus, p.meta.cpus);
+  EXPECT_EQ(q.meta.target, p.meta.target);
+  EXPECT_EQ(q.meta.command, p.meta.command);
+  EXPECT_EQ(q.meta.start_unix_ns, p.meta.start_unix_ns);
+  EXPECT_EQ(q.meta.duration_ns, p.meta.duration_ns);
   EXPECT_EQ(q.meta.probes, p.meta.probes);
   EXPECT_EQ(q.meta.freq_hz, p.meta.freq_hz);
   EXPECT_EQ(q.samples_total, p.samples_total);
+  ASSERT_TRUE(p.rusage.valid);
+  EXPECT_TRUE(q.rusage.valid);
+  EXPECT_EQ(q.rusage.user_ns, p.rusage.user_ns);
   EXPECT_EQ(q.rusage.sys_ns, p.rusage.sys_ns);
+  EXPECT_EQ(q.rusage.wall_ns, p.rusage.wall_ns);
   EXPECT_EQ(q.setup, p.setup);
+  EXPECT_EQ(q.background_xfs, p.background_xfs);
   EXPECT_EQ(q.device_write_bytes, p.device_write_bytes);
+  EXPECT_EQ(q.fs_write_bytes, p.fs_write_bytes);
+  EXPECT_EQ(q.xfs_other_fs, p.xfs_other_fs);
   for (const auto& [name, n] : p.drops) EXPECT_EQ(q.drops[name], n) << name;
 }
 
