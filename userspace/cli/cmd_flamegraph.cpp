@@ -43,13 +43,13 @@ bool is_folded(const std::string& path) { return path.ends_with(".folded"); }
 struct Source {
   std::string path;
   std::optional<Profile> profile;
-  FoldedStacks folded;
+  InternedFolded folded;
 };
 
 Source load(const std::string& path) {
   Source s{path, std::nullopt, {}};
   if (is_folded(path))
-    s.folded = take(parse_folded(take(read_whole_file(path, "folded stacks")), path));
+    s.folded = take(parse_folded_interned(take(read_whole_file(path, "folded stacks")), path));
   else
     s.profile = take(read_profile(path));
   return s;
@@ -69,10 +69,10 @@ void check_options(const Source& s, const FlameArgs& a, bool per_op) {
   }
 }
 
-// Stacks of `s` for the graph; folded stacks keep their own roots, and --op
-// keeps those under that root.
-FlameInput stacks_of(const Source& s, const FlameArgs& a, bool per_op, int column = 0) {
-  if (s.profile) return flame_input(*s.profile, take(parse_view(a.view)), a.op, per_op);
+// Folded stacks of `s` for the graph (a profile's go straight into the
+// tree: flame_tree); they keep their own roots, and --op keeps those under
+// that root.
+FlameInput folded_stacks_of(const Source& s, const FlameArgs& a, int column = 0) {
   FlameInput in = flame_input(s.folded, column);
   if (a.op)
     std::erase_if(in.stacks, [&](const FlameStack& st) {
@@ -106,9 +106,11 @@ std::string single(const FlameArgs& a) {
     DiffOptions d;
     d.svg = o;
     d.svg.title = a.title.value_or("Differential flame graph");
-    return render_diff_svg(stacks_of(s, a, false, 0), stacks_of(s, a, false, 1), d);
+    return render_diff_svg(folded_stacks_of(s, a, 0), folded_stacks_of(s, a, 1), d);
   }
-  return render_svg(stacks_of(s, a, a.per_op), o);
+  if (s.profile)  // straight from the interned stacks
+    return render_svg(flame_tree(*s.profile, take(parse_view(a.view)), a.op, a.per_op), o);
+  return render_svg(folded_stacks_of(s, a), o);
 }
 
 std::string describe(const Source& s) {
@@ -140,16 +142,16 @@ std::string differential(const FlameArgs& a) {
   d.width = a.width == "a" ? DiffWidth::A : a.width == "max" ? DiffWidth::Max : DiffWidth::B;
   d.color = a.color == "self" ? DiffColor::Self : DiffColor::Inclusive;
   if (per_op) {
-    // Time per operation, as the diff page (µs/op, not samples/op).
+    // Time per operation, as the diff page (µs/op, not samples/op), else
+    // samples per operation.
     View view = take(parse_view(a.view));
-    auto ta = flame_input_ns_per_op(*sa.profile, view, a.op);
-    auto tb = flame_input_ns_per_op(*sb.profile, view, a.op);
-    if (ta && tb) {
+    if (auto tree = flame_diff_tree_ns_per_op(*sa.profile, *sb.profile, view, a.op)) {
       d.svg.unit = "ns/op";
-      return render_diff_svg(*ta, *tb, d);
+      return render_diff_svg(std::move(*tree), d);
     }
+    return render_diff_svg(flame_diff_tree(*sa.profile, *sb.profile, view, a.op, true), d);
   }
-  return render_diff_svg(stacks_of(sa, a, per_op), stacks_of(sb, a, per_op), d);
+  return render_diff_svg(folded_stacks_of(sa, a), folded_stacks_of(sb, a), d);
 }
 
 int run_flamegraph(const FlameArgs& a) {

@@ -1,0 +1,248 @@
+// Profile → merged tree, straight from the interned stacks: each record of
+// for_each_stack walks a trie of frame ids (from where it leaves the record
+// before it, which usually shares most of its frames), and the trie becomes
+// a FlameNode tree with its children in name order. No stack is joined into
+// a folded line, copied into a FlameInput or sorted.
+//
+// The tree equals flame_tree(flame_input(...)) bit for bit: equal stacks
+// merge with the same saturating integer sum, each merged stack's value is
+// computed as flame_input computes it, and the values are added up the tree
+// in the order merge() adds them (stacks in name order, a stack before those
+// it is a prefix of).
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <span>
+#include <unordered_map>
+
+#include "flame/flamegraph.h"
+#include "model/units.h"
+#include "views/stacks.h"
+
+namespace fscost {
+
+namespace {
+
+constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+
+// How one side's merged stack values become the graph's, as flame_input
+// (per_op) and flame_input_ns_per_op (factor) compute them.
+struct Scale {
+  bool per_op = false;
+  std::optional<double> factor;
+  std::unordered_map<std::uint32_t, double> counts;  // op root's frame id → op count
+
+  double operator()(const Frame& root, std::uint64_t v) const {
+    double x = static_cast<double>(v);
+    if (per_op) x = x / counts.at(root.id());
+    if (factor) x *= *factor;
+    return x;
+  }
+};
+
+// Child lookup by (parent node, frame id): open addressing, linear probing.
+class ChildTable {
+ public:
+  ChildTable() : slots_(1024, {kEmpty, 0}) {}
+
+  // The child of `parent` named `frame`, or kNone.
+  std::uint32_t& at(std::uint32_t parent, std::uint32_t frame) {
+    if (2 * (used_ + 1) > slots_.size()) grow();
+    std::uint64_t key = (std::uint64_t{parent} << 32) | frame;
+    std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = hash(key) & mask;; i = (i + 1) & mask) {
+      if (slots_[i].first == key) return slots_[i].second;
+      if (slots_[i].first == kEmpty) {
+        ++used_;
+        slots_[i] = {key, kNone};
+        return slots_[i].second;
+      }
+    }
+  }
+
+ private:
+  static constexpr std::uint64_t kEmpty = std::numeric_limits<std::uint64_t>::max();
+  static std::size_t hash(std::uint64_t k) {
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    return static_cast<std::size_t>(k);
+  }
+  void grow() {
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> old(slots_.size() * 2, {kEmpty, 0});
+    old.swap(slots_);
+    std::size_t mask = slots_.size() - 1;
+    for (const auto& s : old) {
+      if (s.first == kEmpty) continue;
+      std::size_t i = hash(s.first) & mask;
+      while (slots_[i].first != kEmpty) i = (i + 1) & mask;
+      slots_[i] = s;
+    }
+  }
+
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> slots_;
+  std::size_t used_ = 0;
+};
+
+class Trie {
+ public:
+  Trie() { nodes_.push_back(Node{Frame("all")}); }
+
+  void add(std::span<const Frame> frames, std::uint64_t value, int side) {
+    std::size_t common = 0;
+    while (common < frames.size() && common < prev_.size() && frames[common] == prev_[common])
+      ++common;
+    path_.resize(common + 1);
+    prev_.resize(common);
+    for (std::size_t d = common; d < frames.size(); ++d) {
+      std::uint32_t parent = path_.back();
+      std::uint32_t& child = children_.at(parent, frames[d].id());
+      if (child == kNone) {
+        child = static_cast<std::uint32_t>(nodes_.size());
+        Node n{frames[d]};
+        n.next_sibling = nodes_[parent].first_child;
+        nodes_[parent].first_child = child;
+        nodes_.push_back(n);
+      }
+      path_.push_back(child);
+      prev_.push_back(frames[d]);
+    }
+    Node& end = nodes_[path_.back()];
+    add_sat(end.self[side], value);
+    end.ends[side] = true;
+  }
+
+  FlameNode tree(const std::array<Scale, 2>& scales) const {
+    std::vector<std::uint32_t> rank = name_ranks();
+    FlameNode root{nodes_[0].frame};
+    std::vector<FlameNode*> path;
+    std::vector<std::uint32_t> order;
+    build(0, root, Frame(), scales, rank, path, order);
+    return root;
+  }
+
+ private:
+  struct Node {
+    Frame frame;
+    std::uint32_t first_child = kNone, next_sibling = kNone;
+    std::array<std::uint64_t, 2> self{};  // merged value of the stacks ending here, per side
+    std::array<bool, 2> ends{};
+  };
+
+  // Each frame id's rank in name order (kNone for frames not in the trie).
+  std::vector<std::uint32_t> name_ranks() const {
+    std::vector<std::uint32_t> rank(Frame::pool_size(), kNone);
+    std::vector<Frame> seen;
+    for (const Node& n : nodes_)
+      if (std::exchange(rank[n.frame.id()], 0) == kNone) seen.push_back(n.frame);
+    std::sort(seen.begin(), seen.end(),
+              [](const Frame& x, const Frame& y) { return x.str() < y.str(); });
+    for (std::size_t r = 0; r < seen.size(); ++r)
+      rank[seen[r].id()] = static_cast<std::uint32_t>(r);
+    return rank;
+  }
+
+  // `path`: the FlameNodes from the root down to `out`'s parent. `order`
+  // is scratch for the children's order, shared down the recursion.
+  void build(std::uint32_t at, FlameNode& out, Frame root, const std::array<Scale, 2>& scales,
+             const std::vector<std::uint32_t>& rank, std::vector<FlameNode*>& path,
+             std::vector<std::uint32_t>& order) const {
+    const Node& n = nodes_[at];
+    path.push_back(&out);
+    // A stack ending here sorts before the stacks it is a prefix of.
+    for (int side = 0; side < 2; ++side) {
+      if (!n.ends[side]) continue;
+      double v = scales[side](root, n.self[side]);
+      for (FlameNode* p : path) (side ? p->value_b : p->value) += v;
+    }
+    std::size_t first = order.size();
+    for (std::uint32_t c = n.first_child; c != kNone; c = nodes_[c].next_sibling)
+      order.push_back(c);
+    auto kids = std::span(order).subspan(first);
+    std::sort(kids.begin(), kids.end(), [&](std::uint32_t x, std::uint32_t y) {
+      return rank[nodes_[x].frame.id()] < rank[nodes_[y].frame.id()];
+    });
+    out.children.reserve(kids.size());
+    for (std::uint32_t c : kids) out.children.push_back(FlameNode{nodes_[c].frame});
+    for (std::size_t i = 0; i < out.children.size(); ++i) {
+      std::uint32_t c = order[first + i];  // `kids` may dangle once order grows
+      build(c, out.children[i], at == 0 ? nodes_[c].frame : root, scales, rank, path, order);
+    }
+    order.resize(first);
+    path.pop_back();
+  }
+
+  std::vector<Node> nodes_;  // [0] is "all"
+  ChildTable children_;
+  std::vector<std::uint32_t> path_{0};  // nodes of the previous stack, "all" first
+  Stack prev_;                          // its frames
+};
+
+// Adds `p`'s stacks of `view` to side `side` of `trie`; returns how that
+// side's values scale and the roots per_op left out.
+Scale add_profile(Trie& trie, int side, const Profile& p, View view,
+                  const std::optional<std::string>& op, bool per_op, SkippedRoots& skipped) {
+  Scale scale;
+  scale.per_op = per_op;
+  // As per_operation: the last op of a name counts.
+  std::map<std::string, std::uint64_t> by_name;
+  for (const auto& o : p.ops) by_name[o.name] = o.count;
+  std::unordered_map<std::uint32_t, bool> kept;  // root frame id → kept
+  FoldedFrames ff;
+  for_each_stack(p, view, {op, false}, ff, [&](const StackRecord& r) {
+    if (per_op) {
+      const Frame& root = r.frames.front();
+      auto [it, added] = kept.try_emplace(root.id(), false);
+      if (added) {
+        auto c = by_name.find(root.str());
+        it->second = c != by_name.end() && c->second > 0;
+        if (it->second)
+          scale.counts[root.id()] = static_cast<double>(c->second);
+      }
+      if (!it->second) {
+        skipped.add(root.str());
+        return;
+      }
+    }
+    trie.add(r.frames, r.value, side);
+  });
+  return scale;
+}
+
+}  // namespace
+
+FlameTree flame_tree(const Profile& p, View view, const std::optional<std::string>& op,
+                     bool per_op) {
+  Trie trie;
+  SkippedRoots skipped;
+  std::array<Scale, 2> scales{add_profile(trie, 0, p, view, op, per_op, skipped), Scale{}};
+  return {trie.tree(scales), skipped.reasons()};
+}
+
+FlameNode flame_diff_tree(const Profile& a, const Profile& b, View view,
+                          const std::optional<std::string>& op, bool per_op) {
+  Trie trie;
+  SkippedRoots unused;
+  std::array<Scale, 2> scales{add_profile(trie, 0, a, view, op, per_op, unused),
+                              add_profile(trie, 1, b, view, op, per_op, unused)};
+  return trie.tree(scales);
+}
+
+std::optional<FlameNode> flame_diff_tree_ns_per_op(const Profile& a, const Profile& b, View view,
+                                                   const std::optional<std::string>& op) {
+  if (view == View::OnCpu && (a.meta.freq_hz == 0 || b.meta.freq_hz == 0)) return std::nullopt;
+  Trie trie;
+  SkippedRoots unused;
+  std::array<Scale, 2> scales{add_profile(trie, 0, a, view, op, true, unused),
+                              add_profile(trie, 1, b, view, op, true, unused)};
+  if (view == View::OnCpu) {
+    scales[0].factor = 1e9 / a.meta.freq_hz;
+    scales[1].factor = 1e9 / b.meta.freq_hz;
+  }
+  return trie.tree(scales);
+}
+
+}  // namespace fscost
