@@ -110,7 +110,7 @@ std::optional<FlameNode> flame_diff_tree_ns_per_op(const Profile& a, const Profi
 // samples".
 std::string render_svg(const FlameInput& in, const SvgOptions& opt);
 // The same from a merged tree (flame_tree).
-std::string render_svg(const FlameTree& tree, const SvgOptions& opt);
+std::string render_tree_svg(const FlameTree& tree, const SvgOptions& opt);
 
 // Which profile's value sets a frame's width in a diff. Frames with no value
 // on the chosen side (gone in B with B, new in B with A) keep the other

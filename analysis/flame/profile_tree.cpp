@@ -11,6 +11,7 @@
 // it is a prefix of).
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -46,7 +47,8 @@ struct Scale {
 // Child lookup by (parent node, frame id): open addressing, linear probing.
 class ChildTable {
  public:
-  ChildTable() : slots_(1024, {kEmpty, 0}) {}
+  // Room for `n` children before it grows.
+  explicit ChildTable(std::size_t n = 512) : slots_(std::bit_ceil(2 * n + 2), {kEmpty, 0}) {}
 
   // The child of `parent` named `frame`, or kNone.
   std::uint32_t& at(std::uint32_t parent, std::uint32_t frame) {
@@ -89,7 +91,11 @@ class ChildTable {
 
 class Trie {
  public:
-  Trie() { nodes_.push_back(Node{Frame("all")}); }
+  // `frames`: about how many stack entries will be added (room reserved).
+  explicit Trie(std::size_t frames) : children_(frames / 2) {
+    nodes_.reserve(frames + 1);
+    nodes_.push_back(Node{Frame("all")});
+  }
 
   void add(std::span<const Frame> frames, std::uint64_t value, int side) {
     std::size_t common = 0;
@@ -112,7 +118,6 @@ class Trie {
     }
     Node& end = nodes_[path_.back()];
     add_sat(end.self[side], value);
-    end.ends[side] = true;
   }
 
   FlameNode tree(const std::array<Scale, 2>& scales) const {
@@ -128,8 +133,9 @@ class Trie {
   struct Node {
     Frame frame;
     std::uint32_t first_child = kNone, next_sibling = kNone;
-    std::array<std::uint64_t, 2> self{};  // merged value of the stacks ending here, per side
-    std::array<bool, 2> ends{};
+    // Merged value of the stacks ending here, per side; every record adds
+    // a value > 0, so 0 is "none ends here".
+    std::array<std::uint64_t, 2> self{};
   };
 
   // Each frame id's rank in name order (kNone for frames not in the trie).
@@ -154,7 +160,7 @@ class Trie {
     path.push_back(&out);
     // A stack ending here sorts before the stacks it is a prefix of.
     for (int side = 0; side < 2; ++side) {
-      if (!n.ends[side]) continue;
+      if (n.self[side] == 0) continue;
       double v = scales[side](root, n.self[side]);
       for (FlameNode* p : path) (side ? p->value_b : p->value) += v;
     }
@@ -212,11 +218,28 @@ Scale add_profile(Trie& trie, int side, const Profile& p, View view,
   return scale;
 }
 
+// About how many stack entries `view` of `p` adds: its records' frames.
+std::size_t frames_of(const Profile& p, View view) {
+  std::size_t n = 0;
+  switch (view) {
+    case View::OnCpu:
+      for (const auto& s : p.samples) n += s.frames.size() + 1;
+      break;
+    case View::OffCpu:
+      for (const auto& s : p.offcpu) n += s.frames.size() + s.waker_frames.size() + 4;
+      break;
+    case View::Locks:
+      for (const auto& s : p.locks) n += s.frames.size() + 2;
+      break;
+  }
+  return n;
+}
+
 }  // namespace
 
 FlameTree flame_tree(const Profile& p, View view, const std::optional<std::string>& op,
                      bool per_op) {
-  Trie trie;
+  Trie trie(frames_of(p, view));
   SkippedRoots skipped;
   std::array<Scale, 2> scales{add_profile(trie, 0, p, view, op, per_op, skipped), Scale{}};
   return {trie.tree(scales), skipped.reasons()};
@@ -224,7 +247,7 @@ FlameTree flame_tree(const Profile& p, View view, const std::optional<std::strin
 
 FlameNode flame_diff_tree(const Profile& a, const Profile& b, View view,
                           const std::optional<std::string>& op, bool per_op) {
-  Trie trie;
+  Trie trie(frames_of(a, view) + frames_of(b, view));
   SkippedRoots unused;
   std::array<Scale, 2> scales{add_profile(trie, 0, a, view, op, per_op, unused),
                               add_profile(trie, 1, b, view, op, per_op, unused)};
@@ -234,7 +257,7 @@ FlameNode flame_diff_tree(const Profile& a, const Profile& b, View view,
 std::optional<FlameNode> flame_diff_tree_ns_per_op(const Profile& a, const Profile& b, View view,
                                                    const std::optional<std::string>& op) {
   if (view == View::OnCpu && (a.meta.freq_hz == 0 || b.meta.freq_hz == 0)) return std::nullopt;
-  Trie trie;
+  Trie trie(frames_of(a, view) + frames_of(b, view));
   SkippedRoots unused;
   std::array<Scale, 2> scales{add_profile(trie, 0, a, view, op, true, unused),
                               add_profile(trie, 1, b, view, op, true, unused)};

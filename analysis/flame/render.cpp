@@ -99,10 +99,10 @@ std::vector<std::string> header_lines(const SvgOptions& opt,
 }  // namespace
 
 std::string render_svg(const FlameInput& in, const SvgOptions& opt) {
-  return render_svg(FlameTree{flame_tree(in), in.skipped}, opt);
+  return render_tree_svg(FlameTree{flame_tree(in), in.skipped}, opt);
 }
 
-std::string render_svg(const FlameTree& tree, const SvgOptions& opt) {
+std::string render_tree_svg(const FlameTree& tree, const SvgOptions& opt) {
   const FlameNode& root = tree.root;
   auto lines = header_lines(opt, tree.skipped);
   Layout lay = flame::layout(

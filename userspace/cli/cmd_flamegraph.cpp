@@ -109,7 +109,7 @@ std::string single(const FlameArgs& a) {
     return render_diff_svg(folded_stacks_of(s, a, 0), folded_stacks_of(s, a, 1), d);
   }
   if (s.profile)  // straight from the interned stacks
-    return render_svg(flame_tree(*s.profile, take(parse_view(a.view)), a.op, a.per_op), o);
+    return render_tree_svg(flame_tree(*s.profile, take(parse_view(a.view)), a.op, a.per_op), o);
   return render_svg(folded_stacks_of(s, a), o);
 }
 

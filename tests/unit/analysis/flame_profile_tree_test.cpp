@@ -71,7 +71,7 @@ TEST(FlameProfileTree, EqualsTheTreeOfFlameInput) {
           EXPECT_EQ(difference(t.root, flame_tree(in)), "");
           EXPECT_EQ(t.skipped, in.skipped);
           SvgOptions opt = flame_svg_options(p, view, op, per_op);
-          EXPECT_EQ(render_svg(t, opt), render_svg(in, opt));
+          EXPECT_EQ(render_tree_svg(t, opt), render_svg(in, opt));
         }
 }
 
@@ -92,7 +92,9 @@ TEST(FlameProfileTree, DiffTreesEqualTheTreesOfFlameInput) {
           auto tb = flame_input_ns_per_op(b, view, op);
           auto direct = flame_diff_tree_ns_per_op(a, b, view, op);
           ASSERT_EQ(direct.has_value(), ta && tb);
-          if (direct) EXPECT_EQ(difference(*direct, flame_diff_tree(*ta, *tb)), "");
+          if (direct) {
+            EXPECT_EQ(difference(*direct, flame_diff_tree(*ta, *tb)), "");
+          }
         }
 }
 
