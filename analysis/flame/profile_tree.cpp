@@ -44,7 +44,8 @@ struct Scale {
   }
 };
 
-// Child lookup by (parent node, frame id): open addressing, linear probing.
+// Child lookup by (parent node, frame id) for nodes with many children out
+// of order: open addressing, linear probing.
 class ChildTable {
  public:
   // Room for `n` children before it grows.
@@ -92,7 +93,7 @@ class ChildTable {
 class Trie {
  public:
   // `frames`: about how many stack entries will be added (room reserved).
-  explicit Trie(std::size_t frames) : children_(frames / 2) {
+  explicit Trie(std::size_t frames) {
     nodes_.reserve(frames + 1);
     nodes_.push_back(Node{Frame("all")});
   }
@@ -104,16 +105,7 @@ class Trie {
     path_.resize(common + 1);
     prev_.resize(common);
     for (std::size_t d = common; d < frames.size(); ++d) {
-      std::uint32_t parent = path_.back();
-      std::uint32_t& child = children_.at(parent, frames[d].id());
-      if (child == kNone) {
-        child = static_cast<std::uint32_t>(nodes_.size());
-        Node n{frames[d]};
-        n.next_sibling = nodes_[parent].first_child;
-        nodes_[parent].first_child = child;
-        nodes_.push_back(n);
-      }
-      path_.push_back(child);
+      path_.push_back(child(path_.back(), frames[d]));
       prev_.push_back(frames[d]);
     }
     Node& end = nodes_[path_.back()];
@@ -132,11 +124,55 @@ class Trie {
  private:
   struct Node {
     Frame frame;
-    std::uint32_t first_child = kNone, next_sibling = kNone;
+    std::uint32_t first_child = kNone, next_sibling = kNone, last_child = kNone;
+    // Children created in name order so far: a name after the last child's
+    // is a new child, found without a search.
+    bool sorted = true;
+    bool indexed = false;  // children in children_ (many, out of order)
     // Merged value of the stacks ending here, per side; every record adds
     // a value > 0, so 0 is "none ends here".
     std::array<std::uint64_t, 2> self{};
   };
+
+  // The child of `parent` named `f`, made if new. A profile's records come
+  // sorted by their frames' text (roots aside), so nearly every stack that
+  // leaves the one before it leaves with a name after the last child's:
+  // one string compare, no hash. Out of order, the children are searched,
+  // through a hash table once they are many.
+  std::uint32_t child(std::uint32_t parent, const Frame& f) {
+    constexpr std::size_t kIndexAbove = 16;
+    Node& p = nodes_[parent];
+    if (p.last_child == kNone) return append(parent, f);
+    const Frame& last = nodes_[p.last_child].frame;
+    if (last == f) return p.last_child;
+    if (p.sorted && last.str() < f.str()) return append(parent, f);
+    p.sorted = false;
+    if (p.indexed) {
+      std::uint32_t& at = children_.at(parent, f.id());
+      return at != kNone ? at : (at = append(parent, f, false));
+    }
+    std::size_t n = 0;
+    for (std::uint32_t c = p.first_child; c != kNone; c = nodes_[c].next_sibling, ++n)
+      if (nodes_[c].frame == f) return c;
+    if (n > kIndexAbove) {
+      p.indexed = true;
+      for (std::uint32_t c = p.first_child; c != kNone; c = nodes_[c].next_sibling)
+        children_.at(parent, nodes_[c].frame.id()) = c;
+      return children_.at(parent, f.id()) = append(parent, f, false);
+    }
+    return append(parent, f);
+  }
+
+  // A new last child; `index` puts it in children_ if its parent is indexed.
+  std::uint32_t append(std::uint32_t parent, const Frame& f, bool index = true) {
+    auto c = static_cast<std::uint32_t>(nodes_.size());
+    nodes_.push_back(Node{f});
+    Node& p = nodes_[parent];
+    (p.last_child == kNone ? p.first_child : nodes_[p.last_child].next_sibling) = c;
+    p.last_child = c;
+    if (index && p.indexed) children_.at(parent, f.id()) = c;
+    return c;
+  }
 
   // Each frame id's rank in name order (kNone for frames not in the trie).
   std::vector<std::uint32_t> name_ranks() const {
@@ -182,7 +218,7 @@ class Trie {
   }
 
   std::vector<Node> nodes_;  // [0] is "all"
-  ChildTable children_;
+  ChildTable children_;  // (parent, frame id) → child, of indexed parents only
   std::vector<std::uint32_t> path_{0};  // nodes of the previous stack, "all" first
   Stack prev_;                          // its frames
 };

@@ -29,7 +29,7 @@ std::string difference(const FlameNode& x, const FlameNode& y, const std::string
 }
 
 // Frames that sanitizing makes equal ("a;b" and "a:b"), an op with no
-// completed operations, two ops of one name, and per-op divisions that do
+// completed operations, two ops of one name, stacks out of order, and per-op divisions that do
 // not come out even, so a different order of additions would show.
 Profile awkward_profile() {
   Profile p = test::full_profile();
@@ -39,6 +39,11 @@ Profile awkward_profile() {
   p.samples.push_back({SampleKind::Op, "rename", test::stack({"vfs_rename"}), 3});
   p.ops.push_back({"rename", 0, 0, 0, 0, {}});
   p.ops.push_back({"unlink", 3, 0, 0, 0, {}});
+  // Many children out of order, each twice: the lookup through the index.
+  for (int round = 0; round < 2; ++round)
+    for (int k = 0; k < 40; ++k)
+      p.samples.push_back(
+          {SampleKind::Op, "unlink", test::stack({fmt::format("f{}", (k * 17) % 40)}), 1});
   for (auto& s : p.samples) s.count = s.count * 7 + 1;
   for (auto& o : p.ops)
     if (o.count > 0) o.count = o.count * 3 + 1;
