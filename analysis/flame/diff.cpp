@@ -125,15 +125,19 @@ std::vector<std::string> legend(const DiffOptions& opt, const FlameNode& root, d
 }  // namespace
 
 std::string render_diff_svg(const FlameInput& a, const FlameInput& b, const DiffOptions& opt) {
-  return DiffGraph(a, b, opt).render(opt.svg.min_width_px);
+  return render_diff_svg(flame_diff_tree(a, b), opt);
+}
+
+std::string render_diff_svg(FlameNode tree, const DiffOptions& opt) {
+  return DiffGraph(std::move(tree), opt).render(opt.svg.min_width_px);
 }
 
 // The merged tree, its layout spans, each frame's tooltip and its
 // significance, made once for every width the graph is drawn at.
 class DiffGraph::Impl {
  public:
-  Impl(const FlameInput& a, const FlameInput& b, DiffOptions opt)
-      : root_(flame_diff_tree(a, b)),
+  Impl(FlameNode tree, DiffOptions opt)
+      : root_(std::move(tree)),
         opt_(std::move(opt)),
         spans_(flame::measure(root_, [this](const FlameNode& n) { return width_of(n, opt_.width); })) {}
 
@@ -254,7 +258,9 @@ std::size_t DiffGraph::Impl::size(double min_width_px) {
 }
 
 DiffGraph::DiffGraph(const FlameInput& a, const FlameInput& b, DiffOptions opt)
-    : impl_(std::make_unique<Impl>(a, b, std::move(opt))) {}
+    : DiffGraph(flame_diff_tree(a, b), std::move(opt)) {}
+DiffGraph::DiffGraph(FlameNode tree, DiffOptions opt)
+    : impl_(std::make_unique<Impl>(std::move(tree), std::move(opt))) {}
 DiffGraph::~DiffGraph() = default;
 DiffGraph::DiffGraph(DiffGraph&&) noexcept = default;
 DiffGraph& DiffGraph::operator=(DiffGraph&&) noexcept = default;

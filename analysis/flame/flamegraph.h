@@ -75,10 +75,32 @@ SvgOptions flame_svg_options(const Profile& p, View view,
 // Folded stacks as parse_folded (io/folded.h) read them, frames kept as
 // they are; `column` 1 takes the second count of the two-column (diff) form.
 FlameInput flame_input(const FoldedStacks& folded, int column = 0);
+// The same from parse_folded_interned: its frames are interned already.
+FlameInput flame_input(const InternedFolded& folded, int column = 0);
 
 // Merged trees; see FlameNode.
 FlameNode flame_tree(const FlameInput& in);
 FlameNode flame_diff_tree(const FlameInput& a, const FlameInput& b);
+
+// A merged tree and the roots left out of it (FlameInput::skipped).
+struct FlameTree {
+  FlameNode root{"all"};
+  std::vector<std::string> skipped;
+};
+
+// The same trees straight from profiles' interned stacks, with no
+// FlameInput in between (no stack joined, copied or sorted), equal bit for
+// bit to the trees of the FlameInputs:
+//   flame_tree(p, ...)                = flame_tree(flame_input(p, ...)), its skipped
+//   flame_diff_tree(a, b, ...)        = of flame_input(a, ...) and flame_input(b, ...)
+//   flame_diff_tree_ns_per_op(a, b, ...) = of flame_input_ns_per_op of each; nullopt
+//                                          where either is nullopt
+FlameTree flame_tree(const Profile& p, View view, const std::optional<std::string>& op,
+                     bool per_op);
+FlameNode flame_diff_tree(const Profile& a, const Profile& b, View view,
+                          const std::optional<std::string>& op, bool per_op);
+std::optional<FlameNode> flame_diff_tree_ns_per_op(const Profile& a, const Profile& b, View view,
+                                                   const std::optional<std::string>& op);
 
 // The flame graph: click to zoom, regex search with the matched share,
 // tooltips with the value in opt.unit, its share of the total and of its
@@ -87,6 +109,8 @@ FlameNode flame_diff_tree(const FlameInput& a, const FlameInput& b);
 // frames pruning hid. No stacks (or none > 0): a valid SVG saying "no
 // samples".
 std::string render_svg(const FlameInput& in, const SvgOptions& opt);
+// The same from a merged tree (flame_tree).
+std::string render_tree_svg(const FlameTree& tree, const SvgOptions& opt);
 
 // Which profile's value sets a frame's width in a diff. Frames with no value
 // on the chosen side (gone in B with B, new in B with A) keep the other
@@ -113,6 +137,8 @@ struct DiffOptions {
 // Normalise before calling (flame_input with per_op = true: cost per
 // operation, so a run that did more operations is not "slower" for it).
 std::string render_diff_svg(const FlameInput& a, const FlameInput& b, const DiffOptions& opt);
+// The same from a merged diff tree (flame_diff_tree).
+std::string render_diff_svg(FlameNode tree, const DiffOptions& opt);
 
 // A differential flame graph drawn more than once, at growing pruning
 // widths (a page's size budget): the merged tree, its layout spans, each
@@ -123,6 +149,8 @@ std::string render_diff_svg(const FlameInput& a, const FlameInput& b, const Diff
 class DiffGraph {
  public:
   DiffGraph(const FlameInput& a, const FlameInput& b, DiffOptions opt);
+  // From a merged diff tree (flame_diff_tree).
+  DiffGraph(FlameNode tree, DiffOptions opt);
   // Moving is cheap; copying is not needed.
   ~DiffGraph();
   DiffGraph(DiffGraph&&) noexcept;

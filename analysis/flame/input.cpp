@@ -86,6 +86,14 @@ FlameInput flame_input(const FoldedStacks& folded, int column) {
   return in;
 }
 
+FlameInput flame_input(const InternedFolded& folded, int column) {
+  FlameInput in;
+  in.stacks.reserve(folded.stacks.size());
+  for (const auto& s : folded.stacks)
+    in.stacks.emplace_back(s.frames, column == 1 ? s.value2.value_or(0) : s.value);
+  return in;
+}
+
 std::string diff_folded(const FlameInput& a, const FlameInput& b) {
   std::map<std::string, std::pair<double, double>> rows;
   for (const auto& [frames, value] : a.stacks) rows[join_frames(frames)].first += value;

@@ -83,12 +83,13 @@ void tooltip(const Layout& lay, const Frame& f, const SvgOptions& opt, std::stri
   append_escaped(out, scratch);
 }
 
-std::vector<std::string> header_lines(const SvgOptions& opt, const FlameInput& in) {
+std::vector<std::string> header_lines(const SvgOptions& opt,
+                                      const std::vector<std::string>& skipped) {
   std::vector<std::string> lines;
   if (!opt.subtitle.empty()) lines.push_back(opt.subtitle);
-  if (!in.skipped.empty()) {
+  if (!skipped.empty()) {
     std::string s = "Left out: ";
-    for (std::size_t i = 0; i < in.skipped.size(); ++i) s += (i ? ", " : "") + in.skipped[i];
+    for (std::size_t i = 0; i < skipped.size(); ++i) s += (i ? ", " : "") + skipped[i];
     if (s.size() > 160) s = s.substr(0, 157) + "...";
     lines.push_back(s);
   }
@@ -98,8 +99,12 @@ std::vector<std::string> header_lines(const SvgOptions& opt, const FlameInput& i
 }  // namespace
 
 std::string render_svg(const FlameInput& in, const SvgOptions& opt) {
-  FlameNode root = flame_tree(in);
-  auto lines = header_lines(opt, in);
+  return render_tree_svg(FlameTree{flame_tree(in), in.skipped}, opt);
+}
+
+std::string render_tree_svg(const FlameTree& tree, const SvgOptions& opt) {
+  const FlameNode& root = tree.root;
+  auto lines = header_lines(opt, tree.skipped);
   Layout lay = flame::layout(
       root, [](const FlameNode& n) { return n.value; }, opt.width - 2 * flame::kPadX,
       opt.min_width_px);

@@ -139,11 +139,13 @@ std::uint64_t add_saturating(std::uint64_t a, std::uint64_t b) {
 
 }  // namespace
 
-Result<FoldedStacks> parse_folded(std::string_view text, const std::string& origin,
-                                  FoldedColumns columns) {
-  FoldedStacks out;
-  out.two_column = columns == FoldedColumns::Two ||
-                   (columns == FoldedColumns::Detect && first_line_has_two(text));
+namespace {
+
+// The lines of folded text: on_line(stack text, its counts in a FoldedStack
+// whose frames are left empty) for each, or the first error.
+template <typename OnLine>
+std::optional<Error> each_line(std::string_view text, const std::string& origin, bool two_column,
+                               OnLine&& on_line) {
   std::size_t line_no = 0;
   while (!text.empty()) {
     ++line_no;
@@ -156,9 +158,9 @@ Result<FoldedStacks> parse_folded(std::string_view text, const std::string& orig
 
     LineParser lp(origin, line_no);
     FoldedStack st;
-    if (out.two_column) {
+    if (two_column) {
       double second = 0;
-      if (auto e = lp.take_count(line, second, st.count2)) return *e;
+      if (auto e = lp.take_count(line, second, st.count2)) return e;
       if (!looks_numeric(split_last(line).last))
         return lp.error(
             "one count, but the first line has two (a two-column diff needs both on "
@@ -166,10 +168,61 @@ Result<FoldedStacks> parse_folded(std::string_view text, const std::string& orig
             LineParser::kLineHint);
       st.value2 = second;
     }
-    if (auto e = lp.take_count(line, st.value, st.count)) return *e;
+    if (auto e = lp.take_count(line, st.value, st.count)) return e;
+    on_line(line, std::move(st));
+  }
+  return std::nullopt;
+}
+
+bool two_columns(std::string_view text, FoldedColumns columns) {
+  return columns == FoldedColumns::Two ||
+         (columns == FoldedColumns::Detect && first_line_has_two(text));
+}
+
+}  // namespace
+
+Result<FoldedStacks> parse_folded(std::string_view text, const std::string& origin,
+                                  FoldedColumns columns) {
+  FoldedStacks out;
+  out.two_column = two_columns(text, columns);
+  auto err = each_line(text, origin, out.two_column, [&](std::string_view line, FoldedStack st) {
     st.frames = split_frames(line);
     out.stacks.push_back(std::move(st));
-  }
+  });
+  if (err) return *err;
+  return out;
+}
+
+Result<InternedFolded> parse_folded_interned(std::string_view text, const std::string& origin,
+                                             FoldedColumns columns) {
+  InternedFolded out;
+  out.two_column = two_columns(text, columns);
+  // The previous line's frames and their text: a frame spelled as the one
+  // at its depth before it (sorted folded text shares long prefixes) is
+  // that frame, without hashing it into the pool again.
+  std::vector<std::string_view> prev_text;
+  Stack prev;
+  auto err = each_line(text, origin, out.two_column, [&](std::string_view line, FoldedStack st) {
+    InternedFoldedStack s{{}, st.value, st.value2};
+    std::size_t d = 0;
+    for (bool more = true; more; ++d) {
+      auto semi = line.find(';');
+      more = semi != std::string_view::npos;
+      std::string_view f = line.substr(0, semi);
+      if (more) line.remove_prefix(semi + 1);
+      if (d < prev.size() && prev_text[d] == f) {
+        s.frames.push_back(prev[d]);
+        continue;
+      }
+      prev.resize(d);
+      prev_text.resize(d);
+      prev.emplace_back(f);
+      prev_text.push_back(f);
+      s.frames.push_back(prev.back());
+    }
+    out.stacks.push_back(std::move(s));
+  });
+  if (err) return *err;
   return out;
 }
 

@@ -54,6 +54,21 @@ enum class FoldedColumns {
 Result<FoldedStacks> parse_folded(std::string_view text, const std::string& origin,
                                   FoldedColumns columns = FoldedColumns::Detect);
 
+// parse_folded with each stack's frames interned (model/frame.h) rather
+// than copied into strings: what a flame graph reads. The same lines, the
+// same values, the same errors; no exact counts.
+struct InternedFoldedStack {
+  Stack frames;  // root first
+  double value = 0;
+  std::optional<double> value2;
+};
+struct InternedFolded {
+  std::vector<InternedFoldedStack> stacks;  // in input order, not merged
+  bool two_column = false;
+};
+Result<InternedFolded> parse_folded_interned(std::string_view text, const std::string& origin,
+                                             FoldedColumns columns = FoldedColumns::Detect);
+
 // One line per stack in order, "a;b;c VALUE[ VALUE2]\n"; VALUE2 is written
 // when `stacks.two_column`. An exact `count` is written as it is; other
 // integral values without a fraction, others in the shortest form that reads

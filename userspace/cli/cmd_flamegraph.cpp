@@ -43,13 +43,13 @@ bool is_folded(const std::string& path) { return path.ends_with(".folded"); }
 struct Source {
   std::string path;
   std::optional<Profile> profile;
-  FoldedStacks folded;
+  InternedFolded folded;
 };
 
 Source load(const std::string& path) {
   Source s{path, std::nullopt, {}};
   if (is_folded(path))
-    s.folded = take(parse_folded(take(read_whole_file(path, "folded stacks")), path));
+    s.folded = take(parse_folded_interned(take(read_whole_file(path, "folded stacks")), path));
   else
     s.profile = take(read_profile(path));
   return s;
@@ -69,10 +69,10 @@ void check_options(const Source& s, const FlameArgs& a, bool per_op) {
   }
 }
 
-// Stacks of `s` for the graph; folded stacks keep their own roots, and --op
-// keeps those under that root.
-FlameInput stacks_of(const Source& s, const FlameArgs& a, bool per_op, int column = 0) {
-  if (s.profile) return flame_input(*s.profile, take(parse_view(a.view)), a.op, per_op);
+// Folded stacks of `s` for the graph (a profile's go straight into the
+// tree: flame_tree); they keep their own roots, and --op keeps those under
+// that root.
+FlameInput folded_stacks_of(const Source& s, const FlameArgs& a, int column = 0) {
   FlameInput in = flame_input(s.folded, column);
   if (a.op)
     std::erase_if(in.stacks, [&](const FlameStack& st) {
@@ -97,8 +97,49 @@ SvgOptions base_options(const Source& s, const FlameArgs& a, bool per_op) {
   return o;
 }
 
+// What a graph was drawn from is left to the process's exit, as clang
+// leaves its AST (-disable-free): freeing a 100k-stack profile and its
+// million-node tree one allocation at a time was ~18% of the command
+// (perf: malloc_consolidate, _int_free, ~vector). Sanitizer builds free
+// it, so their leak checks keep their meaning.
+#if defined(__SANITIZE_ADDRESS__)
+#define FSCOST_FREE_AT_EXIT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FSCOST_FREE_AT_EXIT 1
+#endif
+#endif
+template <typename T>
+void leave_to_exit(T& value) {
+#ifdef FSCOST_FREE_AT_EXIT
+  (void)value;
+#else
+  static_cast<void>(new T(std::move(value)));
+#endif
+}
+
+std::string draw(DiffGraph graph, double min_width_px) {
+  std::string svg = graph.render(min_width_px);
+  leave_to_exit(graph);
+  return svg;
+}
+
+std::string draw(FlameTree tree, const SvgOptions& o) {
+  std::string svg = render_tree_svg(tree, o);
+  leave_to_exit(tree);
+  return svg;
+}
+
+std::string single_of(const Source& s, const FlameArgs& a);
+
 std::string single(const FlameArgs& a) {
   Source s = load(a.file);
+  std::string svg = single_of(s, a);
+  leave_to_exit(s);
+  return svg;
+}
+
+std::string single_of(const Source& s, const FlameArgs& a) {
   check_options(s, a, a.per_op);
   SvgOptions o = base_options(s, a, a.per_op);
   if (!s.profile && s.folded.two_column) {
@@ -106,9 +147,15 @@ std::string single(const FlameArgs& a) {
     DiffOptions d;
     d.svg = o;
     d.svg.title = a.title.value_or("Differential flame graph");
-    return render_diff_svg(stacks_of(s, a, false, 0), stacks_of(s, a, false, 1), d);
+    return draw(DiffGraph(folded_stacks_of(s, a, 0), folded_stacks_of(s, a, 1), d),
+                d.svg.min_width_px);
   }
-  return render_svg(stacks_of(s, a, a.per_op), o);
+  if (s.profile)  // straight from the interned stacks
+    return draw(flame_tree(*s.profile, take(parse_view(a.view)), a.op, a.per_op), o);
+  FlameInput in = folded_stacks_of(s, a);
+  FlameTree tree{flame_tree(in), std::move(in.skipped)};
+  leave_to_exit(in);
+  return draw(std::move(tree), o);
 }
 
 std::string describe(const Source& s) {
@@ -117,9 +164,18 @@ std::string describe(const Source& s) {
   return fmt::format("{} ({}, {}, kernel {})", s.path, m.command, m.hostname, m.kernel_release);
 }
 
+std::string differential_of(const Source& sa, const Source& sb, const FlameArgs& a);
+
 std::string differential(const FlameArgs& a) {
   Source sa = load(a.diff[0]);
   Source sb = load(a.diff[1]);
+  std::string svg = differential_of(sa, sb, a);
+  leave_to_exit(sa);
+  leave_to_exit(sb);
+  return svg;
+}
+
+std::string differential_of(const Source& sa, const Source& sb, const FlameArgs& a) {
   if (sa.profile.has_value() != sb.profile.has_value())
     throw UserError("--diff needs two profiles or two folded files, not one of each",
                     "a profile diff is per operation, folded stacks have no op counts; "
@@ -140,16 +196,21 @@ std::string differential(const FlameArgs& a) {
   d.width = a.width == "a" ? DiffWidth::A : a.width == "max" ? DiffWidth::Max : DiffWidth::B;
   d.color = a.color == "self" ? DiffColor::Self : DiffColor::Inclusive;
   if (per_op) {
-    // Time per operation, as the diff page (µs/op, not samples/op).
+    // Time per operation, as the diff page (µs/op, not samples/op), else
+    // samples per operation.
     View view = take(parse_view(a.view));
-    auto ta = flame_input_ns_per_op(*sa.profile, view, a.op);
-    auto tb = flame_input_ns_per_op(*sb.profile, view, a.op);
-    if (ta && tb) {
+    if (auto tree = flame_diff_tree_ns_per_op(*sa.profile, *sb.profile, view, a.op)) {
       d.svg.unit = "ns/op";
-      return render_diff_svg(*ta, *tb, d);
+      return draw(DiffGraph(std::move(*tree), d), d.svg.min_width_px);
     }
+    return draw(DiffGraph(flame_diff_tree(*sa.profile, *sb.profile, view, a.op, true), d),
+                d.svg.min_width_px);
   }
-  return render_diff_svg(stacks_of(sa, a, per_op), stacks_of(sb, a, per_op), d);
+  FlameInput ia = folded_stacks_of(sa, a), ib = folded_stacks_of(sb, a);
+  DiffGraph graph(ia, ib, d);
+  leave_to_exit(ia);
+  leave_to_exit(ib);
+  return draw(std::move(graph), d.svg.min_width_px);
 }
 
 int run_flamegraph(const FlameArgs& a) {

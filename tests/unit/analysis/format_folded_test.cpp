@@ -126,6 +126,43 @@ TEST(FormatFolded, ArbitraryBytesNeverCrash) {
   EXPECT_GT(rejected, 0u);
 }
 
+// parse_folded_interned reads the same lines, values and errors as
+// parse_folded, with the frames interned (frames repeated from the line
+// before included).
+TEST(FormatFolded, InternedParseEqualsParse) {
+  std::mt19937 rng(7);
+  const std::string alphabet = "ab;; 0123456789.-e\n\r\t+x";
+  std::vector<std::string> inputs = {
+      "a;b;c 1\na;b;d 2\na;b 3\na;bb;c 4\nx 5\n", "a;b 1 2\na;c 3 4\n", "a;b 1 2\nb 3\n",
+      "a;;b 1\na;;c 2\n;a 3\n",
+      render_folded(test::full_profile(), {}),
+  };
+  for (int i = 0; i < 3000; ++i) {
+    std::string s(rng() % 40, ' ');
+    for (char& c : s) c = rng() % 4 ? alphabet[rng() % alphabet.size()] : static_cast<char>(rng());
+    inputs.push_back(s);
+  }
+  for (const auto& text : inputs)
+    for (auto columns : {FoldedColumns::Detect, FoldedColumns::One, FoldedColumns::Two}) {
+      auto want = parse_folded(text, "t", columns);
+      auto got = parse_folded_interned(text, "t", columns);
+      ASSERT_EQ(bool(got), bool(want)) << text;
+      if (!want) {
+        EXPECT_EQ(got.error().message, want.error().message);
+        continue;
+      }
+      EXPECT_EQ(got.value().two_column, want.value().two_column);
+      ASSERT_EQ(got.value().stacks.size(), want.value().stacks.size());
+      for (std::size_t k = 0; k < want.value().stacks.size(); ++k) {
+        const auto& w = want.value().stacks[k];
+        const auto& g = got.value().stacks[k];
+        EXPECT_EQ(g.frames, w.frames) << text;
+        EXPECT_EQ(g.value, w.value);
+        EXPECT_EQ(g.value2, w.value2);
+      }
+    }
+}
+
 TEST(FormatFolded, OwnerFromRoot) {
   using Owner = std::optional<std::pair<SampleKind, std::string>>;
   EXPECT_EQ(owner_from_root("create"), (Owner{{SampleKind::Op, "create"}}));

@@ -1,0 +1,307 @@
+// Profile → merged tree, straight from the interned stacks: each record of
+// for_each_stack walks a trie of frame ids (from where it leaves the record
+// before it, which usually shares most of its frames), and the trie becomes
+// a FlameNode tree with its children in name order. No stack is joined into
+// a folded line, copied into a FlameInput or sorted.
+//
+// The tree equals flame_tree(flame_input(...)) bit for bit: equal stacks
+// merge with the same saturating integer sum, each merged stack's value is
+// computed as flame_input computes it, and the values are added up the tree
+// in the order merge() adds them (stacks in name order, a stack before those
+// it is a prefix of).
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <span>
+#include <unordered_map>
+
+#include "flame/flamegraph.h"
+#include "model/units.h"
+#include "views/stacks.h"
+
+namespace fscost {
+
+namespace {
+
+constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+
+// How one side's merged stack values become the graph's, as flame_input
+// (per_op) and flame_input_ns_per_op (factor) compute them.
+struct Scale {
+  bool per_op = false;
+  std::optional<double> factor;
+  std::unordered_map<std::uint32_t, double> counts;  // op root's frame id → op count
+
+  double operator()(const Frame& root, std::uint64_t v) const {
+    double x = static_cast<double>(v);
+    if (per_op) x = x / counts.at(root.id());
+    if (factor) x *= *factor;
+    return x;
+  }
+};
+
+// Child lookup by (parent node, frame id) for nodes with many children out
+// of order: open addressing, linear probing.
+class ChildTable {
+ public:
+  // Room for `n` children before it grows.
+  explicit ChildTable(std::size_t n = 512) : slots_(std::bit_ceil(2 * n + 2), {kEmpty, 0}) {}
+
+  // The child of `parent` named `frame`, or kNone.
+  std::uint32_t& at(std::uint32_t parent, std::uint32_t frame) {
+    if (2 * (used_ + 1) > slots_.size()) grow();
+    std::uint64_t key = (std::uint64_t{parent} << 32) | frame;
+    std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = hash(key) & mask;; i = (i + 1) & mask) {
+      if (slots_[i].first == key) return slots_[i].second;
+      if (slots_[i].first == kEmpty) {
+        ++used_;
+        slots_[i] = {key, kNone};
+        return slots_[i].second;
+      }
+    }
+  }
+
+ private:
+  static constexpr std::uint64_t kEmpty = std::numeric_limits<std::uint64_t>::max();
+  static std::size_t hash(std::uint64_t k) {
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    return static_cast<std::size_t>(k);
+  }
+  void grow() {
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> old(slots_.size() * 2, {kEmpty, 0});
+    old.swap(slots_);
+    std::size_t mask = slots_.size() - 1;
+    for (const auto& s : old) {
+      if (s.first == kEmpty) continue;
+      std::size_t i = hash(s.first) & mask;
+      while (slots_[i].first != kEmpty) i = (i + 1) & mask;
+      slots_[i] = s;
+    }
+  }
+
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> slots_;
+  std::size_t used_ = 0;
+};
+
+class Trie {
+ public:
+  // `frames`: about how many stack entries will be added (room reserved).
+  explicit Trie(std::size_t frames) {
+    nodes_.reserve(frames + 1);
+    nodes_.push_back(Node{Frame("all")});
+  }
+
+  void add(std::span<const Frame> frames, std::uint64_t value, int side) {
+    std::size_t common = 0;
+    while (common < frames.size() && common < prev_.size() && frames[common] == prev_[common])
+      ++common;
+    path_.resize(common + 1);
+    prev_.resize(common);
+    for (std::size_t d = common; d < frames.size(); ++d) {
+      path_.push_back(child(path_.back(), frames[d]));
+      prev_.push_back(frames[d]);
+    }
+    Node& end = nodes_[path_.back()];
+    add_sat(end.self[side], value);
+  }
+
+  FlameNode tree(const std::array<Scale, 2>& scales) const {
+    std::vector<std::uint32_t> rank = name_ranks();
+    FlameNode root{nodes_[0].frame};
+    std::vector<FlameNode*> path;
+    std::vector<std::uint32_t> order;
+    build(0, root, Frame(), scales, rank, path, order);
+    return root;
+  }
+
+ private:
+  struct Node {
+    Frame frame;
+    std::uint32_t first_child = kNone, next_sibling = kNone, last_child = kNone;
+    // Children created in name order so far: a name after the last child's
+    // is a new child, found without a search.
+    bool sorted = true;
+    bool indexed = false;  // children in children_ (many, out of order)
+    // Merged value of the stacks ending here, per side; every record adds
+    // a value > 0, so 0 is "none ends here".
+    std::array<std::uint64_t, 2> self{};
+  };
+
+  // The child of `parent` named `f`, made if new. A profile's records come
+  // sorted by their frames' text (roots aside), so nearly every stack that
+  // leaves the one before it leaves with a name after the last child's:
+  // one string compare, no hash. Out of order, the children are searched,
+  // through a hash table once they are many.
+  std::uint32_t child(std::uint32_t parent, const Frame& f) {
+    constexpr std::size_t kIndexAbove = 16;
+    Node& p = nodes_[parent];
+    if (p.last_child == kNone) return append(parent, f);
+    const Frame& last = nodes_[p.last_child].frame;
+    if (last == f) return p.last_child;
+    if (p.sorted && last.str() < f.str()) return append(parent, f);
+    p.sorted = false;
+    if (p.indexed) {
+      std::uint32_t& at = children_.at(parent, f.id());
+      return at != kNone ? at : (at = append(parent, f, false));
+    }
+    std::size_t n = 0;
+    for (std::uint32_t c = p.first_child; c != kNone; c = nodes_[c].next_sibling, ++n)
+      if (nodes_[c].frame == f) return c;
+    if (n > kIndexAbove) {
+      p.indexed = true;
+      for (std::uint32_t c = p.first_child; c != kNone; c = nodes_[c].next_sibling)
+        children_.at(parent, nodes_[c].frame.id()) = c;
+      return children_.at(parent, f.id()) = append(parent, f, false);
+    }
+    return append(parent, f);
+  }
+
+  // A new last child; `index` puts it in children_ if its parent is indexed.
+  std::uint32_t append(std::uint32_t parent, const Frame& f, bool index = true) {
+    auto c = static_cast<std::uint32_t>(nodes_.size());
+    nodes_.push_back(Node{f});
+    Node& p = nodes_[parent];
+    (p.last_child == kNone ? p.first_child : nodes_[p.last_child].next_sibling) = c;
+    p.last_child = c;
+    if (index && p.indexed) children_.at(parent, f.id()) = c;
+    return c;
+  }
+
+  // Each frame id's rank in name order (kNone for frames not in the trie).
+  std::vector<std::uint32_t> name_ranks() const {
+    std::vector<std::uint32_t> rank(Frame::pool_size(), kNone);
+    std::vector<Frame> seen;
+    for (const Node& n : nodes_)
+      if (std::exchange(rank[n.frame.id()], 0) == kNone) seen.push_back(n.frame);
+    std::sort(seen.begin(), seen.end(),
+              [](const Frame& x, const Frame& y) { return x.str() < y.str(); });
+    for (std::size_t r = 0; r < seen.size(); ++r)
+      rank[seen[r].id()] = static_cast<std::uint32_t>(r);
+    return rank;
+  }
+
+  // `path`: the FlameNodes from the root down to `out`'s parent. `order`
+  // is scratch for the children's order, shared down the recursion.
+  void build(std::uint32_t at, FlameNode& out, Frame root, const std::array<Scale, 2>& scales,
+             const std::vector<std::uint32_t>& rank, std::vector<FlameNode*>& path,
+             std::vector<std::uint32_t>& order) const {
+    const Node& n = nodes_[at];
+    path.push_back(&out);
+    // A stack ending here sorts before the stacks it is a prefix of.
+    for (int side = 0; side < 2; ++side) {
+      if (n.self[side] == 0) continue;
+      double v = scales[side](root, n.self[side]);
+      for (FlameNode* p : path) (side ? p->value_b : p->value) += v;
+    }
+    std::size_t first = order.size();
+    for (std::uint32_t c = n.first_child; c != kNone; c = nodes_[c].next_sibling)
+      order.push_back(c);
+    auto kids = std::span(order).subspan(first);
+    std::sort(kids.begin(), kids.end(), [&](std::uint32_t x, std::uint32_t y) {
+      return rank[nodes_[x].frame.id()] < rank[nodes_[y].frame.id()];
+    });
+    out.children.reserve(kids.size());
+    for (std::uint32_t c : kids) out.children.push_back(FlameNode{nodes_[c].frame});
+    for (std::size_t i = 0; i < out.children.size(); ++i) {
+      std::uint32_t c = order[first + i];  // `kids` may dangle once order grows
+      build(c, out.children[i], at == 0 ? nodes_[c].frame : root, scales, rank, path, order);
+    }
+    order.resize(first);
+    path.pop_back();
+  }
+
+  std::vector<Node> nodes_;  // [0] is "all"
+  ChildTable children_;  // (parent, frame id) → child, of indexed parents only
+  std::vector<std::uint32_t> path_{0};  // nodes of the previous stack, "all" first
+  Stack prev_;                          // its frames
+};
+
+// Adds `p`'s stacks of `view` to side `side` of `trie`; returns how that
+// side's values scale and the roots per_op left out.
+Scale add_profile(Trie& trie, int side, const Profile& p, View view,
+                  const std::optional<std::string>& op, bool per_op, SkippedRoots& skipped) {
+  Scale scale;
+  scale.per_op = per_op;
+  // As per_operation: the last op of a name counts.
+  std::map<std::string, std::uint64_t> by_name;
+  for (const auto& o : p.ops) by_name[o.name] = o.count;
+  std::unordered_map<std::uint32_t, bool> kept;  // root frame id → kept
+  FoldedFrames ff;
+  for_each_stack(p, view, {op, false}, ff, [&](const StackRecord& r) {
+    if (per_op) {
+      const Frame& root = r.frames.front();
+      auto [it, added] = kept.try_emplace(root.id(), false);
+      if (added) {
+        auto c = by_name.find(root.str());
+        it->second = c != by_name.end() && c->second > 0;
+        if (it->second)
+          scale.counts[root.id()] = static_cast<double>(c->second);
+      }
+      if (!it->second) {
+        skipped.add(root.str());
+        return;
+      }
+    }
+    trie.add(r.frames, r.value, side);
+  });
+  return scale;
+}
+
+// About how many stack entries `view` of `p` adds: its records' frames.
+std::size_t frames_of(const Profile& p, View view) {
+  std::size_t n = 0;
+  switch (view) {
+    case View::OnCpu:
+      for (const auto& s : p.samples) n += s.frames.size() + 1;
+      break;
+    case View::OffCpu:
+      for (const auto& s : p.offcpu) n += s.frames.size() + s.waker_frames.size() + 4;
+      break;
+    case View::Locks:
+      for (const auto& s : p.locks) n += s.frames.size() + 2;
+      break;
+  }
+  return n;
+}
+
+}  // namespace
+
+FlameTree flame_tree(const Profile& p, View view, const std::optional<std::string>& op,
+                     bool per_op) {
+  Trie trie(frames_of(p, view));
+  SkippedRoots skipped;
+  std::array<Scale, 2> scales{add_profile(trie, 0, p, view, op, per_op, skipped), Scale{}};
+  return {trie.tree(scales), skipped.reasons()};
+}
+
+FlameNode flame_diff_tree(const Profile& a, const Profile& b, View view,
+                          const std::optional<std::string>& op, bool per_op) {
+  Trie trie(frames_of(a, view) + frames_of(b, view));
+  SkippedRoots unused;
+  std::array<Scale, 2> scales{add_profile(trie, 0, a, view, op, per_op, unused),
+                              add_profile(trie, 1, b, view, op, per_op, unused)};
+  return trie.tree(scales);
+}
+
+std::optional<FlameNode> flame_diff_tree_ns_per_op(const Profile& a, const Profile& b, View view,
+                                                   const std::optional<std::string>& op) {
+  if (view == View::OnCpu && (a.meta.freq_hz == 0 || b.meta.freq_hz == 0)) return std::nullopt;
+  Trie trie(frames_of(a, view) + frames_of(b, view));
+  SkippedRoots unused;
+  std::array<Scale, 2> scales{add_profile(trie, 0, a, view, op, true, unused),
+                              add_profile(trie, 1, b, view, op, true, unused)};
+  if (view == View::OnCpu) {
+    scales[0].factor = 1e9 / a.meta.freq_hz;
+    scales[1].factor = 1e9 / b.meta.freq_hz;
+  }
+  return trie.tree(scales);
+}
+
+}  // namespace fscost

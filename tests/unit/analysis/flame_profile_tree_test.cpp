@@ -1,0 +1,116 @@
+// The flame trees built straight from a profile's interned stacks equal,
+// bit for bit, the trees of flame_input's stacks (the path through a
+// FlameInput), and draw the same SVG.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "fixture.h"
+#include "flame/flamegraph.h"
+#include "full_fixture.h"
+#include "io/profile_io.h"
+
+namespace fscost {
+namespace {
+
+bool same_bits(double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; }
+
+// Names, exact values and child order; the first difference, "" if none.
+std::string difference(const FlameNode& x, const FlameNode& y, const std::string& at = "") {
+  std::string here = at + "/" + x.name.str();
+  if (x.name != y.name) return here + " vs " + y.name.str();
+  if (!same_bits(x.value, y.value) || !same_bits(x.value_b, y.value_b))
+    return fmt::format("{}: {:a}/{:a} vs {:a}/{:a}", here, x.value, x.value_b, y.value, y.value_b);
+  if (x.children.size() != y.children.size())
+    return fmt::format("{}: {} vs {} children", here, x.children.size(), y.children.size());
+  for (std::size_t i = 0; i < x.children.size(); ++i)
+    if (auto d = difference(x.children[i], y.children[i], here); !d.empty()) return d;
+  return "";
+}
+
+// Frames that sanitizing makes equal ("a;b" and "a:b"), an op with no
+// completed operations, two ops of one name, stacks out of order, and per-op divisions that do
+// not come out even, so a different order of additions would show.
+Profile awkward_profile() {
+  Profile p = test::full_profile();
+  p.samples.push_back({SampleKind::Op, "create", test::stack({"x;y"}), 7});
+  p.samples.push_back({SampleKind::Op, "create", test::stack({"x:y"}), 11});
+  p.samples.push_back({SampleKind::Op, "create", test::stack({"x\ny", "z"}), 13});
+  p.samples.push_back({SampleKind::Op, "rename", test::stack({"vfs_rename"}), 3});
+  p.ops.push_back({"rename", 0, 0, 0, 0, {}});
+  p.ops.push_back({"unlink", 3, 0, 0, 0, {}});
+  // Many children out of order, each twice: the lookup through the index.
+  for (int round = 0; round < 2; ++round)
+    for (int k = 0; k < 40; ++k)
+      p.samples.push_back(
+          {SampleKind::Op, "unlink", test::stack({fmt::format("f{}", (k * 17) % 40)}), 1});
+  for (auto& s : p.samples) s.count = s.count * 7 + 1;
+  for (auto& o : p.ops)
+    if (o.count > 0) o.count = o.count * 3 + 1;
+  return p;
+}
+
+std::vector<std::pair<std::string, Profile>> profiles() {
+  std::vector<std::pair<std::string, Profile>> out = {
+      {"sample", test::sample_profile()},
+      {"full", test::full_profile()},
+      {"awkward", awkward_profile()},
+  };
+  auto real = read_profile(std::string(FSCOST_TEST_DATA) + "/full-profile.json");
+  EXPECT_TRUE(real) << real.error().message;
+  if (real) out.emplace_back("full-profile.json", std::move(real.value()));
+  return out;
+}
+
+const std::vector<std::optional<std::string>> kOps = {std::nullopt, "create", "unlink", "nosuch"};
+
+TEST(FlameProfileTree, EqualsTheTreeOfFlameInput) {
+  for (const auto& [name, p] : profiles())
+    for (View view : kViews)
+      for (const auto& op : kOps)
+        for (bool per_op : {false, true}) {
+          SCOPED_TRACE(fmt::format("{} {} {} per_op={}", name, view_name(view),
+                                   op.value_or("all"), per_op));
+          FlameInput in = flame_input(p, view, op, per_op);
+          FlameTree t = flame_tree(p, view, op, per_op);
+          EXPECT_EQ(difference(t.root, flame_tree(in)), "");
+          EXPECT_EQ(t.skipped, in.skipped);
+          SvgOptions opt = flame_svg_options(p, view, op, per_op);
+          EXPECT_EQ(render_tree_svg(t, opt), render_svg(in, opt));
+        }
+}
+
+TEST(FlameProfileTree, DiffTreesEqualTheTreesOfFlameInput) {
+  auto ps = profiles();
+  for (const auto& [name_a, a] : ps)
+    for (const auto& [name_b, b] : ps)
+      for (View view : kViews)
+        for (const auto& op : kOps) {
+          SCOPED_TRACE(fmt::format("{} vs {} {} {}", name_a, name_b, view_name(view),
+                                   op.value_or("all")));
+          for (bool per_op : {false, true})
+            EXPECT_EQ(difference(flame_diff_tree(a, b, view, op, per_op),
+                                 flame_diff_tree(flame_input(a, view, op, per_op),
+                                                 flame_input(b, view, op, per_op))),
+                      "");
+          auto ta = flame_input_ns_per_op(a, view, op);
+          auto tb = flame_input_ns_per_op(b, view, op);
+          auto direct = flame_diff_tree_ns_per_op(a, b, view, op);
+          ASSERT_EQ(direct.has_value(), ta && tb);
+          if (direct) {
+            EXPECT_EQ(difference(*direct, flame_diff_tree(*ta, *tb)), "");
+          }
+        }
+}
+
+TEST(FlameProfileTree, NsPerOpNeedsBothSamplingRates) {
+  Profile a = test::sample_profile();
+  Profile b = a;
+  b.meta.freq_hz = 0;
+  EXPECT_FALSE(flame_diff_tree_ns_per_op(a, b, View::OnCpu, std::nullopt));
+  EXPECT_FALSE(flame_diff_tree_ns_per_op(b, a, View::OnCpu, std::nullopt));
+  EXPECT_TRUE(flame_diff_tree_ns_per_op(a, b, View::OffCpu, std::nullopt));
+}
+
+}  // namespace
+}  // namespace fscost
