@@ -91,39 +91,20 @@ struct Outcome {
   std::string why;
 };
 
-// Loads only `prog` from the probe object and, with `attach`, attaches it
-// (to `perf_fd` for a perf_event program); the object is gone again on return.
-Outcome try_program(const char* prog, int perf_fd = -1, bool attach = true) {
+// Loads `progs` of the probe object together, then attaches each but
+// `load_only` (probe_perf_event to `perf_fd`); the object is gone again on
+// return. One load is one parse of the kernel's BTF (~25 ms). When the load
+// fails, every program gets that failure.
+std::map<std::string, Outcome> try_programs(const std::vector<std::string>& progs, int perf_fd,
+                                            const std::string& load_only = {}) {
+  std::map<std::string, Outcome> out;
+  auto all = [&](Outcome o) {
+    for (const auto& name : progs) out[name] = o;
+    return out;
+  };
   std::unique_ptr<probe, SkelDeleter> skel(probe__open());
   if (!skel)
-    return {false, false, errno, fmt::format("cannot open the probe object: {}", strerror(errno))};
-  bpf_program* target = nullptr;
-  bpf_program* p;
-  bpf_object__for_each_program(p, skel->obj) {
-    bool is_target = std::strcmp(bpf_program__name(p), prog) == 0;
-    bpf_program__set_autoload(p, is_target);
-    if (is_target) target = p;
-  }
-  if (!target) return {false, false, ENOENT, fmt::format("no program {} in probe.bpf.c", prog)};
-  if (int err = probe__load(skel.get()))
-    return {false, false, -err, fmt::format("program load: {}", strerror(-err))};
-  if (!attach) return {true, false, 0, kNotForRecord};
-  std::unique_ptr<bpf_link, LinkDeleter> link(
-      perf_fd >= 0 ? bpf_program__attach_perf_event(target, perf_fd) : bpf_program__attach(target));
-  if (!link) return {true, false, errno, fmt::format("attach: {}", strerror(errno))};
-  return {true, true, 0, {}};
-}
-
-// Several probe programs in one object, loaded at once: one parse of the
-// kernel's BTF (~25 ms each) instead of one per program. Each is attached
-// (to `perf_fd` for probe_perf_event) unless it is `load_only`. nullopt
-// when the object does not load: then they are tried one at a time, so a
-// refusal still names its flavour.
-std::optional<std::map<std::string, Outcome>> try_together(const std::vector<std::string>& progs,
-                                                           int perf_fd,
-                                                           const std::string& load_only) {
-  std::unique_ptr<probe, SkelDeleter> skel(probe__open());
-  if (!skel) return std::nullopt;
+    return all({false, false, errno, fmt::format("cannot open the probe object: {}", strerror(errno))});
   std::map<std::string, bpf_program*> target;
   bpf_program* p;
   bpf_object__for_each_program(p, skel->obj) {
@@ -131,24 +112,27 @@ std::optional<std::map<std::string, Outcome>> try_together(const std::vector<std
     bpf_program__set_autoload(p, wanted);
     if (wanted) target[bpf_program__name(p)] = p;
   }
-  if (target.size() != progs.size() || probe__load(skel.get())) return std::nullopt;
-  std::map<std::string, Outcome> out;
+  if (target.size() != progs.size())
+    return all({false, false, ENOENT, "a program is missing from probe.bpf.c"});
+  if (int err = probe__load(skel.get()))
+    return all({false, false, -err, fmt::format("program load: {}", strerror(-err))});
   for (const auto& [name, prog] : target) {
     if (name == load_only) {
       out[name] = {true, false, 0, kNotForRecord};
       continue;
     }
     bool perf = name == "probe_perf_event";
-    if (perf && perf_fd < 0) {
-      out[name] = {true, false, ENODEV, "no cpu-clock perf event"};
-      continue;
-    }
     std::unique_ptr<bpf_link, LinkDeleter> link(perf ? bpf_program__attach_perf_event(prog, perf_fd)
                                                      : bpf_program__attach(prog));
     out[name] = link ? Outcome{true, true, 0, {}}
                      : Outcome{true, false, errno, fmt::format("attach: {}", strerror(errno))};
   }
   return out;
+}
+
+// One program alone, so that a refusal names exactly its flavour.
+Outcome try_program(const char* prog, int perf_fd = -1, bool attach = true) {
+  return try_programs({prog}, perf_fd, attach ? "" : prog).at(prog);
 }
 
 int open_cpu_clock(std::string* why) {
@@ -199,29 +183,24 @@ void probe_tracepoints(Features& f) {
 // for an RCU grace period, and record attaches none.
 void probe_programs(Features& f, int perf_fd, FeatureScope scope) {
   ScopedLibbpfQuiet quiet;
-  if (scope == FeatureScope::Record) {
-    std::vector<std::string> progs = {"probe_tracepoint", "probe_perf_event"};
+  bool record = scope == FeatureScope::Record;
+  // Record loads the programs it uses in one object (one BTF parse); each
+  // is tried alone when that fails, and for `fscost features`, so that a
+  // refusal names its flavour.
+  std::map<std::string, Outcome> together;
+  if (record) {
+    std::vector<std::string> progs = {"probe_tracepoint"};
+    if (perf_fd >= 0) progs.push_back("probe_perf_event");
     for (const auto& p : kProgProbes)
       if (p.for_record) progs.push_back(p.prog);
-    if (auto all = try_together(progs, perf_fd, "probe_tracepoint")) {
-      f.can_load_bpf = true;
-      f.why["tracepoint"] = kNotForRecord;
-      for (const auto& p : kProgProbes) {
-        if (!p.for_record) {
-          f.why[p.key] = kNotForRecord;
-          continue;
-        }
-        const Outcome& o = all->at(p.prog);
-        f.*p.member = o.attached;
-        if (!o.attached) f.why[p.key] = o.why;
-      }
-      const Outcome& pe = all->at("probe_perf_event");
-      f.perf_event_prog = pe.attached;
-      if (!pe.attached) f.why["perf_event"] = pe.why;
-      return;
-    }
+    together = try_programs(progs, perf_fd, "probe_tracepoint");
+    if (!together.at(progs[0]).loaded) together.clear();
   }
-  Outcome tp = try_program("probe_tracepoint", -1, scope == FeatureScope::All);
+  auto outcome = [&](const char* prog, int fd, bool attach) {
+    auto it = together.find(prog);
+    return it != together.end() ? it->second : try_program(prog, fd, attach);
+  };
+  Outcome tp = outcome("probe_tracepoint", -1, !record);
   f.can_load_bpf = tp.loaded;
   f.tracepoint_prog = tp.attached;
   if (!tp.loaded) f.why["bpf"] = tp.err == EPERM ? kNoBpfWhy : tp.why;
@@ -231,23 +210,23 @@ void probe_programs(Features& f, int perf_fd, FeatureScope scope) {
       f.why[p.key] = "BPF unavailable";
       continue;
     }
-    if (scope == FeatureScope::Record && !p.for_record) {
+    if (record && !p.for_record) {
       f.why[p.key] = kNotForRecord;
       continue;
     }
-    Outcome o = try_program(p.prog);
+    Outcome o = outcome(p.prog, -1, true);
     f.*p.member = o.attached;
     if (!o.attached) f.why[p.key] = o.why;
   }
   // Without the PMU (CONFIG_KPROBES off) the attach error is a bare ENOENT.
-  if (scope == FeatureScope::All && !f.kprobes && access(kKprobePmu, F_OK) != 0)
+  if (!record && !f.kprobes && access(kKprobePmu, F_OK) != 0)
     f.why["kprobes"] =
         "no kprobe PMU: /sys/bus/event_source/devices/kprobe missing; CONFIG_KPROBES off?";
 
   if (!f.can_load_bpf || perf_fd < 0) {
     f.why["perf_event"] = !f.can_load_bpf ? "BPF unavailable" : "no cpu-clock perf event";
   } else {
-    Outcome o = try_program("probe_perf_event", perf_fd);
+    Outcome o = outcome("probe_perf_event", perf_fd, true);
     f.perf_event_prog = o.attached;
     if (!o.attached) f.why["perf_event"] = o.why;
   }
