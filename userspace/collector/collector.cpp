@@ -13,6 +13,7 @@
 #include <filesystem>
 
 #include "collector/kernel_features.h"
+#include "collector/map_read.h"
 #include "fscost_bpf.skel.h"
 #include "collector/syscall_table.h"
 #include "collector/tracefs.h"
@@ -173,14 +174,8 @@ Result<std::monostate> Collector::attach() {
 
 std::vector<pid_t> Collector::tracked_pids() const {
   std::vector<pid_t> pids;
-  int fd = bpf_map__fd(skel_->maps.tracked);
-  __u32 key = 0, next = 0;
-  const __u32* prev = nullptr;
-  while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-    pids.push_back(static_cast<pid_t>(next));
-    key = next;
-    prev = &key;
-  }
+  for (const auto& [tgid, one] : read_hash<__u32, __u8>(bpf_map__fd(skel_->maps.tracked)))
+    pids.push_back(static_cast<pid_t>(tgid));
   return pids;
 }
 
