@@ -21,9 +21,6 @@ namespace {
 
 using fscost::RecordArgs;
 using fscost::ReportArgs;
-using fscost::MapSizeRule;
-using fscost::kStackStorage, fscost::kMaxStacks, fscost::kMaxThreads, fscost::kMaxProcs,
-    fscost::kMaxOffcpu, fscost::kMaxLocks, fscost::kMaxBackground;
 
 void add_record(CLI::App& app, RecordArgs& a, std::function<int()>& run) {
   auto* sub = app.add_subcommand("record", "Record per-operation kernel cost of a target");
@@ -37,29 +34,11 @@ void add_record(CLI::App& app, RecordArgs& a, std::function<int()>& run) {
   sub->add_option("-d,--duration", a.duration_s, "Stop after SECONDS (with -a or -p)")
       ->check(CLI::PositiveNumber);
   // Map sizes: unset, they grow with the CPU count (collector/map_sizes.h).
-  auto per_cpu = [](const char* what, MapSizeRule r) {
-    return fmt::format("{} (default {}, or {} per CPU above {} CPUs)", what, r.floor, r.per_cpu,
-                       r.floor / r.per_cpu);
-  };
-  sub->add_option("--stack-storage-size", a.collector.sizes.stack_storage,
-                  per_cpu("Stack map entries", kStackStorage))
-      ->check(CLI::Range(16u, 1u << 22));
-  sub->add_option("--max-stacks", a.collector.sizes.max_stacks,
-                  per_cpu("(op, stack) aggregation entries", kMaxStacks))
-      ->check(CLI::Range(16u, 1u << 22));
-  sub->add_option("--max-threads", a.collector.sizes.max_threads,
-                  per_cpu("Tracked threads (raw_tp flavour; tp_btf uses unbounded task storage)",
-                          kMaxThreads))
-      ->check(CLI::Range(16u, 1u << 22));
-  sub->add_option("--max-procs", a.collector.sizes.max_procs,
-                  per_cpu("Tracked processes", kMaxProcs))
-      ->check(CLI::Range(16u, 1u << 22));
-  sub->add_option("--max-offcpu", a.collector.sizes.max_offcpu,
-                  per_cpu("(op, off-CPU stack, waker) entries", kMaxOffcpu))
-      ->check(CLI::Range(16u, 1u << 22));
-  sub->add_option("--max-locks", a.collector.sizes.max_locks,
-                  per_cpu("(op, lock, stack) entries", kMaxLocks))
-      ->check(CLI::Range(16u, 1u << 22));
+  for (const auto& o : fscost::kMapSizeOptions)
+    sub->add_option(o.flag, a.collector.sizes.*o.asked,
+                    fmt::format("{} (default {}, or {} per CPU above {} CPUs)", o.what, o.floor,
+                                o.per_cpu, o.floor / o.per_cpu))
+        ->check(CLI::Range(fscost::kMinMapEntries, fscost::kMaxMapEntries));
   sub->add_option("--probes", a.probes,
                   "Probe groups besides ops and samples: default (all but xfsbuf), all, none, or a "
                   "list of offcpu,wakers,locks,xfs,xfsbuf,block")
@@ -73,9 +52,6 @@ void add_record(CLI::App& app, RecordArgs& a, std::function<int()>& run) {
                 "After the command exits, syncfs the --fs filesystem inside the recording "
                 "(op 'sync'): its writeback lands in this profile")
       ->needs(fs);
-  sub->add_option("--max-background", a.collector.sizes.max_background,
-                  per_cpu("(kernel thread, work function) entries for XFS events", kMaxBackground))
-      ->check(CLI::Range(16u, 1u << 22));
   sub->add_flag("--bpf-stats", a.collector.bpf_stats,
                 "Time fscost's own BPF programs (bpf_stats; costs two clock reads per event)");
   sub->add_flag("-q,--quiet", a.quiet,

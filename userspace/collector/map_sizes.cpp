@@ -3,22 +3,17 @@
 #include <algorithm>
 
 namespace fscost {
-namespace {
 
-std::uint32_t size_of(const std::optional<std::uint32_t>& asked, MapSizeRule rule, unsigned cpus) {
-  if (asked) return *asked;
-  std::uint64_t scaled = static_cast<std::uint64_t>(rule.per_cpu) * std::max(1u, cpus);
-  // --max-* accept at most 2^22; so does the default.
-  return static_cast<std::uint32_t>(std::min<std::uint64_t>(std::max<std::uint64_t>(rule.floor, scaled), 1u << 22));
-}
-
-}  // namespace
-
-MapSizes resolve_map_sizes(const MapSizeOptions& a, unsigned cpus) {
-  return {size_of(a.stack_storage, kStackStorage, cpus), size_of(a.max_stacks, kMaxStacks, cpus),
-          size_of(a.max_threads, kMaxThreads, cpus),     size_of(a.max_procs, kMaxProcs, cpus),
-          size_of(a.max_offcpu, kMaxOffcpu, cpus),       size_of(a.max_locks, kMaxLocks, cpus),
-          size_of(a.max_background, kMaxBackground, cpus)};
+MapSizes resolve_map_sizes(const MapSizeOptions& asked, unsigned cpus) {
+  MapSizes out{};
+  for (const MapSizeOption& o : kMapSizeOptions) {
+    const auto& given = asked.*o.asked;
+    std::uint64_t scaled = static_cast<std::uint64_t>(o.per_cpu) * std::max(1u, cpus);
+    out.*o.size = given ? *given
+                        : static_cast<std::uint32_t>(std::min<std::uint64_t>(
+                              std::max<std::uint64_t>(o.floor, scaled), kMaxMapEntries));
+  }
+  return out;
 }
 
 }  // namespace fscost

@@ -4,7 +4,7 @@
 // on 256 CPUs (255k samples/s) a sample only bumps a count, but per-CPU
 // kernel threads (ksoftirqd/N, migration/N, …) and more concurrent
 // operations bring more distinct (who, stack) keys (docs/PERFORMANCE.md,
-// "Scaling past this machine").
+// "cost per event, per run and on 256 CPUs").
 #pragma once
 
 #include <cstdint>
@@ -22,14 +22,34 @@ struct MapSizes {
       max_background;
 };
 
-// Default = max(floor, per_cpu × cpus): the floors are the sizes that were
-// measured to suffice on 2–8 CPUs; the per-CPU terms take over above 128 CPUs.
-struct MapSizeRule {
+inline constexpr std::uint32_t kMinMapEntries = 16, kMaxMapEntries = 1u << 22;
+
+// One row per option: default = max(floor, per_cpu × CPUs), at most
+// kMaxMapEntries. The floors are the sizes that sufficed on 2–8 CPUs; the
+// per-CPU terms take over above 128 CPUs.
+struct MapSizeOption {
+  const char* flag;
+  const char* what;
+  std::optional<std::uint32_t> MapSizeOptions::*asked;
+  std::uint32_t MapSizes::*size;
   std::uint32_t floor, per_cpu;
 };
-inline constexpr MapSizeRule kStackStorage{16384, 128}, kMaxStacks{32768, 256},
-    kMaxThreads{16384, 128}, kMaxProcs{8192, 64}, kMaxOffcpu{16384, 128}, kMaxLocks{16384, 128},
-    kMaxBackground{1024, 8};
+inline constexpr MapSizeOption kMapSizeOptions[] = {
+    {"--stack-storage-size", "Stack map entries", &MapSizeOptions::stack_storage,
+     &MapSizes::stack_storage, 16384, 128},
+    {"--max-stacks", "(op, stack) aggregation entries", &MapSizeOptions::max_stacks,
+     &MapSizes::max_stacks, 32768, 256},
+    {"--max-threads", "Tracked threads (raw_tp flavour; tp_btf uses unbounded task storage)",
+     &MapSizeOptions::max_threads, &MapSizes::max_threads, 16384, 128},
+    {"--max-procs", "Tracked processes", &MapSizeOptions::max_procs, &MapSizes::max_procs, 8192,
+     64},
+    {"--max-offcpu", "(op, off-CPU stack, waker) entries", &MapSizeOptions::max_offcpu,
+     &MapSizes::max_offcpu, 16384, 128},
+    {"--max-locks", "(op, lock, stack) entries", &MapSizeOptions::max_locks, &MapSizes::max_locks,
+     16384, 128},
+    {"--max-background", "(kernel thread, work function) entries for XFS events",
+     &MapSizeOptions::max_background, &MapSizes::max_background, 1024, 8},
+};
 
 MapSizes resolve_map_sizes(const MapSizeOptions& asked, unsigned cpus);
 
