@@ -121,10 +121,9 @@ static __always_inline struct fscost_cpu_now *cpu_now_slot(void)
 bool states_complete = false;
 __u16 states_gen = 0;
 
-static __always_inline void set_cpu_now(__u64 task, struct fscost_task *t)
+static __always_inline void fill_cpu_now(struct fscost_cpu_now *c, __u64 task,
+					 struct fscost_task *t)
 {
-	struct fscost_cpu_now *c = cpu_now_slot();
-
 	if (!c)
 		return;
 	c->task = task;
@@ -133,14 +132,22 @@ static __always_inline void set_cpu_now(__u64 task, struct fscost_task *t)
 	c->gen = states_gen;
 }
 
-/* The slot, if it describes the current task as of the latest seeding. */
+static __always_inline void set_cpu_now(__u64 task, struct fscost_task *t)
+{
+	fill_cpu_now(cpu_now_slot(), task, t);
+}
+
+/* Whether the slot describes `task` as of the latest seeding. */
+static __always_inline bool cpu_now_is(struct fscost_cpu_now *c, __u64 task)
+{
+	return c && c->task == task && c->gen == states_gen;
+}
+
 static __always_inline struct fscost_cpu_now *cpu_now_current(void)
 {
 	struct fscost_cpu_now *c = cpu_now_slot();
 
-	if (!c || c->task != bpf_get_current_task() || c->gen != states_gen)
-		return NULL;
-	return c;
+	return cpu_now_is(c, bpf_get_current_task()) ? c : NULL;
 }
 
 /* Per-thread state, in one of two maps by attach flavour. tp_btf programs

@@ -79,23 +79,24 @@ static __noinline void learn_regs_offset(struct pt_regs *regs)
 
 static __always_inline void handle_sys_enter(struct pt_regs *regs, long id, bool btf)
 {
+	struct fscost_cpu_now *c;
 	struct fscost_task *t;
-	__u64 now;
+	__u64 now, task;
+	bool by_state;
 
 	if (!enabled)
 		return;
 	/* Every syscall on the machine comes here. With every tracked thread
 	 * given state (states_complete), an untracked one is told by the
 	 * per-CPU slot alone (bench/run bpf: the untracked row). */
-	if (states_complete && !trace_all) {
-		struct fscost_cpu_now *c = cpu_now_current();
-
-		if (c && !c->has_state)
-			return;
-	}
+	by_state = states_complete && !trace_all;
+	task = bpf_get_current_task();
+	c = cpu_now_slot();
+	if (by_state && cpu_now_is(c, task) && !c->has_state)
+		return;
 	t = current_state(btf);
 	if (!t) {
-		if ((states_complete && !trace_all) || !is_tracked(bpf_get_current_pid_tgid() >> 32))
+		if (by_state || !is_tracked(bpf_get_current_pid_tgid() >> 32))
 			return;
 		t = current_state_create(btf, FSCOST_DROP_TASK_MAP_FULL);
 		if (!t)
@@ -111,7 +112,7 @@ static __always_inline void handle_sys_enter(struct pt_regs *regs, long id, bool
 	t->oncpu_ns = 0;
 	t->offcpu_ns = 0;
 	t->off_since_ns = 0;
-	set_cpu_now(bpf_get_current_task(), t);
+	fill_cpu_now(c, task, t);
 }
 
 static __always_inline void update_trans_range(struct fscost_op_stats *s, __u64 trans)
