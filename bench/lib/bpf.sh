@@ -8,6 +8,14 @@
 # build's fscost) the same runs of that build are interleaved, so a change
 # is paired against the previous build in one run.
 
+# round_builds R: "label=fscost" of each build compared, one a line, in
+# round R's order (the order rotates, so neither build always runs first).
+round_builds() {
+  local builds=("current=$FSCOST") b
+  [ -n "$BASELINE" ] && builds+=("baseline=$BASELINE")
+  for ((b = 0; b < ${#builds[@]}; b++)); do echo "${builds[$(((b + $1) % ${#builds[@]}))]}"; done
+}
+
 bpf_run() {  # bpf_run BUILD-LABEL FSCOST PROBES ROUND
   local label=$1 exe=$2 probes=$3 rnd=$4
   ramdisk_fresh
@@ -28,13 +36,12 @@ bench_bpf() {
   echo
   need_root bpf || return 0
   need_exe bpf "$FSCOST" "$WORKLOAD" || return 0
-  local builds=("current=$FSCOST") r b p
-  [ -n "$BASELINE" ] && builds+=("baseline=$BASELINE")
+  local r p e order
   : >"$work/bpf.jsonl"
   for ((r = 0; r < ROUNDS; r++)); do
     for p in default all; do
-      for ((b = 0; b < ${#builds[@]}; b++)); do
-        local e=${builds[$(((b + r) % ${#builds[@]}))]}
+      mapfile -t order < <(round_builds "$r")
+      for e in "${order[@]}"; do
         bpf_run "${e%%=*}" "${e#*=}" "$p" "$r"
       done
     done
@@ -65,8 +72,7 @@ bpf_floor() {
   : >"$work/floor.tsv"
   "$empty" --bpf-stats -- "$perf_exe" bench syscall basic --loop "$loops" >/dev/null \
     2>"$work/floor.stats"
-  local builds=("current=$FSCOST") b e secs
-  [ -n "$BASELINE" ] && builds+=("baseline=$BASELINE")
+  local e secs order
   : >"$work/untracked.tsv"
   for ((r = 0; r < ROUNDS; r++)); do
     un=$("$perf_exe" bench syscall basic --loop "$loops" | awk '/usecs\/op/ {print $1}')
@@ -75,8 +81,8 @@ bpf_floor() {
     echo "$un $em" >>"$work/floor.tsv"
     # An untracked process's syscalls while fscost records another: what
     # everything else on the machine pays.
-    for ((b = 0; b < ${#builds[@]}; b++)); do
-      e=${builds[$(((b + r) % ${#builds[@]}))]}
+    mapfile -t order < <(round_builds "$r")
+    for e in "${order[@]}"; do
       secs=$(python3 -c "print(max(2.0, 8 * $un * $loops / 1e6))")
       "${e#*=}" record -q -o "$work/u.profile" -- sleep "$secs" &
       sleep 1
@@ -98,12 +104,11 @@ bpf_floor() {
 # writing the profile), and a whole compare with the workload's own share
 # of its wall time (the built-in workload's elapsed_s + sync_s per run).
 bench_fixed_cost() {
-  local builds=("current=$FSCOST") r b e
-  [ -n "$BASELINE" ] && builds+=("baseline=$BASELINE")
+  local r e order
   : >"$work/fixed.tsv"
   for ((r = 0; r < ROUNDS; r++)); do
-    for ((b = 0; b < ${#builds[@]}; b++)); do
-      e=${builds[$(((b + r) % ${#builds[@]}))]}
+    mapfile -t order < <(round_builds "$r")
+    for e in "${order[@]}"; do
       "${RUSAGE[@]}" "$work/rt.json" "${e#*=}" record -q -o "$work/t.profile" -- true \
         >/dev/null 2>"$work/rt.log" || { cat "$work/rt.log" >&2; exit 1; }
       echo "record ${e%%=*} $r $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["wall_s"])' "$work/rt.json")" >>"$work/fixed.tsv"
