@@ -21,7 +21,6 @@
 #include "diff/diff.h"  // kStealShare
 #include "io/profile_io.h"
 #include "system/ramdisk.h"
-#include "system/sys_util.h"  // cpu_model
 
 namespace fscost {
 
@@ -195,7 +194,6 @@ void measure(Session& s) {
   const CompareOptions& o = s.o;
   // The mkfs must run before anything is made; its version goes in every profile.
   s.ctx.mkfs_version = take(mkfs_version(o.mkfs));
-  s.ctx.cpu_model = cpu_model();
   CompareStorage storage = take(o.device.empty() ? CompareStorage::ram_disk(o.size)
                                                  : CompareStorage::device(o.device, o.force));
   for (auto [cfg, side] : {std::pair{&o.a, "A"}, {&o.b, "B"}}) {

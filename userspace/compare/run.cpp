@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -226,7 +227,8 @@ Status keep_setup(Profile& p, const std::string& path, const RunResult& r,
   const ConfigSpec& cfg = r.plan.config == 0 ? ctx.opts->a : ctx.opts->b;
   // The device as the block layer names it (device_write_bytes' keys):
   // /dev/mapper/x is dm-N there.
-  p.setup = {{"fs", ctx.opts->fs},
+  // Added to what record put there (the CPU model).
+  std::map<std::string, std::string> setup = {{"fs", ctx.opts->fs},
              {"device", block_name(ctx.device)},
              {"mkfs_path", ctx.opts->mkfs},
              {"mkfs_version", ctx.mkfs_version},
@@ -235,7 +237,6 @@ Status keep_setup(Profile& p, const std::string& path, const RunResult& r,
              {"fs_info", r.fs_info},
              {"mount_options", r.mount_options},
              {"mount_asked", cfg.mount_opts},
-             {"cpu_model", ctx.cpu_model},
              {"fs_size_bytes", r.fs_size_bytes ? std::to_string(r.fs_size_bytes) : ""},
              {"fs_free_bytes_at_end", r.fs_size_bytes ? std::to_string(r.fs_free_bytes) : ""},
              {"machine_total_ns", r.machine_total_ns ? std::to_string(r.machine_total_ns) : ""},
@@ -245,7 +246,8 @@ Status keep_setup(Profile& p, const std::string& path, const RunResult& r,
              {"written_after_bytes",
               r.written_after_bytes ? std::to_string(*r.written_after_bytes) : ""},
              {"tracer_ns_per_op", ctx.tracer_ns_per_op[r.plan.config]}};
-  std::erase_if(p.setup, [](const auto& kv) { return kv.second.empty(); });
+  for (auto& [k, v] : setup)
+    if (!v.empty()) p.setup.insert_or_assign(k, std::move(v));
   return write_profile_atomic(p, path);
 }
 

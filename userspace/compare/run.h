@@ -32,7 +32,6 @@ struct RunContext {
   std::string workload_exe;  // fscost-workload (built-in workloads)
   std::string device;        // formatted every run
   std::string mkfs_version;  // "mkfs.xfs version 6.15.0" (mkfs_version)
-  std::string cpu_model;
   // fscost's own probe time per traced operation, from each configuration's
   // warm-up run (record --bpf-stats); "" when there was none.
   std::string tracer_ns_per_op[2];
