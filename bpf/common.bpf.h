@@ -17,15 +17,23 @@ const volatile bool want_user_stacks = false;
 /* Per-thread state in task storage (the tp_btf flavour) rather than the
  * `tasks` hash (raw_tp); read by the one program without flavours. */
 const volatile bool use_task_storage = false;
+
+/* Set by userspace per recording, not per load: `fscost compare` records all
+ * its runs with one load (Collector::reset between them). */
+
 /* The test filesystem (record --fs): its kernel dev_t, 0 for none; XFS events
  * of other superblocks are not counted. Its internal log's 512-byte sectors
  * [log_first_sector, log_end_sector) on that device. */
-const volatile __u32 target_dev = 0;
-const volatile __u64 log_first_sector = 0;
-const volatile __u64 log_end_sector = 0;
+__u32 target_dev = 0;
+__u64 log_first_sector = 0;
+__u64 log_end_sector = 0;
 
 /* Start/stop without reloading. */
 bool enabled = false;
+
+/* The recording's number: per-thread state of an earlier one (a kernel
+ * worker's outlives it) is stale, and reads as none (see fresh_state). */
+__u32 run_gen = 0;
 
 /* Every drop, by enum fscost_drop; read and reported by userspace. */
 __u64 drops[FSCOST_DROP__COUNT] = {};
@@ -64,8 +72,10 @@ struct fscost_lock_wait {
 /* Per-thread state (task_store or `tasks`, below). BPF-only: userspace
  * never reads it, so it is not in fscost.h. */
 struct fscost_task {
+	__u32 gen;		/* run_gen when created; first (FSCOST_TASK_GEN_OFFSET) */
 	__u32 op;		/* FSCOST_OP_NONE outside a syscall */
 	__u32 trans;		/* xfs_trans_alloc in the current operation */
+	__u32 pad0;
 	__u64 start_ns;		/* syscall entry */
 	__u64 oncpu_since_ns;	/* entry or last switch-in */
 	__u64 oncpu_ns;		/* on-CPU time so far inside the syscall */
@@ -244,15 +254,34 @@ static __always_inline void add_interval(void *map, const void *key, enum fscost
 	__sync_fetch_and_add(&v->total_ns, ns);
 }
 
+_Static_assert(__builtin_offsetof(struct fscost_task, gen) == FSCOST_TASK_GEN_OFFSET,
+	       "userspace seeds fscost_task.gen at FSCOST_TASK_GEN_OFFSET");
+
+/* State left by an earlier recording is no state: a lookup does not see it. */
+static __always_inline struct fscost_task *current_gen(struct fscost_task *t)
+{
+	return t && t->gen == run_gen ? t : NULL;
+}
+
+/* A created (or found) entry, zeroed anew if an earlier recording left it. */
+static __always_inline struct fscost_task *fresh_state(struct fscost_task *t)
+{
+	if (t && t->gen != run_gen) {
+		__builtin_memset(t, 0, sizeof(*t));
+		t->gen = run_gen;
+	}
+	return t;
+}
+
 /* The state of task p, or NULL: the idle task and untracked tasks have none. */
 static __always_inline struct fscost_task *state_of(struct task_struct *p, bool btf)
 {
 	__u32 tid;
 
 	if (btf)
-		return bpf_task_storage_get(&task_store, p, NULL, 0);
+		return current_gen(bpf_task_storage_get(&task_store, p, NULL, 0));
 	tid = BPF_CORE_READ(p, pid);
-	return tid ? bpf_map_lookup_elem(&tasks, &tid) : NULL;
+	return tid ? current_gen(bpf_map_lookup_elem(&tasks, &tid)) : NULL;
 }
 
 static __always_inline struct fscost_task *current_state(bool btf)
@@ -260,9 +289,10 @@ static __always_inline struct fscost_task *current_state(bool btf)
 	__u32 tid;
 
 	if (btf)
-		return bpf_task_storage_get(&task_store, bpf_get_current_task_btf(), NULL, 0);
+		return current_gen(bpf_task_storage_get(&task_store, bpf_get_current_task_btf(),
+							NULL, 0));
 	tid = (__u32)bpf_get_current_pid_tgid();
-	return bpf_map_lookup_elem(&tasks, &tid);
+	return current_gen(bpf_map_lookup_elem(&tasks, &tid));
 }
 
 /* The current task's state, created zeroed on first use; NULL (and
@@ -279,11 +309,12 @@ static __always_inline struct fscost_task *current_state_create(bool btf, enum f
 	} else {
 		tid = (__u32)bpf_get_current_pid_tgid();
 		__builtin_memset(&zero, 0, sizeof(zero));
+		zero.gen = run_gen;
 		t = lookup_or_init(&tasks, &tid, &zero);
 	}
 	if (!t)
 		count_drop(drop);
-	return t;
+	return fresh_state(t);
 }
 
 static __always_inline __u32 log2_bucket(__u64 v)

@@ -17,6 +17,9 @@
 #define FSCOST_MAX_SYSCALLS 512    /* syscall numbers >= this count as "other" */
 #define FSCOST_NAME_LEN 32         /* kthread comm or workqueue name */
 #define FSCOST_STACK_DEPTH 127     /* PERF_MAX_STACK_DEPTH */
+/* Per-thread state (struct fscost_task, BPF-only) begins with its recording's
+ * run_gen, a __u32: userspace seeds it there (Collector::track). */
+#define FSCOST_TASK_GEN_OFFSET 0
 
 /* How a syscall maps to an operation: `op`, or `alt_op` when the flag word
  * (args[flag_arg], or the u64 it points to when flag_deref, as for openat2's

@@ -317,12 +317,14 @@ static __always_inline void handle_fork(struct task_struct *parent, struct task_
 		return;
 	}
 	if (btf) {
-		if (!bpf_task_storage_get(&task_store, child, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE))
+		if (!fresh_state(bpf_task_storage_get(&task_store, child, NULL,
+						      BPF_LOCAL_STORAGE_GET_F_CREATE)))
 			states_complete = false;
 		return;
 	}
 	tid = BPF_CORE_READ(child, pid);
 	__builtin_memset(&zero, 0, sizeof(zero));
+	zero.gen = run_gen;
 	if (bpf_map_update_elem(&tasks, &tid, &zero, BPF_NOEXIST) == -E2BIG)
 		states_complete = false;
 }

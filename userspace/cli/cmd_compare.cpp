@@ -18,6 +18,9 @@
 #include "compare/report.h"
 #include "compare/run.h"
 #include "compare/storage.h"
+#include "collector/hooks.h"
+#include "collector/kernel_features.h"
+#include "collector/recording.h"
 #include "diff/diff.h"  // kStealShare
 #include "io/profile_io.h"
 #include "system/ramdisk.h"
@@ -105,7 +108,7 @@ struct Session {
     tail += "\n  | " + r.stderr_tail.substr(at, nl - at);
     at = nl + 1;
   }
-  if (!tail.empty()) tail = "\nits stderr (last lines, with fscost record's):" + tail;
+  if (!tail.empty()) tail = "\nthe workload's stderr (last lines):" + tail;
   std::string what = describe_run(r.plan, r.plan.config == 0 ? s.o.a.label : s.o.b.label, s.o.runs);
   std::error_code ec;
   fs::remove_all(s.created_dir ? fs::path(s.o.output) : fs::path(s.o.output) / "runs", ec);
@@ -202,6 +205,15 @@ void measure(Session& s) {
     if (compare_stop_signal()) throw Interrupted{};
     take(std::move(ok));
   }
+  // One load for every run: BPF verified and attached once, its maps
+  // emptied between runs (docs/COMPARE.md, "What one run is").
+  const Features& f = Features::for_record();
+  take(check_can_record(f));
+  if (!f.tracefs_note.empty() && !o.quiet) fmt::print(stderr, "fscost compare: {}\n", f.tracefs_note);
+  CollectorConfig cc;
+  cc.groups = take(parse_probe_groups(o.probes));
+  Recorder recorder = take(Recorder::open(cc, f));
+  s.ctx.recorder = &recorder;
   take(storage.attach());
   s.ctx.device = storage.device();
   s.outcome.storage = storage.description();
@@ -216,6 +228,7 @@ void measure(Session& s) {
     progress.note(fmt::format("{} runs on {}; output in {}", s.outcome.plan.size(),
                               s.outcome.storage, o.output));
   run_all(s, progress);
+  s.ctx.recorder = nullptr;  // detached when this returns
 }
 
 int finish(const Session& s) {
@@ -241,9 +254,8 @@ int run_compare(const CompareArgs& args) {
   check_output_dir(o.output);
   Session s{o, {}, {}, false};
   s.ctx.opts = &o;
-  s.ctx.self_exe = self_exe();
   if (o.workload.builtin())
-    s.ctx.workload_exe = workload_exe(s.ctx.self_exe);
+    s.ctx.workload_exe = workload_exe(self_exe());
   else
     check_command_exists(o.workload.cmd[0]);
   s.outcome.plan = make_plan(o.threads, o.runs, o.order, o.order_seed);

@@ -1,24 +1,19 @@
 // fscost record: attach, run the target, drain, symbolize, write the profile.
 #include <fmt/format.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
-#include <fcntl.h>
-#include <sys/wait.h>
 
 #include <chrono>
 #include <thread>
 
 #include "collector/collector.h"
 #include "collector/hooks.h"
+#include "collector/recording.h"
 #include "cli/commands.h"
 #include "collector/kernel_features.h"
-#include "symbols/kallsyms.h"
-#include "collector/profile_builder.h"
 #include "io/profile_io.h"
 #include "model/file_io.h"
 #include "compare/progress.h"  // format_duration
-#include "system/fs_device.h"
 #include "system/subprocess.h"
 #include "system/sys_util.h"
 #include "system/status_line.h"
@@ -44,24 +39,6 @@ void check_args(const RecordArgs& a) {
   take(check_output_path(a.output));
 }
 
-Metadata base_metadata(const RecordArgs& a, const Target& t) {
-  Metadata m;
-  m.fscost_version = FSCOST_VERSION;
-  utsname u{};
-  if (uname(&u) == 0) {
-    m.kernel_release = u.release;
-    m.hostname = u.nodename;
-  }
-  m.cpus = static_cast<std::uint32_t>(online_cpus().size());
-  m.target = t.kind();
-  m.command = t.description();
-  m.freq_hz = a.collector.freq_hz;
-  m.start_unix_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                        std::chrono::system_clock::now().time_since_epoch())
-                        .count();
-  return m;
-}
-
 // With --user-stacks: snapshots the maps of the target's processes every
 // 20 ms while it runs, since they are gone once a process exits.
 class MapsWatcher {
@@ -80,13 +57,6 @@ class MapsWatcher {
  private:
   std::jthread thread_;
 };
-
-std::vector<pid_t> user_sample_pids(const RawData& raw) {
-  std::vector<pid_t> pids;
-  for (const auto& [k, count] : raw.samples)
-    if (k.kind == FSCOST_SK_USER && k.tgid) pids.push_back(static_cast<pid_t>(k.tgid));
-  return pids;
-}
 
 std::uint64_t dropped(const Profile& p) {
   std::uint64_t n = 0;
@@ -117,82 +87,32 @@ void print_summary(const Profile& p, const std::string& path) {
                p.samples_total, expected, p.meta.freq_hz, p.meta.cpus, p.meta.duration_ns / 1e9);
 }
 
-// --fs: events of that filesystem only, and where its log is.
-void aim_at_fs(RecordArgs& a) {
-  if (a.fs_dir.empty()) return;
-  FsDevice d = take(fs_device(a.fs_dir));
-  a.collector.target_dev = d.kernel_dev;
-  a.collector.log_first_sector = d.log_first_sector;
-  a.collector.log_end_sector = d.log_end_sector;
-}
-
-// --sync: a child of ours, tracked before it calls syncfs(2), so the
-// writeback the command left is traced as its own op ("sync") in this
-// recording. The fd is opened before the fork and the child only reads a
-// pipe, syncs and exits: nothing else of it is an op.
-void traced_syncfs(Collector& c, const std::string& dir) {
-  UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  int go[2];
-  if (!fd || ::pipe2(go, O_CLOEXEC) != 0)
-    throw UserError(fmt::format("--sync: cannot open {}: {}", dir, errno_text()));
-  UniqueFd rd(go[0]), wr(go[1]);
-  pid_t pid = ::fork();
-  if (pid < 0) throw UserError(fmt::format("--sync: fork: {}", errno_text()));
-  if (pid == 0) {
-    char byte;
-    wr.reset();
-    int ok = ::read(rd.get(), &byte, 1) == 1 && ::syncfs(fd.get()) == 0;
-    ::_exit(ok ? 0 : 1);
-  }
-  rd.reset();
-  auto tracked = c.track(pid);
-  char byte = 1;
-  bool sent = tracked && ::write(wr.get(), &byte, 1) == 1;
-  wr.reset();  // without the byte the child reads EOF and exits
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (!sent || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw UserError(fmt::format("--sync: syncfs of {} failed", dir),
-                    tracked ? "" : tracked.error().message);
-}
-
 }  // namespace
 
 int cmd_record(const RecordArgs& args) {
   RecordArgs a = args;
   check_args(a);
   a.collector.groups = take(parse_probe_groups(a.probes));
-  aim_at_fs(a);
   const Features& f = Features::for_record();
   take(check_can_record(f));
   if (!f.tracefs_note.empty()) fmt::print(stderr, "fscost: {}\n", f.tracefs_note);
 
   Target target = make_target(a);
-  auto collector = take(Collector::load(a.collector, f));
-  // Attached first, so that a thread the target creates while it is being
-  // tracked gets its state at fork (Collector::track); nothing counts
-  // before enable().
-  take(collector->attach());
-  if (target.tgid()) take(collector->track(target.tgid()));
+  Recorder recorder = take(Recorder::open(a.collector, f));
+  const RecordingOptions ro{.fs_dir = a.fs_dir, .sync = a.sync_fs, .bpf_stats = a.collector.bpf_stats};
   install_stop_handlers();
 
-  Metadata meta = base_metadata(a, target);
-  meta.probes = collector->probes();
-  for (const auto& s : collector->skipped()) {
-    fmt::print(stderr, "fscost: not probing {}\n", s);
-    meta.probes.push_back(s);
-  }
+  Metadata meta = recorder.metadata(target);
+  for (const auto& s : recorder.collector().skipped()) fmt::print(stderr, "fscost: not probing {}\n", s);
   UserSymbolizer usyms;
-  collector->enable(true);
-  take(target.start());
+  take(recorder.start(target, ro));
   std::optional<std::chrono::milliseconds> duration;
   if (a.duration_s) duration = std::chrono::milliseconds(static_cast<long>(*a.duration_s * 1000));
   Rusage rusage;
   StatusLine status(stderr, a.quiet);
   {
-    MapsWatcher watcher(a.collector.user_stacks ? collector.get() : nullptr, usyms);
-    const Collector* c = collector.get();
+    const Collector* c = &recorder.collector();
+    MapsWatcher watcher(a.collector.user_stacks ? c : nullptr, usyms);
     StatusTicker ticker(status, [&status, c, &a] {
       std::string of = a.duration_s ? fmt::format(" of {}", format_duration(*a.duration_s)) : "";
       std::string who = a.all ? "every process"
@@ -201,19 +121,12 @@ int cmd_record(const RecordArgs& args) {
     });
     rusage = target.wait(duration);
   }
-  if (a.sync_fs && !stop_requested()) traced_syncfs(*collector, a.fs_dir);
-  collector->enable(false);
+  take(recorder.stop(ro, stop_requested()));
   meta.duration_ns = rusage.wall_ns;
 
   status.stage(fmt::format("fscost record: {}: reading the maps", format_duration(status.elapsed())));
-  RawData raw = collector->read();
-  if (a.collector.user_stacks) usyms.snapshot(user_sample_pids(raw));  // -a: still alive ones
-  Kallsyms ksyms = take(Kallsyms::load());
-  Profile profile = build_profile(raw, ksyms, a.collector.user_stacks ? &usyms : nullptr,
-                                  std::move(meta), rusage, a.collector.target_dev);
-  // With the CPU count (meta.cpus): what a figure from a 2-vCPU VM must not
-  // be mistaken for on a 64-CPU host.
-  if (std::string model = cpu_model(); !model.empty()) profile.setup.emplace("cpu_model", model);
+  Profile profile =
+      take(recorder.profile(std::move(meta), rusage, a.collector.user_stacks ? &usyms : nullptr));
   status.stage(fmt::format("fscost record: {}: writing {}", format_duration(status.elapsed()), a.output));
   take(write_profile_atomic(profile, a.output));
   status.clear();

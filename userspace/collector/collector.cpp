@@ -52,6 +52,7 @@ Result<std::unique_ptr<Collector>> Collector::load(const CollectorConfig& cfg, c
   if (int err = fscost_bpf__load(c->skel_.get()))
     return libbpf_error("cannot load the BPF programs", err);
   if (auto r = c->fill_syscall_rules(); !r) return r.error();
+  c->aim(cfg.target_dev, cfg.log_first_sector, cfg.log_end_sector);
   return c;
 }
 
@@ -66,9 +67,6 @@ Result<std::monostate> Collector::configure(const Features& f) {
   s->rodata->want_wakers = g.enabled(ProbeGroup::Wakers);
   s->rodata->want_locks = g.locks;
   s->rodata->want_user_stacks = cfg_.user_stacks;
-  s->rodata->target_dev = cfg_.target_dev;
-  s->rodata->log_first_sector = cfg_.log_first_sector;
-  s->rodata->log_end_sector = cfg_.log_end_sector;
   // tp_btf programs keep per-thread state in task storage, raw_tp ones in
   // the `tasks` hash: the map not in use shrinks to one entry.
   btf_flavour_ = f.tp_btf && f.task_storage;
@@ -140,6 +138,8 @@ Result<std::monostate> Collector::track(pid_t tgid) {
   // tracked map as before.
   bpf_map* m = btf_flavour_ ? skel_->maps.task_store : skel_->maps.tasks;
   std::vector<char> zero(bpf_map__value_size(m), 0);
+  const __u32 gen = skel_->bss->run_gen;
+  std::memcpy(zero.data() + FSCOST_TASK_GEN_OFFSET, &gen, sizeof(gen));
   bool all = true;
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(fmt::format("/proc/{}/task", tgid), ec)) {
@@ -156,13 +156,57 @@ Result<std::monostate> Collector::track(pid_t tgid) {
   return std::monostate{};
 }
 
-Result<std::monostate> Collector::attach() {
-  // Before the first run: the kernel counts only while some fd holds it on.
-  if (cfg_.bpf_stats) {
-    int fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-    if (fd < 0) return libbpf_error("cannot enable BPF run-time statistics", errno);
-    stats_fd_.reset(fd);
+Result<std::monostate> Collector::count_run_time(bool on) {
+  if (!on) {
+    stats_fd_.reset();
+    return std::monostate{};
   }
+  if (stats_fd_) return std::monostate{};
+  // The kernel counts only while some fd holds it on.
+  int fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+  if (fd < 0) return libbpf_error("cannot enable BPF run-time statistics", errno);
+  stats_fd_.reset(fd);
+  return std::monostate{};
+}
+
+void Collector::aim(std::uint32_t target_dev, std::uint64_t log_first_sector,
+                    std::uint64_t log_end_sector) {
+  cfg_.target_dev = target_dev;
+  cfg_.log_first_sector = log_first_sector;
+  cfg_.log_end_sector = log_end_sector;
+  auto* bss = skel_->bss;
+  bss->target_dev = target_dev;
+  bss->log_first_sector = log_first_sector;
+  bss->log_end_sector = log_end_sector;
+  bss->target_mp = 0;  // a new mount of the same device has a new xfs_mount
+}
+
+Result<std::monostate> Collector::reset() {
+  enable(false);
+  const auto& m = skel_->maps;
+  for (bpf_map* map : {m.tracked, m.tasks, m.stacks, m.samples, m.offcpu, m.blocked, m.lock_stats,
+                       m.lock_holders, m.bg_xfs, m.dev_write_bytes})
+    if (!clear_hash(bpf_map__fd(map), bpf_map__key_size(map), bpf_map__value_size(map)))
+      return libbpf_error(fmt::format("cannot empty the BPF map {}", bpf_map__name(map)).c_str(),
+                          errno);
+  for (bpf_map* map : {m.op_stats, m.xfs_counts, m.cpu_now})
+    if (!zero_percpu_array(bpf_map__fd(map), bpf_map__max_entries(map), bpf_map__value_size(map)))
+      return libbpf_error(fmt::format("cannot zero the BPF map {}", bpf_map__name(map)).c_str(),
+                          errno);
+  auto* bss = skel_->bss;
+  std::fill(std::begin(bss->drops), std::end(bss->drops), 0);
+  bss->samples_total = 0;
+  bss->xfs_other_fs = 0;
+  bss->states_complete = false;
+  bss->states_gen++;
+  bss->run_gen++;  // task storage cannot be emptied from here: it goes stale
+  seeded_once_ = false;
+  prog_base_ = program_counters();
+  return std::monostate{};
+}
+
+Result<std::monostate> Collector::attach() {
+  if (auto r = count_run_time(cfg_.bpf_stats); !r) return r;
   if (int err = fscost_bpf__attach(skel_.get())) return libbpf_error("cannot attach probes", err);
   auto sampler = CpuSampler::attach(skel_->progs.on_sample, cfg_.freq_hz);
   if (!sampler) return sampler.error();

@@ -77,6 +77,18 @@ class Collector {
   Result<std::monostate> track(pid_t tgid);
   Result<std::monostate> attach();
   void enable(bool on);
+
+  // One load, many recordings (fscost compare): what the next recording
+  // counts starts from zero, as in a freshly loaded collector. Every map and
+  // counter is emptied, the tracked set too; per-thread state of earlier
+  // recordings (kernel workers keep theirs) goes stale (run_gen). Call it
+  // disabled, between recordings.
+  Result<std::monostate> reset();
+  // The test filesystem of the next recording (record --fs); 0: every one.
+  void aim(std::uint32_t target_dev, std::uint64_t log_first_sector, std::uint64_t log_end_sector);
+  // Run time per program (kernel.bpf_stats_enabled) from now on, or not:
+  // read() reports what accrued since the last reset().
+  Result<std::monostate> count_run_time(bool on);
   // Processes in the tracked map now (the target and its descendants).
   std::vector<pid_t> tracked_pids() const;
   RawData read() const;
@@ -90,6 +102,11 @@ class Collector {
   Collector() = default;
   Result<std::monostate> configure(const Features& f);
   Result<std::monostate> fill_syscall_rules();
+  struct ProgCounters {
+    std::uint64_t run_cnt = 0, run_time_ns = 0, missed = 0;
+  };
+  // Every loaded program's cumulative counters, by name.
+  std::map<std::string, ProgCounters> program_counters() const;
 
   CollectorConfig cfg_;
   struct SkelDeleter {
@@ -99,6 +116,9 @@ class Collector {
   bool seeded_once_ = false;  // track() ran: states_complete is ours to set
   std::optional<CpuSampler> sampler_;
   UniqueFd stats_fd_;  // BPF_ENABLE_STATS: counting stops when it closes
+  // Each program's cumulative counters at the last reset(), by name:
+  // read() reports the difference.
+  std::map<std::string, ProgCounters> prog_base_;
   bool btf_flavour_ = false;
   std::vector<std::string> probes_;   // attached, with flavour
   std::vector<std::string> skipped_;  // asked for, but absent on this kernel

@@ -44,20 +44,6 @@ void add_xfs(fscost_xfs_counts& sum, const fscost_xfs_counts& c) {
 }
 
 
-// Recursion misses of every loaded program, and with bpf_stats their run
-// counts and time.
-void read_prog_info(const bpf_object* obj, bool stats, RawData& d) {
-  bpf_program* prog;
-  bpf_object__for_each_program(prog, obj) {
-    int fd = bpf_program__fd(prog);
-    if (fd < 0) continue;  // not loaded (other flavour, or group off)
-    bpf_prog_info info{};
-    __u32 len = sizeof(info);
-    if (bpf_obj_get_info_by_fd(fd, &info, &len)) continue;
-    d.prog_missed += info.recursion_misses;
-    if (stats) d.prog_stats.push_back({bpf_program__name(prog), info.run_cnt, info.run_time_ns});
-  }
-}
 
 // Every stack hash the aggregates refer to, read once.
 void read_stacks(int fd, RawData& d) {
@@ -84,6 +70,20 @@ void read_stacks(int fd, RawData& d) {
 
 }  // namespace
 
+std::map<std::string, Collector::ProgCounters> Collector::program_counters() const {
+  std::map<std::string, ProgCounters> out;
+  bpf_program* prog;
+  bpf_object__for_each_program(prog, skel_->obj) {
+    int fd = bpf_program__fd(prog);
+    if (fd < 0) continue;  // not loaded (other flavour, or group off)
+    bpf_prog_info info{};
+    __u32 len = sizeof(info);
+    if (bpf_obj_get_info_by_fd(fd, &info, &len)) continue;
+    out[bpf_program__name(prog)] = {info.run_cnt, info.run_time_ns, info.recursion_misses};
+  }
+  return out;
+}
+
 RawData Collector::read() const {
   const auto& m = skel_->maps;
   RawData d;
@@ -102,7 +102,14 @@ RawData Collector::read() const {
   std::copy(std::begin(skel_->bss->drops), std::end(skel_->bss->drops), d.drops.begin());
   d.samples_total = skel_->bss->samples_total;
   d.xfs_other_fs = skel_->bss->xfs_other_fs;
-  read_prog_info(skel_->obj, static_cast<bool>(stats_fd_), d);
+  // Recursion misses of every program, and with bpf_stats their run counts
+  // and time: since the last reset().
+  for (const auto& [name, now] : program_counters()) {
+    auto base = prog_base_.find(name);
+    ProgCounters b = base == prog_base_.end() ? ProgCounters{} : base->second;
+    d.prog_missed += now.missed - b.missed;
+    if (stats_fd_) d.prog_stats.push_back({name, now.run_cnt - b.run_cnt, now.run_time_ns - b.run_time_ns});
+  }
   return d;
 }
 

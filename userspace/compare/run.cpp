@@ -1,13 +1,9 @@
 #include "compare/run.h"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/statvfs.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,9 +16,9 @@
 #include <iterator>
 #include <map>
 #include <sstream>
-#include <thread>
 
 #include "model/file_io.h"
+#include "collector/recording.h"
 #include "io/profile_io.h"
 #include "system/fs_device.h"
 #include "system/memory.h"
@@ -61,78 +57,9 @@ void install_compare_signal_handlers() {
 
 int compare_stop_signal() { return g_signal.load(); }
 
-// ---- the record child ----
+// ---- one recording ----
 
 namespace {
-
-struct Child {
-  pid_t pid = -1;
-  std::string error;
-};
-
-// fork+exec rather than posix_spawn: the child needs PR_SET_PDEATHSIG (a
-// killed compare must not leave a recording running on its mount) and its
-// own process group. Only async-signal-safe calls after fork.
-Child spawn_record(const std::vector<std::string>& argv, const std::string& out,
-                   const std::string& err) {
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  UniqueFd out_fd(::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-  UniqueFd err_fd(::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-  UniqueFd null_fd(::open("/dev/null", O_RDONLY | O_CLOEXEC));
-  if (!out_fd || !err_fd || !null_fd)
-    return {-1, "cannot create " + out + " / " + err + ": " + std::strerror(errno)};
-  pid_t parent = ::getpid();
-  pid_t pid = ::fork();
-  if (pid < 0) return {-1, std::string("fork: ") + std::strerror(errno)};
-  if (pid == 0) {
-    ::setpgid(0, 0);
-    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
-    if (::getppid() != parent) _exit(127);
-    ::dup2(null_fd.get(), STDIN_FILENO);
-    ::dup2(out_fd.get(), STDOUT_FILENO);
-    ::dup2(err_fd.get(), STDERR_FILENO);
-    ::execv(args[0], args.data());
-    _exit(127);
-  }
-  ::setpgid(pid, pid);  // also here: no window in which a signal misses it
-  g_group.store(pid);
-  if (int sig = g_signal.load()) ::kill(-pid, sig);  // arrived before the store
-  return {pid, {}};
-}
-
-// Waits for the child, calling `tick` about every 100 ms; its exit code as
-// a shell reports it (128 + signal). A pidfd wakes us the moment it exits:
-// polling every 100 ms cost each run 50 ms on average (every run's seconds
-// read x.x01).
-int wait_child(pid_t pid, const std::function<void()>& tick, std::uint64_t* cpu_ns = nullptr) {
-  int status = 0;
-  struct rusage ru{};
-  UniqueFd exited(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));
-  for (;;) {
-    pid_t r = ::wait4(pid, &status, WNOHANG, &ru);
-    if (r == pid) break;
-    if (r < 0 && errno != EINTR) {
-      status = 0;
-      break;
-    }
-    if (tick) tick();
-    if (exited) {
-      pollfd p{exited.get(), POLLIN, 0};
-      ::poll(&p, 1, 100);  // EINTR (a forwarded signal) just loops
-    } else {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-  }
-  g_group.store(0);
-  auto ns = [](const timeval& t) {
-    return static_cast<std::uint64_t>(t.tv_sec) * 1'000'000'000ull +
-           static_cast<std::uint64_t>(t.tv_usec) * 1000ull;
-  };
-  if (cpu_ns) *cpu_ns = ns(ru.ru_utime) + ns(ru.ru_stime);
-  return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
-}
 
 std::int64_t now_unix_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -221,8 +148,7 @@ void canonical_command(Profile& p, const std::string& mount_dir) {
 
 // The profile keeps the filesystem as built (Profile::setup), so a diff of
 // these runs can tell every way A and B differ, asked-for or not.
-Status keep_setup(Profile& p, const std::string& path, const RunResult& r,
-                  const RunContext& ctx) {
+void keep_setup(Profile& p, const RunResult& r, const RunContext& ctx) {
   canonical_command(p, r.mount_dir);
   const ConfigSpec& cfg = r.plan.config == 0 ? ctx.opts->a : ctx.opts->b;
   // The device as the block layer names it (device_write_bytes' keys):
@@ -248,7 +174,6 @@ Status keep_setup(Profile& p, const std::string& path, const RunResult& r,
              {"tracer_ns_per_op", ctx.tracer_ns_per_op[r.plan.config]}};
   for (auto& [k, v] : setup)
     if (!v.empty()) p.setup.insert_or_assign(k, std::move(v));
-  return write_profile_atomic(p, path);
 }
 
 void set_workload_figures(RunResult& r, const std::string& out) {
@@ -279,9 +204,81 @@ void remove_files(const CompareOptions& o, const RunFiles& f) {
     std::filesystem::remove(p, ec);
 }
 
+std::uint64_t own_cpu_ns() {
+  struct rusage ru{};
+  ::getrusage(RUSAGE_SELF, &ru);
+  auto ns = [](const timeval& t) {
+    return static_cast<std::uint64_t>(t.tv_sec) * 1'000'000'000ull +
+           static_cast<std::uint64_t>(t.tv_usec) * 1000ull;
+  };
+  return ns(ru.ru_utime) + ns(ru.ru_stime);
+}
+
+// The workload, recorded: its output in f.out and f.err, its group signalled
+// with the compare's (on_stop_signal), and the profile of the run.
+std::optional<Profile> record_workload(const RunContext& ctx, const RunFiles& f, RunResult& r,
+                                       const std::function<void()>& tick) {
+  const CompareOptions& o = *ctx.opts;
+  Recorder& rec = *ctx.recorder;
+  UniqueFd out_fd(::open(f.out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  UniqueFd err_fd(::open(f.err.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  if (!out_fd || !err_fd) {
+    r.error = "cannot create " + f.out + " / " + f.err + ": " + std::strerror(errno);
+    return std::nullopt;
+  }
+  auto target = Target::command(
+      r.argv, {.stdout_fd = out_fd.get(), .stderr_fd = err_fd.get(), .null_stdin = true, .own_group = true});
+  if (!target) {
+    r.error = target.error().message;
+    return std::nullopt;
+  }
+  Target& t = target.value();
+  g_group.store(t.tgid());
+  if (int sig = g_signal.load()) ::kill(-t.tgid(), sig);  // arrived before the store
+  // The built-in workload ends with its own syncfs; a command's writeback is
+  // made to land in its run the same way. The warm-up (rep 0) is discarded:
+  // it can afford bpf_stats' clock reads and tells what the probes cost per op.
+  const RecordingOptions ro{.fs_dir = r.mount_dir, .sync = !o.workload.builtin(),
+                            .bpf_stats = r.plan.rep == 0};
+  Metadata meta = rec.metadata(t);
+  r.start_unix_ms = now_unix_ms();
+  auto t0 = std::chrono::steady_clock::now();
+  const CpuTimes before = read_cpu_times();
+  const std::uint64_t own_before = own_cpu_ns();
+  if (auto ok = rec.start(t, ro); !ok) {
+    g_group.store(0);
+    rec.stop(ro, true);
+    r.error = ok.error().message;
+    return std::nullopt;
+  }
+  Rusage rusage = t.wait(std::nullopt, tick);
+  g_group.store(0);
+  auto synced = rec.stop(ro, compare_stop_signal() != 0);
+  const CpuTimes after = read_cpu_times();
+  r.record_cpu_ns = rusage.user_ns + rusage.sys_ns + (own_cpu_ns() - own_before);
+  if (after.valid && before.valid) {
+    r.machine_total_ns = after.total_ns - before.total_ns;
+    r.machine_busy_ns = after.busy_ns - before.busy_ns;
+    r.machine_steal_ns = after.steal_ns - before.steal_ns;
+  }
+  r.exit_code = t.exit_code();
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!synced) {
+    r.error = synced.error().message;
+    return std::nullopt;
+  }
+  meta.duration_ns = rusage.wall_ns;
+  auto p = rec.profile(std::move(meta), rusage, nullptr);
+  if (!p) {
+    r.error = p.error().message;
+    return std::nullopt;
+  }
+  return std::move(p).value();
+}
+
 // mkfs, mount, record. The mount is released when this returns.
-void record_one(const RunContext& ctx, const RunFiles& f, RunResult& r,
-                const std::function<void()>& tick) {
+std::optional<Profile> record_one(const RunContext& ctx, const RunFiles& f, RunResult& r,
+                                  const std::function<void()>& tick) {
   const CompareOptions& o = *ctx.opts;
   const ConfigSpec& cfg = r.plan.config == 0 ? o.a : o.b;
   // The RAM disk's image stays allocated from run to run (ShmImage::allocate):
@@ -291,7 +288,7 @@ void record_one(const RunContext& ctx, const RunFiles& f, RunResult& r,
   auto mkfs = run_mkfs_xfs(ctx.device, opts, o.mkfs);
   if (!mkfs) {
     r.error = mkfs.error().message;
-    return;
+    return std::nullopt;
   }
   r.mkfs_cmd = mkfs.value().command;
   r.mkfs_output = mkfs.value().output;
@@ -299,41 +296,16 @@ void record_one(const RunContext& ctx, const RunFiles& f, RunResult& r,
   if (!mount) {
     r.error =
         mount.error().message + (mount.error().hint.empty() ? "" : " (" + mount.error().hint + ")");
-    return;
+    return std::nullopt;
   }
-  if (compare_stop_signal()) return;
+  if (compare_stop_signal()) return std::nullopt;
   r.mount_dir = mount.value().dir();
   r.fs_info = run_xfs_info(r.mount_dir, o.mkfs);
   for (const MountEntry& m : read_mountinfo())
     if (m.mountpoint == r.mount_dir) r.mount_options = m.super_options;
   r.argv = workload_argv(o.workload, ctx.workload_exe, r.mount_dir, r.plan.threads);
-  std::vector<std::string> argv{ctx.self_exe, "record", "--probes", o.probes,
-                                "-o", o.output + "/" + f.profile, "--fs", r.mount_dir};
-  // The built-in workload ends with its own syncfs; a command's writeback is
-  // made to land in its run the same way.
-  if (!o.workload.builtin()) argv.push_back("--sync");
-  // The warm-up (rep 0) is discarded: it can afford bpf_stats' clock reads
-  // and tells what the probes cost per op.
-  if (r.plan.rep == 0) argv.push_back("--bpf-stats");
-  argv.push_back("--");
-  argv.insert(argv.end(), r.argv.begin(), r.argv.end());
   touch_free_memory(pretouch_bytes(o));
-  r.start_unix_ms = now_unix_ms();
-  auto t0 = std::chrono::steady_clock::now();
-  Child child = spawn_record(argv, f.out, f.err);
-  if (child.pid < 0) {
-    r.error = child.error;
-    return;
-  }
-  const CpuTimes before = read_cpu_times();
-  r.exit_code = wait_child(child.pid, tick, &r.record_cpu_ns);
-  const CpuTimes after = read_cpu_times();
-  if (after.valid && before.valid) {
-    r.machine_total_ns = after.total_ns - before.total_ns;
-    r.machine_busy_ns = after.busy_ns - before.busy_ns;
-    r.machine_steal_ns = after.steal_ns - before.steal_ns;
-  }
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::optional<Profile> p = record_workload(ctx, f, r, tick);
   r.written_after_bytes = written_by_syncfs(r.mount_dir, block_name(ctx.device));
   // How full the workload left it (the diff warns below 20% free).
   struct statvfs st{};
@@ -341,32 +313,26 @@ void record_one(const RunContext& ctx, const RunFiles& f, RunResult& r,
     r.fs_size_bytes = static_cast<std::uint64_t>(st.f_blocks) * st.f_frsize;
     r.fs_free_bytes = static_cast<std::uint64_t>(st.f_bavail) * st.f_frsize;
   }
+  return p;
 }
 
-void judge(const RunContext& ctx, const RunFiles& f, RunResult& r) {
+void judge(const RunContext& ctx, const RunFiles& f, RunResult& r, std::optional<Profile>& p) {
   const CompareOptions& o = *ctx.opts;
-  std::string profile = o.output + "/" + f.profile;
   auto out = read_whole_file(f.out, "workload output");
   auto err = read_whole_file(f.err, "workload errors");
   r.stderr_tail = tail_lines(err ? err.value() : std::string(), 12);
-  auto p = read_profile(profile);
-  if (!std::filesystem::exists(profile))
-    r.error = "fscost record wrote no profile (exit status " + std::to_string(r.exit_code) + ")";
-  else if (r.exit_code != 0)
+  if (r.error.empty() && r.exit_code != 0)
     r.error = "the workload exited with status " + std::to_string(r.exit_code);
-  else if (!p)
-    r.error = p.error().message;
-  else if (auto ok = keep_setup(p.value(), profile, r, ctx); !ok)
-    r.error = ok.error().message;
-  if (!r.error.empty()) {
-    std::error_code ec;
-    std::filesystem::remove(profile, ec);  // a failed run must not count in a diff
-    return;
+  if (r.error.empty() && p) {
+    keep_setup(*p, r, ctx);
+    if (auto ok = write_profile_atomic(*p, o.output + "/" + f.profile); !ok)
+      r.error = ok.error().message;
   }
+  if (!r.error.empty()) return;  // a failed run writes no profile: it must not count in a diff
   r.profile = f.profile;
   if (out) set_workload_figures(r, out.value());
   if (!r.ops_per_s) {
-    r.ops_per_s = profile_ops_per_s(p.value());
+    r.ops_per_s = profile_ops_per_s(*p);
     r.ops_source = "profile";
   }
 }
@@ -384,13 +350,14 @@ RunResult execute_run(const RunContext& ctx, const PlannedRun& run,
     r.error = "cannot create " + f.dir + ": " + ec.message();
     return r;
   }
-  record_one(ctx, f, r, tick);
+  std::optional<Profile> p = record_one(ctx, f, r, tick);
   if (compare_stop_signal()) {
     r.interrupted = true;
     remove_files(*ctx.opts, f);
     return r;
   }
-  if (r.error.empty()) judge(ctx, f, r);
+  if (r.error.empty() && !p) r.error = "the run recorded no profile";
+  judge(ctx, f, r, p);
   auto meta = write_file_atomic(run_json(r, *ctx.opts).dump(2) + "\n", f.meta);
   if (!meta && r.error.empty()) r.error = meta.error().message;
   return r;

@@ -1,6 +1,7 @@
 // One run of a compare: fresh mkfs with the configuration's options, mount,
-// `fscost record` of the workload as a child process, unmount. The child
-// runs `fscost record` so that every run loads and unloads its own BPF.
+// a recording of the workload, unmount. Every run records with the one
+// Recorder the compare loaded (BPF loaded, verified and attached once; its
+// maps emptied between runs), the way `fscost record` records.
 #pragma once
 
 #include <csignal>
@@ -26,10 +27,12 @@ void install_compare_signal_handlers();
 int compare_stop_signal();
 inline constexpr int kCompareStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};  // 0, or the first SIGINT/SIGTERM received
 
+class Recorder;
+
 struct RunContext {
   const CompareOptions* opts = nullptr;
-  std::string self_exe;      // this fscost, for `fscost record`
-  std::string workload_exe;  // fscost-workload (built-in workloads)
+  Recorder* recorder = nullptr;  // loaded and attached for the whole compare
+  std::string workload_exe;      // fscost-workload (built-in workloads)
   std::string device;        // formatted every run
   std::string mkfs_version;  // "mkfs.xfs version 6.15.0" (mkfs_version)
   // fscost's own probe time per traced operation, from each configuration's
@@ -45,8 +48,8 @@ struct RunResult {
   std::string fs_info;      // xfs_info of the mounted filesystem ("" if none ran)
   std::string mount_options;  // the kernel's, from /proc/self/mountinfo
   std::uint64_t fs_size_bytes = 0, fs_free_bytes = 0;  // statvfs after the workload
-  // The machine while `fscost record` ran (/proc/stat deltas, ns over all
-  // CPUs) and what record and its workload used themselves (wait4).
+  // The machine while the run recorded (/proc/stat deltas, ns over all
+  // CPUs) and what the workload (wait4) and fscost (getrusage) used.
   std::uint64_t machine_total_ns = 0, machine_busy_ns = 0, machine_steal_ns = 0;
   std::uint64_t record_cpu_ns = 0;
   // What a syncfs after the recording still wrote to the test device: dirty
@@ -55,8 +58,8 @@ struct RunResult {
   std::vector<std::string> argv;  // the workload's
   std::string mount_dir;          // where this run's filesystem was mounted
   std::int64_t start_unix_ms = 0;
-  double seconds = 0;        // wall time of `fscost record`
-  int exit_code = 0;         // of `fscost record` (= the workload's when it ran)
+  double seconds = 0;        // wall time of the recording
+  int exit_code = 0;         // the workload's
   bool interrupted = false;  // stopped by SIGINT/SIGTERM; its files are removed
   std::string error;         // why it failed; "" when it did not
   std::string stderr_tail;   // last lines of the run's stderr, for error messages

@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <signal.h>
+#include <poll.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,6 +18,8 @@
 #include <iterator>
 #include <sstream>
 #include <thread>
+
+#include "system/subprocess.h"  // UniqueFd
 
 namespace fscost {
 namespace {
@@ -72,11 +76,19 @@ std::uint64_t tv_ns(const timeval& tv) {
 }
 
 [[noreturn]] void child_exec(int gate, int exec_status, const std::vector<std::string>& argv,
-                             pid_t parent) {
+                             pid_t parent, const CommandIo& io) {
+  if (io.own_group) setpgid(0, 0);
   // The workload dies with fscost, even a SIGKILLed one: no recording
   // left running unseen on the filesystem.
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != parent) _exit(127);  // fscost died before the prctl
+  if (io.null_stdin) {
+    int null = open("/dev/null", O_RDONLY);
+    if (null < 0 || dup2(null, STDIN_FILENO) < 0) _exit(127);
+  }
+  if ((io.stdout_fd >= 0 && dup2(io.stdout_fd, STDOUT_FILENO) < 0) ||
+      (io.stderr_fd >= 0 && dup2(io.stderr_fd, STDERR_FILENO) < 0))
+    _exit(127);
   char c;
   // Wait for the parent to attach probes; EOF means go.
   while (read(gate, &c, 1) < 0 && errno == EINTR) {
@@ -104,7 +116,7 @@ void install_stop_handlers() {
 
 bool stop_requested() { return g_stop.load() != 0; }
 
-Result<Target> Target::command(const std::vector<std::string>& argv) {
+Result<Target> Target::command(const std::vector<std::string>& argv, const CommandIo& io) {
   if (argv.empty()) return Error{"no command given", "usage: fscost record -o FILE -- COMMAND ARGS..."};
   int gate[2], status[2];
   if (pipe2(gate, O_CLOEXEC) || pipe2(status, O_CLOEXEC))
@@ -115,8 +127,9 @@ Result<Target> Target::command(const std::vector<std::string>& argv) {
   if (pid == 0) {
     close(gate[1]);
     close(status[0]);
-    child_exec(gate[0], status[1], argv, parent);
+    child_exec(gate[0], status[1], argv, parent, io);
   }
+  if (io.own_group) setpgid(pid, pid);  // also here: no window in which a kill(-pid) misses
   close(gate[0]);
   close(status[1]);
   Target t;
@@ -190,14 +203,23 @@ Result<std::monostate> Target::start() {
   return std::monostate{};
 }
 
-Rusage Target::wait(std::optional<std::chrono::milliseconds> duration) {
+Rusage Target::wait(std::optional<std::chrono::milliseconds> duration,
+                    const std::function<void()>& tick) {
   using namespace std::chrono;
   auto deadline = duration ? t0_ + *duration : steady_clock::time_point::max();
   Rusage r;
   if (kind_ == "command") {
     int status = 0;
     rusage ru{};
-    while (wait4(pid_, &status, 0, &ru) < 0 && errno == EINTR) {
+    UniqueFd exited(tick ? static_cast<int>(syscall(SYS_pidfd_open, pid_, 0)) : -1);
+    for (;;) {
+      pid_t w = wait4(pid_, &status, exited ? WNOHANG : 0, &ru);
+      if (w == pid_ || (w < 0 && errno != EINTR)) break;
+      if (w == 0) {
+        tick();
+        pollfd p{exited.get(), POLLIN, 0};
+        poll(&p, 1, 100);  // EINTR (a forwarded signal) just loops
+      }
     }
     g_child.store(0);
     exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,11 +15,20 @@
 
 namespace fscost {
 
+// Where a command's standard streams go, and whether it leads a process
+// group of its own (fscost compare signals the workload's whole tree; a
+// terminal's ^C then reaches only compare, which forwards it).
+struct CommandIo {
+  int stdout_fd = -1, stderr_fd = -1;  // -1: inherited
+  bool null_stdin = false;
+  bool own_group = false;
+};
+
 class Target {
  public:
   // Forks the command stopped before exec, so probes are attached before it
   // runs its first instruction (perf's workload prepare/start).
-  static Result<Target> command(const std::vector<std::string>& argv);
+  static Result<Target> command(const std::vector<std::string>& argv, const CommandIo& io = {});
   static Result<Target> process(pid_t pid);
   static Target system();
 
@@ -37,7 +47,10 @@ class Target {
 
   // Until the command exits; for -p/-a until --duration, SIGINT/SIGTERM, or
   // the process exits. Returns the target's rusage over the recording.
-  Rusage wait(std::optional<std::chrono::milliseconds> duration);
+  // `tick`, if given, is called about every 100 ms meanwhile (a command is
+  // then waited for on a pidfd, which wakes the moment it exits).
+  Rusage wait(std::optional<std::chrono::milliseconds> duration,
+              const std::function<void()>& tick = {});
 
   // Command exit status as a shell reports it (128+signal when killed).
   int exit_code() const { return exit_code_; }
