@@ -673,9 +673,10 @@ TEST_F(CompareTest, HangupQuitAndPipeStopItLikeSigintAtAnyMoment) {
                   std::string::npos)
             << text;
       }
-      for (const auto& e : fs::recursive_directory_iterator(out, fs::directory_options::skip_permission_denied))
+      for (const auto& e : fs::recursive_directory_iterator(out, fs::directory_options::skip_permission_denied)) {
         if (e.path().extension() == ".profile")
           EXPECT_TRUE(read_profile(e.path().string())) << e.path() << " is not a whole profile";
+      }
     }
   }
 }
