@@ -31,6 +31,13 @@ void add_optimistic_spin(const Profile& p, const std::string& op, std::vector<Lo
 
 }  // namespace
 
+bool locks_recorded(const Profile& p) {
+  if (!p.locks.empty()) return true;
+  return std::any_of(p.meta.probes.begin(), p.meta.probes.end(), [](const std::string& probe) {
+    return probe.rfind("lock:contention_begin (", 0) == 0 && probe != "lock:contention_begin (absent)";
+  });
+}
+
 LockView build_lock_view(const Profile& p, const ReportOptions& opt) {
   LockView v;
   for (const auto& row : build_report_view(p, opt).rows) {

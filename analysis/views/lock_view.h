@@ -24,4 +24,10 @@ struct LockView {
 
 LockView build_lock_view(const Profile& p, const ReportOptions& opt);
 
+// Whether the recording probed lock contention: it has lock entries, or its
+// probes list lock:contention_begin as attached (then no entry means no
+// contended lock, not "not recorded", and the spin check still applies:
+// spinning the tracepoints do not see shows only in the samples).
+bool locks_recorded(const Profile& p);
+
 }  // namespace fscost

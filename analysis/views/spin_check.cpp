@@ -9,7 +9,8 @@ namespace fscost {
 
 namespace {
 
-// Leaves where a CPU spins inside a contention_begin/end pair. osq_lock is
+// Leaves where a CPU spins on a lock the lock tracepoints time (but for the
+// native qspinlock's pending-bit spin, below). osq_lock is
 // the MCS queue of both mutex and rwsem optimistic spinning, so it counts
 // here only when no rwsem frame is below it.
 constexpr std::array<std::string_view, 7> kTracedSpinLeaves = {
@@ -21,6 +22,10 @@ constexpr std::array<std::string_view, 7> kTracedSpinLeaves = {
     "mutex_spin_on_owner",
     "osq_lock",
 };
+
+// The native qspinlock slow path, whose pending-bit spin is untraced.
+constexpr std::array<std::string_view, 2> kNativeQspinlockLeaves = {
+    "native_queued_spin_lock_slowpath", "queued_spin_lock_slowpath"};
 
 constexpr std::array<std::string_view, 2> kRwsemSpinLeaves = {"rwsem_spin_on_owner",
                                                               "rwsem_optimistic_spin"};
@@ -51,10 +56,15 @@ SpinCheck spin_check(const Profile& p, const std::string& op) {
   for (const auto& s : p.samples) {
     if (s.kind != SampleKind::Op || s.name != op) continue;
     SpinKind spin = spin_kind(s.frames);
-    if (spin == SpinKind::Traced) add_sat(c.spin_samples, s.count);
+    if (spin == SpinKind::Traced) {
+      add_sat(c.spin_samples, s.count);
+      if (frame_matches_any(s.frames.back().str(), kNativeQspinlockLeaves))
+        add_sat(c.native_qspinlock_samples, s.count);
+    }
     if (spin == SpinKind::Rwsem) add_sat(c.rwsem_spin_samples, s.count);
   }
   c.sampled_spin_ns = as_ns(c.spin_samples, p.meta.freq_hz);
+  c.native_qspinlock_ns = as_ns(c.native_qspinlock_samples, p.meta.freq_hz);
   c.rwsem_spin_ns = as_ns(c.rwsem_spin_samples, p.meta.freq_hz);
   return c;
 }

@@ -18,12 +18,21 @@ struct SpinCheck {
   // On-CPU samples of the operation whose leaf is a spin slow path that
   // lock:contention_begin covers (qspinlock, qrwlock, mutex spinning).
   std::uint64_t spin_samples = 0;
+  // Of those, the native queued spinlock's (native_queued_spin_lock_slowpath,
+  // or queued_spin_lock_slowpath on a kernel without paravirt spinlocks).
+  // Its first waiter spins on the pending bit and returns before
+  // trace_contention_begin(), which only the MCS-queued waiters reach
+  // (kernel/locking/qspinlock.c): part or all of this spin is untraced, so
+  // traced spin is a lower bound; with one waiter at a time (2 CPUs) it
+  // reads 0. The paravirt slow path queues every waiter: fully traced.
+  std::uint64_t native_qspinlock_samples = 0;
   // Samples spinning optimistically on an rwsem (rwsem_spin_on_owner,
   // rwsem_optimistic_spin, or osq_lock below an rwsem_* frame).
   std::uint64_t rwsem_spin_samples = 0;
   // The sample counts as time, samples × 1e9 / freq_hz; nullopt if the
   // profile has no sampling frequency.
   std::optional<double> sampled_spin_ns;
+  std::optional<double> native_qspinlock_ns;
   std::optional<double> rwsem_spin_ns;
 };
 

@@ -674,8 +674,8 @@ TEST_F(CompareTest, HangupQuitAndPipeStopItLikeSigintAtAnyMoment) {
             << text;
       }
       for (const auto& e : fs::recursive_directory_iterator(out, fs::directory_options::skip_permission_denied)) {
-        if (e.path().extension() == ".profile")
-          EXPECT_TRUE(read_profile(e.path().string())) << e.path() << " is not a whole profile";
+        if (e.path().extension() != ".profile") continue;
+        EXPECT_TRUE(read_profile(e.path().string())) << e.path() << " is not a whole profile";
       }
     }
   }

@@ -89,17 +89,27 @@ TEST_F(ContentionTest, CreateInOneDirectorySleepsOnTheDirectoryRwsem) {
 }
 
 // Threads of one process opening and closing one file contend on the
-// files->file_lock spinlock: spin wait under open/close, and on-CPU samples
-// in the spinlock slow path under the same operations.
+// files->file_lock spinlock: on-CPU samples in the spinlock slow path under
+// open and close, and spin wait under the same operations as far as the
+// kernel traces it. A paravirt guest queues every waiter (traced); the
+// native slow path lets a lone waiter spin on the pending bit before
+// contention_begin, so there traced spin is a lower bound and the spin
+// check must say so (docs/LOCKS.md, "Spin check").
 TEST_F(ContentionTest, FdTableSpinlockShowsAsSpinWaitAndSlowPathSamples) {
-  // Traced spin time and sampled slow-path time measure the same spinning:
-  // they agree within sampling error and the handlers' own cost (measured
-  // here: 0.2 vs 0.2-0.3 µs/op). On this shared VM either can stray: traced
-  // time is guest wall time between contention_begin and _end and keeps any
-  // time the host took the vCPU away, while cpu-clock fires once when the
-  // vCPU returns and loses the rest (sampled/traced 0.42 seen in CI); and a
-  // few ms of traced spin is a few dozen samples (3.2 seen once). So: one
-  // more recording when a ratio is outside 1/3..3, then hold it there.
+  // Traced spin time and sampled slow-path time measure the same spinning
+  // where it is all traced: they agree within sampling error and the
+  // handlers' own cost (measured here: 0.2 vs 0.2-0.3 µs/op). On this shared
+  // VM either can stray: traced time is guest wall time between
+  // contention_begin and _end and keeps any time the host took the vCPU
+  // away, while cpu-clock fires once when the vCPU returns and loses the
+  // rest (sampled/traced 0.42 seen in CI); and a few ms of traced spin is a
+  // few dozen samples (3.2 seen once). So: one more recording when a ratio
+  // is outside 1/3..3, then hold it there.
+  auto native = [](const Profile& p) {
+    SpinCheck o = spin_check(p, "open"), c = spin_check(p, "close");
+    return 2 * (o.native_qspinlock_samples + c.native_qspinlock_samples) >
+           o.spin_samples + c.spin_samples;
+  };
   auto ratio_ok = [](const Profile& p, const char* op) {
     SpinCheck c = spin_check(p, op);
     if (!c.sampled_spin_ns || c.traced_spin_ns == 0) return false;
@@ -116,20 +126,36 @@ TEST_F(ContentionTest, FdTableSpinlockShowsAsSpinWaitAndSlowPathSamples) {
         300000, {"-F", "4999"}, [](const Profile& p) {
           return spin_check(p, "open").spin_samples > 20 && spin_check(p, "close").spin_samples > 20;
         });
-    if (ratio_ok(p, "open") && ratio_ok(p, "close")) break;
+    if (native(p) || (ratio_ok(p, "open") && ratio_ok(p, "close"))) break;
     std::cerr << "traced and sampled spin apart in recording " << attempt + 1 << "\n";
   }
-  std::uint64_t spin = 0;
-  for (const auto& l : p.locks)
-    if ((l.name == "open" || l.name == "close") && lock_type(l.flags) == "spinlock")
-      spin += l.spin_ns;
-  EXPECT_GT(spin, 0u) << "no spinlock spin time under open/close";
   std::uint64_t slowpath = 0;
   for (const auto& s : p.samples)
     if (s.kind == SampleKind::Op && (s.name == "open" || s.name == "close") && !s.frames.empty() &&
         s.frames.back().str().find("queued_spin_lock_slowpath") != std::string::npos)
       slowpath += s.count;
   EXPECT_GT(slowpath, 0u) << "no samples in the spinlock slow path under open/close";
+  std::uint64_t spin = 0;
+  for (const auto& l : p.locks)
+    if ((l.name == "open" || l.name == "close") && lock_type(l.flags) == "spinlock")
+      spin += l.spin_ns;
+  if (native(p)) {
+    // The pending-bit spin is the sampler's alone: traced spin may be 0 and
+    // never exceeds the sampled spin beyond sampling error; the report names
+    // the untraced part.
+    for (const char* op : {"open", "close"}) {
+      SpinCheck c = spin_check(p, op);
+      ASSERT_TRUE(c.native_qspinlock_ns) << op;
+      EXPECT_GT(c.native_qspinlock_samples, 0u) << op;
+      EXPECT_LT(double(c.traced_spin_ns), 3 * *c.sampled_spin_ns) << op;
+    }
+    auto text = run({FSCOST_BIN, "report", profile_, "--view", "locks"});
+    EXPECT_NE(text.out.find("its pending-bit spin is untraced, so traced spin is a lower bound"),
+              std::string::npos)
+        << text.out;
+    return;
+  }
+  EXPECT_GT(spin, 0u) << "no spinlock spin time under open/close";
   for (const char* op : {"open", "close"}) {
     SpinCheck c = spin_check(p, op);
     ASSERT_TRUE(c.sampled_spin_ns) << op;

@@ -20,6 +20,7 @@
 #include "report/html/assets.h"
 #include "report/html/graphs.h"
 #include "views/lock_names.h"
+#include "views/lock_view.h"  // locks_recorded
 #include "report/report.h"
 #include "views/report_view.h"
 #include "model/units.h"
@@ -237,8 +238,13 @@ std::string us1(std::uint64_t ns) { return fmt::format("{:.1f}", ns / 1e3); }
 
 void locks_section(std::string& out, const Profile& p) {
   out += "<section id=\"locks\">\n<h2>Lock contention</h2>\n";
-  if (p.locks.empty()) {
+  if (!locks_recorded(p)) {
     out += "<p class=\"note\">Lock contention was not recorded in this profile.</p>\n</section>\n";
+    return;
+  }
+  if (p.locks.empty()) {
+    out += "<p class=\"note\">lock:contention_begin/end were probed: no contended lock.</p>\n"
+           "</section>\n";
     return;
   }
   std::map<std::string, std::uint64_t> counts;

@@ -35,6 +35,8 @@ json spin_json(const SpinCheck& c) {
   return {{"traced_spin_ns", c.traced_spin_ns},
           {"spin_samples", c.spin_samples},
           {"sampled_spin_ns", or_null(c.sampled_spin_ns)},
+          {"native_qspinlock_samples", c.native_qspinlock_samples},
+          {"native_qspinlock_ns", or_null(c.native_qspinlock_ns)},
           {"rwsem_spin_samples", c.rwsem_spin_samples},
           {"rwsem_spin_ns", or_null(c.rwsem_spin_ns)}};
 }
@@ -71,7 +73,7 @@ json locks_json(const Profile& p, const ReportOptions& opt) {
                       {"count", h.count}});
     chains.push_back({{"op", c.op}, {"cycle", c.cycle}, {"hops", std::move(hops)}});
   }
-  return {{"recorded", !p.locks.empty()},
+  return {{"recorded", locks_recorded(p)},
           {"ops", std::move(ops)},
           {"kthreads", std::move(threads)},
           {"holders_recorded", !p.lock_holders.empty()},

@@ -46,6 +46,11 @@ void spin_lines(std::string& out, const LockOp& op) {
   line(out, "  spin check: traced spin {} µs/op; on-CPU in spin slow paths {} µs/op ({})",
        us_per_op(c.traced_spin_ns, n), sampled_us_per_op(c.sampled_spin_ns, n),
        plural(c.spin_samples, "sample"));
+  if (c.native_qspinlock_samples)
+    line(out,
+         "    of which native qspinlock slow path {} µs/op ({}): its pending-bit spin is "
+         "untraced, so traced spin is a lower bound (docs/LOCKS.md)",
+         sampled_us_per_op(c.native_qspinlock_ns, n), plural(c.native_qspinlock_samples, "sample"));
   line(out,
        "  rwsem optimistic spin (invisible to lock:contention_begin, see docs/LOCKS.md): "
        "{} µs/op ({})",
@@ -94,7 +99,7 @@ void holders(std::string& out, const Profile& p) {
 }  // namespace
 
 void lock_sections(std::string& out, const Profile& p, const ReportOptions& opt) {
-  if (p.locks.empty()) {
+  if (!locks_recorded(p)) {
     line(out, "lock contention: not recorded in this profile");
     out += '\n';
     return;

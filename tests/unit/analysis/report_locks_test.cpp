@@ -62,6 +62,8 @@ TEST(ReportLocks, SpinCheckLines) {
   EXPECT_NE(t.find("inode_hash_lock\n"
                    "  spin check: traced spin 0.8 µs/op; on-CPU in spin slow paths 2.0 µs/op "
                    "(2 samples)\n"
+                   "    of which native qspinlock slow path 2.0 µs/op (2 samples): its pending-bit "
+                   "spin is untraced, so traced spin is a lower bound (docs/LOCKS.md)\n"
                    "  rwsem optimistic spin (invisible to lock:contention_begin, see "
                    "docs/LOCKS.md): 4.0 µs/op (4 samples)\n"
                    "unlink:"),
@@ -92,6 +94,27 @@ TEST(ReportLocks, NotRecorded) {
   EXPECT_TRUE(has_line(t, "lock contention: not recorded in this profile")) << t;
   json j = report_json(test::sample_profile(), locks());
   EXPECT_EQ(j["locks"]["recorded"], false);
+}
+
+// Probed but nothing contended: the spin check still runs (spin the lock
+// tracepoints never see, such as the native qspinlock's pending-bit spin,
+// shows only in the samples), and nothing says "not recorded".
+TEST(ReportLocks, ProbedWithoutContentionIsNoContention) {
+  Profile p = full_profile();
+  p.locks.clear();
+  p.lock_holders.clear();
+  p.meta.probes = {"lock:contention_begin (tp_btf)", "lock:contention_end (tp_btf)"};
+  std::string t = render_text(p, locks());
+  EXPECT_EQ(t.find("not recorded"), std::string::npos) << t;
+  EXPECT_TRUE(has_line(t, "unlink: no lock contention")) << t;
+  EXPECT_TRUE(has_line(t,
+                       "    of which native qspinlock slow path 2.0 µs/op (2 samples): its "
+                       "pending-bit spin is untraced, so traced spin is a lower bound (docs/LOCKS.md)"))
+      << t;
+  EXPECT_EQ(report_json(p, locks())["locks"]["recorded"], true);
+  // Absent on the kernel: not recorded.
+  p.meta.probes = {"lock:contention_begin (absent)"};
+  EXPECT_TRUE(has_line(render_text(p, locks()), "lock contention: not recorded in this profile"));
 }
 
 TEST(ReportLocks, Json) {
