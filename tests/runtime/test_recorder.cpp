@@ -60,20 +60,21 @@ TEST(RecorderTest, ASecondRecordingCountsNothingOfTheFirst) {
   ASSERT_TRUE(opened) << opened.error().message;
   Recorder& rec = opened.value();
 
-  // The first target forks a process that stats in a loop and outlives it.
+  // The first target forks a process that stats in a loop and outlives it
+  // (1.5 s: python starts slowly on a loaded machine).
   Reaper loop{(fs::temp_directory_path() / ("fscost-recorder-" + std::to_string(::getpid()))).string()};
   Profile first = record(rec, {"/bin/sh", "-c",
                                "python3 -c 'import os\nwhile True: os.stat(\"/\")' "
-                               "</dev/null >/dev/null 2>&1 & echo $! >" + loop.pidfile + "; sleep 0.3"});
+                               "</dev/null >/dev/null 2>&1 & echo $! >" + loop.pidfile + "; sleep 1.5"});
   EXPECT_GT(count_of(first, "stat"), 1000u) << "the loop ran inside the first recording";
 
-  Profile second = record(rec, {"/bin/sleep", "0.3"});
+  Profile second = record(rec, {"/bin/sleep", "0.5"});
   EXPECT_LT(count_of(second, "stat"), 100u) << "the loop was tracked only by the first recording";
   EXPECT_EQ(count_of(second, "create"), 0u);
   for (const auto& [name, n] : second.drops) EXPECT_EQ(n, 0u) << name;
 
   // And a third sees only itself too: the same counts as the second.
-  Profile third = record(rec, {"/bin/sleep", "0.3"});
+  Profile third = record(rec, {"/bin/sleep", "0.5"});
   EXPECT_EQ(count_of(third, "stat"), count_of(second, "stat"));
   EXPECT_EQ(count_of(third, "open"), count_of(second, "open"));
 }

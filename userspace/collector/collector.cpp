@@ -183,16 +183,22 @@ void Collector::aim(std::uint32_t target_dev, std::uint64_t log_first_sector,
 
 Result<std::monostate> Collector::reset() {
   enable(false);
-  const auto& m = skel_->maps;
-  for (bpf_map* map : {m.tracked, m.tasks, m.stacks, m.samples, m.offcpu, m.blocked, m.lock_stats,
-                       m.lock_holders, m.bg_xfs, m.dev_write_bytes})
-    if (!clear_hash(bpf_map__fd(map), bpf_map__key_size(map), bpf_map__value_size(map)))
+  // By type, so that a map added later is emptied too: every hash is
+  // recording state, every per-CPU array a counter or scratch. Plain arrays
+  // are configuration (syscall_rules, .rodata) or the .bss handled below;
+  // task storage goes stale instead (run_gen).
+  bpf_map* map;
+  bpf_object__for_each_map(map, skel_->obj) {
+    int fd = bpf_map__fd(map);
+    bool ok = true;
+    if (bpf_map__type(map) == BPF_MAP_TYPE_HASH)
+      ok = clear_hash(fd, bpf_map__key_size(map), bpf_map__value_size(map));
+    else if (bpf_map__type(map) == BPF_MAP_TYPE_PERCPU_ARRAY)
+      ok = zero_percpu_array(fd, bpf_map__max_entries(map), bpf_map__value_size(map));
+    if (!ok)
       return libbpf_error(fmt::format("cannot empty the BPF map {}", bpf_map__name(map)).c_str(),
                           errno);
-  for (bpf_map* map : {m.op_stats, m.xfs_counts, m.cpu_now})
-    if (!zero_percpu_array(bpf_map__fd(map), bpf_map__max_entries(map), bpf_map__value_size(map)))
-      return libbpf_error(fmt::format("cannot zero the BPF map {}", bpf_map__name(map)).c_str(),
-                          errno);
+  }
   auto* bss = skel_->bss;
   std::fill(std::begin(bss->drops), std::end(bss->drops), 0);
   bss->samples_total = 0;
