@@ -82,7 +82,7 @@ static __always_inline void capture_holder(struct fscost_lock_wait *w, void *loc
 	tid = BPF_CORE_READ(h, pid);
 	w->holder_tid = tid;
 	b = bpf_map_lookup_elem(&blocked, &tid);
-	if (b) {
+	if (b && !b->until_ns) {
 		w->holder_kind = FSCOST_HOLDER_BLOCKED;
 		w->holder_op = b->op;
 		w->holder_reason = b->reason;
@@ -240,6 +240,7 @@ static __always_inline void handle_contention_end(void *ctx, void *lock, bool bt
 
 		/* still in the lock's slow path: the same call site as at begin */
 		w.stack = kernel_stack(ctx);
+		holder_blocked(&w, w.begin_ns);
 		record_wait(t, &w, now, btf);
 	}
 }

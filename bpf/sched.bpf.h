@@ -18,6 +18,8 @@ struct fscost_blocked {
 	__u32 op;
 	__u32 reason;
 	__u64 stack;
+	__u64 since_ns;		/* switched out */
+	__u64 until_ns;		/* switched back in; 0 while it is off CPU */
 };
 
 struct {
@@ -92,10 +94,12 @@ static __always_inline void end_offcpu(struct fscost_task *t, __u64 now)
 	t->off_since_ns = 0;
 }
 
-/* A waiter going to sleep on a lock whose holder was running when the wait
- * began looks again: a holder that went to sleep meanwhile (xfs_create's
- * ENOSPC flush, after the waiter's optimistic spin) is where the wait goes. */
-static __always_inline void holder_asleep_now(struct fscost_lock_wait *w)
+/* A holder that was running when the wait began is looked at again: when
+ * the waiter goes to sleep (since 0: the holder is off CPU now), and when
+ * the wait ends (since = the wait's begin: the holder blocked during it, its
+ * latest block). A holder that went to sleep meanwhile (xfs_create's ENOSPC
+ * flush, which may begin after its waiters slept) is where the wait went. */
+static __always_inline void holder_blocked(struct fscost_lock_wait *w, __u64 since)
 {
 	struct fscost_blocked *b;
 	__u32 tid = w->holder_tid;
@@ -103,7 +107,7 @@ static __always_inline void holder_asleep_now(struct fscost_lock_wait *w)
 	if (w->holder_kind != FSCOST_HOLDER_TASK || !tid)
 		return;
 	b = bpf_map_lookup_elem(&blocked, &tid);
-	if (!b)
+	if (!b || (since ? b->since_ns < since : b->until_ns != 0))
 		return;
 	w->holder_kind = FSCOST_HOLDER_BLOCKED;
 	w->holder_op = b->op;
@@ -139,7 +143,7 @@ static __always_inline void switch_out(void *ctx, struct fscost_task *t,
 
 		if (d < 2) {
 			t->locks[d].out_since_ns = now;
-			holder_asleep_now(&t->locks[d]);
+			holder_blocked(&t->locks[d], 0);
 		}
 	}
 	if (t->op == FSCOST_OP_NONE) {
@@ -155,7 +159,8 @@ static __always_inline void switch_out(void *ctx, struct fscost_task *t,
 		return;
 	begin_offcpu(ctx, t, prev, preempt, now);
 	if (want_locks) {
-		struct fscost_blocked b = { .op = t->op, .reason = t->off_reason, .stack = t->off_stack };
+		struct fscost_blocked b = { .op = t->op, .reason = t->off_reason, .stack = t->off_stack,
+					    .since_ns = now };
 		__u32 tid = BPF_CORE_READ(prev, pid);
 
 		if (bpf_map_update_elem(&blocked, &tid, &b, BPF_ANY))
@@ -176,9 +181,13 @@ static __always_inline void switch_in(struct fscost_task *t, struct task_struct 
 	if (t->op != FSCOST_OP_NONE) {
 		t->oncpu_since_ns = now;
 		if (want_locks && t->off_since_ns) {
+			/* kept, with its end, for waiters whose wait it fell in;
+			 * deleted at exit */
 			__u32 tid = BPF_CORE_READ(next, pid);
+			struct fscost_blocked *b = bpf_map_lookup_elem(&blocked, &tid);
 
-			bpf_map_delete_elem(&blocked, &tid);
+			if (b)
+				b->until_ns = now;
 		}
 	}
 	if (t->off_since_ns)
@@ -203,13 +212,14 @@ static __always_inline __u32 work_in_progress(bool btf)
  * two flavours alike and returns the memory before the task is reaped. */
 static __always_inline void handle_exit(struct task_struct *task, bool btf)
 {
-	__u32 tid;
+	__u32 tid = BPF_CORE_READ(task, pid);
 
+	if (want_locks)
+		bpf_map_delete_elem(&blocked, &tid);
 	if (btf) {
 		bpf_task_storage_delete(&task_store, task);
 		return;
 	}
-	tid = BPF_CORE_READ(task, pid);
 	bpf_map_delete_elem(&tasks, &tid);
 }
 

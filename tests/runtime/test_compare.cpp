@@ -509,17 +509,26 @@ TEST_F(CompareTest, DemoSizesStayClearOfEnospcAndOneGibDoesNot) {
     return found;
   };
   EXPECT_EQ(enospc("2G"), "");
-  std::string at_1g = enospc("1G");
-  EXPECT_NE(at_1g.find("ran out of free space"), std::string::npos) << at_1g;
-  EXPECT_NE(at_1g.find("xfs_flush_inodes"), std::string::npos) << at_1g;
   // Issue 16: who the other creates waited for — the create asleep in the
-  // flush, holding the directory's i_rwsem, woken after the flush worker
-  // (rmapbt=1's flush sleeps over a second a run: its side has the chain).
-  json s = json::parse(slurp(out_ + "/summary.json"), nullptr, false);
+  // flush, holding the directory's i_rwsem, woken after the flush worker.
+  // Whether the flush meets a waiter is timing: on the AMD guest 1 side in 6
+  // (3 compares) showed it when the holder was looked at only at the wait's
+  // begin and the waiter's sleep; looked at again at the wait's end, 4 in 6
+  // (a compare whose flush met no waiter reads "create, running", which is
+  // true then). So up to 3 compares, until one shows it.
   std::string chains;
-  for (const auto& op : s["ops"])
-    if (op["op"] == "create")
-      for (const char* side : {"a", "b"}) chains += op["chains"][side].dump() + "\n";
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    std::string at_1g = enospc("1G");
+    EXPECT_NE(at_1g.find("ran out of free space"), std::string::npos) << at_1g;
+    EXPECT_NE(at_1g.find("xfs_flush_inodes"), std::string::npos) << at_1g;
+    json s = json::parse(slurp(out_ + "/summary.json"), nullptr, false);
+    chains.clear();
+    for (const auto& op : s["ops"])
+      if (op["op"] == "create")
+        for (const char* side : {"a", "b"}) chains += op["chains"][side].dump() + "\n";
+    if (chains.find("__flush_work") != std::string::npos) break;
+    std::cerr << "compare " << attempt + 1 << " of 3: no create waited on a flush\n" << chains;
+  }
   EXPECT_NE(chains.find("create, blocked (sleep) in __flush_work \u2190 xfs_create"), std::string::npos)
       << chains;
   EXPECT_NE(chains.find("kworker running xfs_flush_inodes_worker"), std::string::npos) << chains;
