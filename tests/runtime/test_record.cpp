@@ -110,9 +110,21 @@ TEST_F(RecordTest, OnCpuSumAgreesWithRusageAndNothingDropped) {
   const json& c = report["consistency"];
   double ratio = c["ratio"].get<double>();
   // Syscall on-CPU time is most of a metadata workload's sys time; the rest
-  // is exec, page faults and interrupts outside syscalls (docs/ACCURACY.md).
-  EXPECT_GT(ratio, 0.80) << c.dump();
+  // is exec, page faults and interrupts outside syscalls, and the syscall
+  // entry/exit path where the probes run (docs/ACCURACY.md). That path
+  // grows with the host's per-syscall probe cost: 12% of sys time on the
+  // AMD guest (22 of 180 ms; its empty tp_btf pair costs +152 ns a syscall,
+  // the Intel guest's +62), where the bare ratio read 0.794. Counted, the
+  // sampled syscall path closes the gap: 0.917 there.
+  EXPECT_GT(ratio, 0.70) << c.dump();
   EXPECT_LT(ratio, 1.10) << c.dump();
+  if (c["ratio_with_syscall_path"].is_number()) {
+    double with_path = c["ratio_with_syscall_path"].get<double>();
+    EXPECT_GT(with_path, 0.85) << c.dump();
+    EXPECT_LT(with_path, 1.10) << c.dump();
+  } else {
+    EXPECT_GT(ratio, 0.80) << "no syscall-path samples, so no gap to close: " << c.dump();
+  }
   // No drops at default sizes. prog_missed is not a size: a BPF program
   // skipped because another one ran on that CPU (a contended map lock inside
   // a BPF program fires lock:contention_begin). Rare; bounded, not zero.
