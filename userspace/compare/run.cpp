@@ -247,7 +247,7 @@ std::optional<Profile> record_workload(const RunContext& ctx, const RunFiles& f,
   const std::uint64_t own_before = own_cpu_ns();
   if (auto ok = rec.start(t, ro); !ok) {
     g_group.store(0);
-    rec.stop(ro, true);
+    (void)rec.stop(ro, true);  // only disables counting: nothing to sync
     r.error = ok.error().message;
     return std::nullopt;
   }
