@@ -171,9 +171,6 @@ Result<std::monostate> Collector::count_run_time(bool on) {
 
 void Collector::aim(std::uint32_t target_dev, std::uint64_t log_first_sector,
                     std::uint64_t log_end_sector) {
-  cfg_.target_dev = target_dev;
-  cfg_.log_first_sector = log_first_sector;
-  cfg_.log_end_sector = log_end_sector;
   auto* bss = skel_->bss;
   bss->target_dev = target_dev;
   bss->log_first_sector = log_first_sector;

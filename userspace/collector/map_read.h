@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -30,58 +31,58 @@ std::vector<std::pair<K, V>> read_hash_by_key(int fd) {
   return out;
 }
 
-template <typename K, typename V>
-std::vector<std::pair<K, V>> read_hash(int fd, std::uint32_t batch = 4096) {
-  std::vector<std::pair<K, V>> out;
-  std::vector<K> keys(batch);
-  std::vector<V> values(batch);
+// Walks a hash map in batches, `count` keys and values at a time to
+// `each(keys, values, count)`: BPF_MAP_LOOKUP_BATCH, or with `remove`
+// BPF_MAP_LOOKUP_AND_DELETE_BATCH. 0 at the end of the map; the errno of a
+// kernel (or map) without the batch op when it failed before any entry.
+template <typename Each>
+int for_each_batch(int fd, std::size_t key_size, std::size_t value_size, bool remove, Each each,
+                   std::uint32_t batch = 4096) {
+  std::vector<char> keys(key_size * batch), values(value_size * batch);
   std::uint64_t in = 0, next = 0;  // the kernel's opaque batch cursor (a bucket index)
   bool first = true;
   for (;;) {
     __u32 count = batch;
-    int err = bpf_map_lookup_batch(fd, first ? nullptr : &in, &next, keys.data(), values.data(),
-                                   &count, nullptr);
+    int err = (remove ? bpf_map_lookup_and_delete_batch : bpf_map_lookup_batch)(
+        fd, first ? nullptr : &in, &next, keys.data(), values.data(), &count, nullptr);
     int e = err ? errno : 0;
     if (err && e == ENOSPC && count == 0) {  // one bucket holds more than a batch
-      batch *= 2;
-      keys.resize(batch);
-      values.resize(batch);
-      continue;
-    }
-    // Before any entry was read: a kernel (or map) without batch lookup.
-    if (err && e != ENOENT && first && out.empty()) return read_hash_by_key<K, V>(fd);
-    for (__u32 i = 0; i < count; ++i) out.emplace_back(keys[i], values[i]);
-    if (err) break;  // ENOENT: that was the last batch
-    in = next;
-    first = false;
-  }
-  return out;
-}
-
-// Deletes every entry of a hash map, whatever its key type: batches of keys
-// read and deleted together (BPF_MAP_LOOKUP_AND_DELETE_BATCH), key by key
-// where the kernel lacks it. False, with errno, if an entry stays.
-inline bool clear_hash(int fd, std::size_t key_size, std::size_t value_size,
-                       std::uint32_t batch = 4096) {
-  std::vector<char> keys(key_size * batch), values(value_size * batch);
-  std::uint64_t in = 0, next = 0;
-  bool first = true;
-  for (;;) {
-    __u32 count = batch;
-    int err = bpf_map_lookup_and_delete_batch(fd, first ? nullptr : &in, &next, keys.data(),
-                                              values.data(), &count, nullptr);
-    if (err && errno == ENOSPC && count == 0) {  // one bucket holds more than a batch
       batch *= 2;
       keys.resize(key_size * batch);
       values.resize(value_size * batch);
       continue;
     }
-    // ENOENT: that was the last batch; another error (no batch op on this
-    // kernel): what is left goes key by key below.
-    if (err) break;
+    if (err && e != ENOENT && first) return e;
+    each(keys.data(), values.data(), count);
+    if (err) return e == ENOENT ? 0 : e;  // ENOENT: that was the last batch
     in = next;
     first = false;
   }
+}
+
+template <typename K, typename V>
+std::vector<std::pair<K, V>> read_hash(int fd, std::uint32_t batch = 4096) {
+  std::vector<std::pair<K, V>> out;
+  int err = for_each_batch(fd, sizeof(K), sizeof(V), false,
+                           [&](const char* keys, const char* values, __u32 count) {
+                             for (__u32 i = 0; i < count; ++i) {
+                               std::pair<K, V> kv;
+                               std::memcpy(&kv.first, keys + i * sizeof(K), sizeof(K));
+                               std::memcpy(&kv.second, values + i * sizeof(V), sizeof(V));
+                               out.push_back(kv);
+                             }
+                           },
+                           batch);
+  // Before any entry was read: a kernel (or map) without batch lookup.
+  if (err && out.empty()) return read_hash_by_key<K, V>(fd);
+  return out;
+}
+
+// Deletes every entry of a hash map, whatever its key type, in batches;
+// what a kernel without the batch op leaves goes key by key. False, with
+// errno, if an entry stays.
+inline bool clear_hash(int fd, std::size_t key_size, std::size_t value_size) {
+  for_each_batch(fd, key_size, value_size, true, [](const char*, const char*, __u32) {});
   std::vector<char> key(key_size);
   while (bpf_map_get_next_key(fd, nullptr, key.data()) == 0)
     if (bpf_map_delete_elem(fd, key.data()) && errno != ENOENT) return false;

@@ -207,11 +207,7 @@ void remove_files(const CompareOptions& o, const RunFiles& f) {
 std::uint64_t own_cpu_ns() {
   struct rusage ru{};
   ::getrusage(RUSAGE_SELF, &ru);
-  auto ns = [](const timeval& t) {
-    return static_cast<std::uint64_t>(t.tv_sec) * 1'000'000'000ull +
-           static_cast<std::uint64_t>(t.tv_usec) * 1000ull;
-  };
-  return ns(ru.ru_utime) + ns(ru.ru_stime);
+  return timeval_ns(ru.ru_utime) + timeval_ns(ru.ru_stime);
 }
 
 // The workload, recorded: its output in f.out and f.err, its group signalled

@@ -3,6 +3,7 @@
 // ramdisk.h interface.
 #pragma once
 
+#include <sys/time.h>
 #include <sys/types.h>
 
 #include <cstdint>
@@ -19,6 +20,12 @@ inline constexpr const char* kMountPrefix = "/tmp/fscost-mnt-";
 
 // strerror(errno).
 std::string errno_text();
+
+// A struct timeval (rusage times) in ns.
+inline std::uint64_t timeval_ns(const timeval& tv) {
+  return static_cast<std::uint64_t>(tv.tv_sec) * 1'000'000'000ull +
+         static_cast<std::uint64_t>(tv.tv_usec) * 1000ull;
+}
 
 // The hint for an errno the user can fix by themselves.
 std::string errno_hint(int err);

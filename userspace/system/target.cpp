@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "system/subprocess.h"  // UniqueFd
+#include "system/sys_util.h"    // timeval_ns
 
 namespace fscost {
 namespace {
@@ -68,11 +69,6 @@ std::optional<Rusage> system_cpu() {
   r.user_ns = ticks_to_ns(user + nice);
   r.sys_ns = ticks_to_ns(sys);
   return r;
-}
-
-std::uint64_t tv_ns(const timeval& tv) {
-  return static_cast<std::uint64_t>(tv.tv_sec) * 1'000'000'000ull +
-         static_cast<std::uint64_t>(tv.tv_usec) * 1000ull;
 }
 
 [[noreturn]] void child_exec(int gate, int exec_status, const std::vector<std::string>& argv,
@@ -223,7 +219,7 @@ Rusage Target::wait(std::optional<std::chrono::milliseconds> duration,
     }
     g_child.store(0);
     exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    r = Rusage{true, tv_ns(ru.ru_utime), tv_ns(ru.ru_stime), 0};
+    r = Rusage{true, timeval_ns(ru.ru_utime), timeval_ns(ru.ru_stime), 0};
   } else {
     Rusage last = start_cpu_;
     while (!stop_requested() && steady_clock::now() < deadline) {
