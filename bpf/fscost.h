@@ -44,10 +44,10 @@ struct fscost_op_stats {
 	__u64 lat[FSCOST_LAT_BUCKETS];
 };
 
-/* XFS events counted per operation (index 0: outside any operation), in
- * FSCOST_XFS_EVENT_TABLE order. */
+/* Filesystem events (XFS, ext4/jbd2, btrfs) counted per operation (index
+ * 0: outside any operation), in FSCOST_XFS_EVENT_TABLE order. */
 enum fscost_xfs_event {
-#define FSCOST_X(id, tp, group, obj) FSCOST_XFS_##id,
+#define FSCOST_X(id, sys, tp, group, obj) FSCOST_XFS_##id,
 	FSCOST_XFS_EVENT_TABLE(FSCOST_X)
 #undef FSCOST_X
 	FSCOST_XFS_EVENTS,
@@ -57,13 +57,19 @@ struct fscost_xfs_counts {
 	__u64 n[FSCOST_XFS_EVENTS];
 };
 
-/* The object an XFS tracepoint's first argument points to. */
+/* What a filesystem tracepoint's first argument is. */
 enum fscost_xfs_object {
-	FSCOST_XOBJ_TRANS,
-	FSCOST_XOBJ_LOG,
-	FSCOST_XOBJ_MOUNT,
-	FSCOST_XOBJ_BUF,
-	FSCOST_XOBJ_INODE,
+	FSCOST_XOBJ_TRANS,		/* struct xfs_trans * */
+	FSCOST_XOBJ_LOG,		/* struct xlog * */
+	FSCOST_XOBJ_MOUNT,		/* struct xfs_mount * */
+	FSCOST_XOBJ_BUF,		/* struct xfs_buf * */
+	FSCOST_XOBJ_INODE,		/* struct xfs_inode * */
+	FSCOST_XOBJ_DEV,		/* the superblock's dev_t itself */
+	FSCOST_XOBJ_JOURNAL,		/* journal_t * (jbd2) */
+	FSCOST_XOBJ_VFS_INODE,		/* struct inode * */
+	FSCOST_XOBJ_BTRFS_FS_INFO,	/* struct btrfs_fs_info * */
+	FSCOST_XOBJ_BTRFS_EB,		/* struct extent_buffer * */
+	FSCOST_XOBJ_BTRFS_ROOT,		/* struct btrfs_root * */
 };
 
 /* A kernel thread's XFS events are counted by (bucket, work function). */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* XFS events per operation and per kernel-thread work, and bytes written
- * per block device. */
+/* Filesystem events (XFS, ext4/jbd2, btrfs) per operation and per
+ * kernel-thread work, and bytes written per block device. */
 #ifndef FSCOST_XFS_BPF_H
 #define FSCOST_XFS_BPF_H
 
@@ -55,12 +55,53 @@ static __always_inline struct xfs_mount *xfs_event_mount(__u32 obj, void *arg, b
 	return arg;	/* FSCOST_XOBJ_MOUNT */
 }
 
+/* The superblock dev_t of a non-XFS event's filesystem. For jbd2,
+ * j_fs_dev is the filesystem's own device (the internal journal's too),
+ * whose bd_dev is sb->s_dev; btrfs' superblock has an anonymous dev_t,
+ * which is what stat() of the mount says (userspace/system/fs_device.h). */
+static __always_inline __u32 event_dev(__u32 obj, void *arg, bool btf)
+{
+	struct btrfs_fs_info *fi;
+
+	switch (obj) {
+	case FSCOST_XOBJ_DEV:
+		return (__u32)(__u64)arg;
+	case FSCOST_XOBJ_JOURNAL:
+		return btf ? ((journal_t *)arg)->j_fs_dev->bd_dev
+			   : BPF_CORE_READ((journal_t *)arg, j_fs_dev, bd_dev);
+	case FSCOST_XOBJ_VFS_INODE:
+		return btf ? ((struct inode *)arg)->i_sb->s_dev
+			   : BPF_CORE_READ((struct inode *)arg, i_sb, s_dev);
+	case FSCOST_XOBJ_BTRFS_FS_INFO:
+		fi = arg;
+		break;
+	case FSCOST_XOBJ_BTRFS_EB:
+		fi = btf ? ((struct extent_buffer *)arg)->fs_info
+			 : BPF_CORE_READ((struct extent_buffer *)arg, fs_info);
+		break;
+	case FSCOST_XOBJ_BTRFS_ROOT:
+		fi = btf ? ((struct btrfs_root *)arg)->fs_info
+			 : BPF_CORE_READ((struct btrfs_root *)arg, fs_info);
+		break;
+	default:
+		return 0;
+	}
+	return btf ? fi->sb->s_dev : BPF_CORE_READ(fi, sb, s_dev);
+}
+
+static __always_inline bool is_xfs_object(__u32 obj)
+{
+	return obj <= FSCOST_XOBJ_INODE;
+}
+
 static __always_inline bool on_target_fs(__u32 obj, void *arg, bool btf)
 {
 	struct xfs_mount *mp;
 
 	if (!target_dev)
 		return true;
+	if (!is_xfs_object(obj))
+		return event_dev(obj, arg, btf) == target_dev;
 	mp = xfs_event_mount(obj, arg, btf);
 	if ((__u64)mp == target_mp)
 		return true;
@@ -132,7 +173,7 @@ static __always_inline void count_xfs(__u32 ev, __u32 obj, void *arg, bool btf)
  * <tracepoint>_btf / _raw as userspace's hook table expects; userspace
  * autoloads the flavour it probed, and skips tracepoints this kernel lacks.
  * Both flavours see the tracepoint's arguments in ctx[]. */
-#define XFS_EVENT(id, tp, group, obj)                                              \
+#define XFS_EVENT(id, sys, tp, group, obj)                                            \
 	SEC("tp_btf/" #tp)                                                         \
 	int BPF_PROG(tp##_btf)                                                     \
 	{                                                                          \

@@ -15,8 +15,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # the hardening stage (scripts/hardening.sh): clang's libFuzzer and sanitizer runtimes
   libclang-rt-14-dev
-  # RAM-disk XFS, workloads and comparisons
-  xfsprogs fsmark linux-perf bpftrace util-linux
+  # RAM-disk filesystems (XFS, ext4, btrfs), workloads and comparisons
+  xfsprogs e2fsprogs btrfs-progs fsmark linux-perf bpftrace util-linux
   # the real pprof client that reads fscost's exports in the tests (go tool pprof)
   golang-go
   # bench/ helpers (stdlib only)

@@ -430,11 +430,14 @@ void compare_device_kinds(Diff& d, const std::vector<RunMetrics>& a,
 }
 
 // A bucket is the test filesystem's when its device names it: XFS's
-// workqueues and threads are "<name>/<dev>", the loop driver's is "<dev>".
+// workqueues and threads are "<name>/<dev>", ext4's journal thread
+// "jbd2/<dev>-<journal inode>", the loop driver's "<dev>". (btrfs' threads
+// and ext4's workqueues do not name their device.)
 bool test_fs_bucket(const std::string& bucket, const std::string& device) {
   if (device.empty()) return false;
   std::string name = bucket.substr(0, bucket.find(": "));
-  return name == device || name.ends_with("/" + device);
+  return name == device || name.ends_with("/" + device) ||
+         name.starts_with("jbd2/" + device + "-");
 }
 
 // Kernel-thread work per bucket and work function, per run: CPU by the

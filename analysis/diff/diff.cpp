@@ -52,6 +52,11 @@ double weight(const OpDiff& op) {
 }
 
 
+std::string fs_of(const RunSet& s) {
+  auto it = s.runs.front().setup.find("fs");
+  return it == s.runs.front().setup.end() ? std::string() : it->second;
+}
+
 // Every run, as given.
 Diff diff_all_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   require_runs(a, "A");
@@ -64,15 +69,18 @@ Diff diff_all_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   d.label_b = b.label;
   d.runs_a = a.runs.size();
   d.runs_b = b.runs.size();
+  d.fs_a = fs_of(a);
+  d.fs_b = fs_of(b);
   d.config = cfg;
   d.ops = compare_ops(ma, mb, cfg);
   compare_totals(d, ma, mb);
   compare_chains(d, a, b);
   std::vector<FlameNode> trees = find_paths(d, a, b, *sa, *sb, cfg);
   control_fdr(d);
+  const CrossFs fs = cross_fs(d);
   parallel_for(d.ops.size(), [&](std::size_t i) {
     classify_locks(d.ops[i]);
-    explain_oncpu(d.ops[i], *sa, *sb, trees[i], cfg);
+    explain_oncpu(d.ops[i], *sa, *sb, trees[i], cfg, fs);
     explain_offcpu(d.ops[i], *sa, *sb, cfg);
   });
   // "other" (syscalls outside the operation table: exec, futex, the
@@ -129,6 +137,11 @@ std::optional<Diff> without_outliers(const Diff& d, const RunSet& a, const RunSe
 }
 
 }  // namespace
+
+CrossFs cross_fs(const Diff& d) {
+  if (d.fs_a.empty() || d.fs_b.empty() || d.fs_a == d.fs_b) return {};
+  return {fs_code(d.fs_a), fs_code(d.fs_b)};
+}
 
 Diff diff_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   Diff d = diff_all_runs(a, b, cfg);

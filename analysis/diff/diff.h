@@ -167,7 +167,8 @@ struct LockDiff {
 
 // One class of an operation's on- or off-CPU delta.
 struct DeltaPart {
-  // on-CPU: "new-code", "spin", "more-work".
+  // on-CPU: "new-code", "spin", "more-work", and across filesystems
+  // "fs-path" (one part per side: that filesystem's own code, `fs`).
   // off-CPU: "lock" (sleeping contention, one part per lock), "io",
   // "log-reserve", "log-force", "runqueue", "sleep".
   std::string kind;
@@ -176,6 +177,7 @@ struct DeltaPart {
   std::string where;         // narrowest function (callgraph.h), or the lock's name
   std::string detail;        // "a new contention point", "same lock, 2.1× contentions/op", ...
   bool significant = false;  // the underlying comparison survived FDR control
+  std::string fs;            // "fs-path": whose code ("ext4/jbd2", FsCode::label)
 };
 
 // A call chain carrying part of an operation's on-CPU delta, found by
@@ -186,7 +188,9 @@ struct DeltaPath {
   // "new-code"  the last frame cost nothing in A, which had enough samples
   //             at its caller to tell absent from unsampled;
   // "more-work" / "less-work"  the same path, costing more (less) in B;
-  // "contention"  most of the delta spins on a lock (`lock`).
+  // "contention"  most of the delta spins on a lock (`lock`);
+  // "fs-path"  across filesystems: the path runs through the own code of
+  //             the side it grew in (B's, or A's for a decrease), `fs`.
   std::string kind;
   std::vector<std::string> frames;  // below the op, outermost first; the last is where it splits
   Comparison inclusive;  // ns/op at the last frame, inclusive, per run (cpu-clock samples)
@@ -197,6 +201,7 @@ struct DeltaPath {
   // The last frame's children carrying the delta: name, Δ ns/op (mean).
   std::vector<std::pair<std::string, double>> split;
   std::string lock;  // "contention": the lock spun on (spinning_lock)
+  std::string fs;    // "fs-path": whose code ("ext4/jbd2", FsCode::label)
   // Earlier paths that end below this one's last frame: `inclusive` leaves
   // their stacks out (it is what they left of this frame's delta).
   std::size_t besides = 0;
@@ -288,6 +293,11 @@ struct Warning {
 struct Diff {
   std::string label_a, label_b;
   std::size_t runs_a = 0, runs_b = 0;
+  // Each side's filesystem, from its first run's setup "fs" ("xfs", "ext4");
+  // "" for profiles that do not say (fscost record's). When both are known
+  // and differ, each side's own frames are a different code path
+  // (model/fs_code.h), never new code.
+  std::string fs_a, fs_b;
   DiffConfig config;
   // Comparisons under Benjamini–Hochberg control, by family: whole-run and
   // per-op metrics (incl. wait classes); per-function costs; per-lock figures;

@@ -1,7 +1,10 @@
 // The on-CPU delta of one operation, split into what it is made of:
 //   spin       stacks whose leaf spins on a lock (spin_check.h's slow paths),
 //   new-code   stacks under a path that cost nothing in any run of A,
-//   more-work  everything else: the same paths, doing more (or less).
+//   more-work  everything else: the same paths, doing more (or less);
+//   fs-path    across filesystems (CrossFs), stacks through one side's own
+//              code (model/fs_code.h): B's code path, and A's, one part
+//              each; there is no new code between two filesystems.
 // Each stack of the merged A/B tree goes to exactly one class. The classes'
 // sampled deltas are then fitted to the exact (sched_switch) on-CPU delta,
 // keeping their proportions, and each is placed with the call graph's
@@ -23,8 +26,9 @@ namespace fscost {
 
 namespace {
 
-enum Class { kNewCode, kSpin, kMoreWork, kClassCount };
-constexpr std::array<const char*, kClassCount> kKinds = {"new-code", "spin", "more-work"};
+enum Class { kNewCode, kSpin, kMoreWork, kFsA, kFsB, kClassCount };
+constexpr std::array<const char*, kClassCount> kKinds = {"new-code", "spin", "more-work",
+                                                         "fs-path", "fs-path"};
 
 // A lock a spinning stack waits for, named from the stack (spinning_lock).
 using SpinKey = std::tuple<std::string, std::string, bool>;  // name, type, optimistic
@@ -34,37 +38,66 @@ struct Sampled {
   // Per call-graph vertex: the class's delta at stacks ending there.
   std::array<std::vector<double>, kClassCount> self;
   std::map<SpinKey, double> spin_by_lock;  // the spin class's delta per lock
+  // kFsA, kFsB: the delta per entry frame (the first of the side's own, or
+  // the first the other side never ran): where that filesystem's code begins.
+  std::array<std::map<std::string, double>, 2> entered;
 };
 
 struct Walk {
   const CallGraph& cg;
+  const CrossFs& fs;
   Sampled& out;
   Stack path;  // op root first, as flame_input gives frames
 };
 
-Class class_of(const Stack& path, bool new_path) {
+// Where on the way down the stack became new, or entered A's or B's own
+// code: the first such frame, "" until then.
+struct Marks {
+  std::string new_at, a_at, b_at;
+};
+
+Class class_of(const Stack& path, const Marks& m, const CrossFs& fs) {
   if (is_spin_stack(path)) return kSpin;
-  return new_path ? kNewCode : kMoreWork;
+  // Across filesystems, only the own frames decide: a generic stack that
+  // one side happened not to sample (getname_flags, 0 of 3 runs) is noise,
+  // not code the other filesystem lacks.
+  if (fs) {
+    if (!m.b_at.empty()) return kFsB;
+    if (!m.a_at.empty()) return kFsA;
+    return kMoreWork;
+  }
+  return !m.new_at.empty() ? kNewCode : kMoreWork;
 }
 
-// `new_path`: some frame on the way here, below the op, cost nothing in A
+const std::string& entry_of(Class k, const Marks& m) { return k == kFsB ? m.b_at : m.a_at; }
+
+// `m.new_at`: some frame on the way here, below the op, cost nothing in A
 // (a mean of 0 over A's runs is 0 in every run: values are not negative).
-void walk(const FlameNode& n, bool new_path, Walk& w) {
+void walk(const FlameNode& n, Marks m, Walk& w) {
   w.path.push_back(n.name);
+  if (w.path.size() > 1) {  // below the op
+    if (m.a_at.empty() && is_fs_code(n.name.str(), w.fs.a)) m.a_at = n.name.str();
+    if (m.b_at.empty() && is_fs_code(n.name.str(), w.fs.b)) m.b_at = n.name.str();
+  }
   double self_a = n.value, self_b = n.value_b;
   for (const auto& c : n.children) {
     self_a -= c.value;
     self_b -= c.value_b;
   }
   if (double d = self_b - self_a; d != 0) {
-    Class k = class_of(w.path, new_path);
+    Class k = class_of(w.path, m, w.fs);
     w.out.total[k] += d;
     if (auto v = w.cg.find(n.name)) w.out.self[k][*v] += d;
     if (k == kSpin)
       if (auto l = spinning_lock(w.path))
         w.out.spin_by_lock[{l->name, l->type, l->optimistic}] += d;
+    if (k == kFsA || k == kFsB) w.out.entered[k - kFsA][entry_of(k, m)] += d;
   }
-  for (const auto& c : n.children) walk(c, new_path || c.value == 0, w);
+  for (const auto& c : n.children) {
+    Marks cm = m;
+    if (cm.new_at.empty() && c.value == 0) cm.new_at = c.name.str();
+    walk(c, std::move(cm), w);
+  }
   w.path.pop_back();
 }
 
@@ -133,8 +166,26 @@ std::array<double, kClassCount> to_exact(const Sampled& s, double exact) {
   return out;
 }
 
+// "ext4/jbd2's own code, entered at ext4_create +8.1 µs/op, ...": where
+// the side's code begins, largest share first. `scale`: the part's exact
+// delta per sampled one (to_exact).
+void describe_fs_path(DeltaPart& p, const std::map<std::string, double>& entered, double scale,
+                      const FsCode& fs, const DiffConfig& cfg) {
+  std::vector<std::pair<std::string, double>> e;
+  for (const auto& [name, d] : entered)
+    if (d * scale * p.delta_ns > 0) e.emplace_back(name, d * scale);
+  std::stable_sort(e.begin(), e.end(), [](const auto& x, const auto& y) {
+    return std::fabs(x.second) > std::fabs(y.second);
+  });
+  p.fs = fs.label;
+  p.detail = fmt::format("{}'s own code", fs.label);
+  for (std::size_t i = 0; i < e.size() && i < cfg.top; ++i)
+    p.detail += fmt::format("{} {} {}/op", i ? "," : ", entered at", e[i].first,
+                            ns_text(e[i].second, true));
+}
+
 std::vector<DeltaPart> parts_of(const Sampled& s, const CallGraph& cg, const OpDiff& op,
-                                const DiffConfig& cfg) {
+                                const DiffConfig& cfg, const CrossFs& fs) {
   double exact = op.oncpu.delta();
   std::array<double, kClassCount> delta = to_exact(s, exact);
   std::vector<DeltaPart> parts;
@@ -149,6 +200,8 @@ std::vector<DeltaPart> parts_of(const Sampled& s, const CallGraph& cg, const OpD
       describe_spin(p, s, op, cfg);
     else
       p.significant = op.oncpu.significant() && function_significant(op, p.where);
+    if (k == kFsA || k == kFsB)
+      describe_fs_path(p, s.entered[k - kFsA], p.delta_ns / s.total[k], *fs.grew(k == kFsB), cfg);
     parts.push_back(std::move(p));
   }
   std::stable_sort(parts.begin(), parts.end(), [](const DeltaPart& x, const DeltaPart& y) {
@@ -160,7 +213,7 @@ std::vector<DeltaPart> parts_of(const Sampled& s, const CallGraph& cg, const OpD
 }  // namespace
 
 void explain_oncpu(OpDiff& op, const MeanStacks& a, const MeanStacks& b, const FlameNode& tree,
-                   const DiffConfig& cfg) {
+                   const DiffConfig& cfg, const CrossFs& fs) {
   const FlameInput& fa = a.get(View::OnCpu, op.op);
   const FlameInput& fb = b.get(View::OnCpu, op.op);
   const FlameNode* root = op_node(tree, op.op);
@@ -168,9 +221,9 @@ void explain_oncpu(OpDiff& op, const MeanStacks& a, const MeanStacks& b, const F
   CallGraph cg = CallGraph::build(fa.stacks, fb.stacks, op.op);
   Sampled s;
   for (auto& v : s.self) v.assign(cg.size(), 0.0);
-  Walk w{cg, s, {}};
-  walk(*root, false, w);
-  op.oncpu_parts = parts_of(s, cg, op, cfg);
+  Walk w{cg, fs, s, {}};
+  walk(*root, Marks{}, w);
+  op.oncpu_parts = parts_of(s, cg, op, cfg, fs);
   shares_of_gross(op.oncpu_parts);
 }
 

@@ -14,6 +14,7 @@
 #include "flame/flamegraph.h"  // FlameNode
 #include "diff/mean_stacks.h"
 #include "diff/metrics.h"
+#include "model/fs_code.h"
 
 namespace fscost {
 
@@ -40,6 +41,17 @@ void classify_locks(OpDiff& op);
 // "same lock, worse: 2.1× contentions/op, 1.3× wait per contention", ...
 std::string lock_phrase(const LockDiff& l);
 
+// A and B on different filesystems (Diff::fs_a, fs_b): each side's own
+// code. Both nullptr when they run the same one, or a side does not say.
+struct CrossFs {
+  const FsCode* a = nullptr;
+  const FsCode* b = nullptr;
+  explicit operator bool() const { return a && b; }
+  // The side whose code a stack growing `up` runs: B's, or A's.
+  const FsCode* grew(bool up) const { return up ? b : a; }
+};
+CrossFs cross_fs(const Diff& d);
+
 // Before control_fdr: per op, the 1–3 call chains that carry most of its
 // on-CPU increase, and of its decrease (OpDiff::paths), each with its
 // per-run comparison (in the functions family).
@@ -54,7 +66,7 @@ std::vector<FlameNode> find_paths(Diff& d, const RunSet& a, const RunSet& b,
 // `tree`: flame_diff_tree of the op's on-CPU mean stacks, as find_paths
 // made it.
 void explain_oncpu(OpDiff& op, const MeanStacks& a, const MeanStacks& b, const FlameNode& tree,
-                   const DiffConfig& cfg);
+                   const DiffConfig& cfg, const CrossFs& fs);
 
 // After classify_locks: the op's off-CPU delta per wait class, each placed
 // at the narrowest function of its blocked stacks; "lock" split per lock.

@@ -308,7 +308,7 @@ struct Exposures {
 
 DeltaPath make_path(const Found& f, double gross, const std::vector<double>& a_runs,
                     const std::vector<double>& b_runs, const Exposures& e,
-                    const DiffConfig& cfg) {
+                    const DiffConfig& cfg, const CrossFs& fs) {
   const Node& end = *f.chain.back();
   const bool up = f.up;
   DeltaPath p;
@@ -329,7 +329,23 @@ DeltaPath make_path(const Found& f, double gross, const std::vector<double>& a_r
     p.lock = lock_under(*end.n, path);
     return p;
   }
-  bool absent = std::all_of(a_runs.begin(), a_runs.end(), [](double v) { return v == 0; });
+  auto none = [](const std::vector<double>& runs) {
+    return std::all_of(runs.begin(), runs.end(), [](double v) { return v == 0; });
+  };
+  if (fs) {
+    // Across filesystems, a path through the own code of the side it grew
+    // in is a different code path: not new code, and not more work.
+    const FsCode* own = fs.grew(up);
+    if (std::any_of(p.frames.begin(), p.frames.end(),
+                    [&](const std::string& fr) { return is_fs_code(fr, own); })) {
+      p.kind = "fs-path";
+      p.fs = own->label;
+      return p;
+    }
+  }
+  // Two filesystems share no code below the VFS: "new" there is the other
+  // side's, named above, or sampling's luck.
+  bool absent = !fs && none(a_runs);
   if (up && absent && f.chain.size() >= 2) {
     // Would A have shown it? The new code hangs from the nearest caller A
     // ran (rmapbt's xfs_btree_insert under xfs_rmap_map is as absent from A
@@ -414,6 +430,7 @@ std::vector<FlameNode> find_paths(Diff& d, const RunSet& a, const RunSet& b,
                                   const DiffConfig& cfg) {
   std::vector<OpPaths> ops(d.ops.size());
   parallel_for(d.ops.size(), [&](std::size_t i) { ops[i] = descend_op(d.ops[i], sa, sb, cfg); });
+  const CrossFs fs = cross_fs(d);
   // The figures of every op measured in one pass over each run.
   std::vector<std::string> names;
   std::vector<std::vector<Prefix>> figures;
@@ -428,7 +445,7 @@ std::vector<FlameNode> find_paths(Diff& d, const RunSet& a, const RunSet& b,
     const Exposures e{exposure(a, d.ops[k].op), exposure(b, d.ops[k].op)};
     for (std::size_t i = 0; i < o.found.size(); ++i) {
       d.ops[k].paths.push_back(
-          make_path(o.found[i], o.gross[o.found[i].up], va[k][i], vb[k][i], e, cfg));
+          make_path(o.found[i], o.gross[o.found[i].up], va[k][i], vb[k][i], e, cfg, fs));
       DeltaPath& path = d.ops[k].paths.back();
       path.besides = o.besides[i];
       // A path besides earlier ones splits into what they left: their

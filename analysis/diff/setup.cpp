@@ -21,7 +21,9 @@ std::string get(const Profile& p, const char* key) {
 }
 
 // A run's settings: the geometry mkfs printed, completed by xfs_info's, the
-// mount options the kernel showed, and the tools and CPU that made them.
+// mount options the kernel showed, and the filesystem, tools and CPU that
+// made them. (ext4's and btrfs' tools print no XFS geometry block: theirs
+// are the mount options only.)
 Settings settings_of(const Profile& p) {
   Settings out = parse_xfs_geometry(get(p, "mkfs_output"));
   std::set<std::string> seen;
@@ -29,7 +31,7 @@ Settings settings_of(const Profile& p) {
   for (auto& kv : parse_xfs_geometry(get(p, "fs_info")))
     if (seen.insert(kv.first).second) out.push_back(std::move(kv));
   for (auto& kv : parse_mount_options(get(p, "mount_options"))) out.push_back(std::move(kv));
-  for (const char* key : {"mkfs_version", "cpu_model"})
+  for (const char* key : {"fs", "mkfs_version", "cpu_model"})
     if (auto v = get(p, key); !v.empty()) out.emplace_back(key, v);
   return out;
 }
@@ -81,8 +83,16 @@ SetupDiff compare_setup(const RunSet& a, const RunSet& b, std::vector<Warning>& 
   asked.merge(asked_settings(get(pb, "mkfs_command"), get(pb, "mount_asked")));
   const Settings sa = settings_of(pa), sb = settings_of(pb);
   auto ma = as_map(sa), mb = as_map(sb);
-  for (const auto& name : differing(sa, sb))
+  // Two filesystems: their geometry and mount options have nothing in
+  // common to compare name by name (ext4's tools print no XFS geometry:
+  // every XFS section would read "not shown -> ..."), and their mkfs comes
+  // with them. What is left: the filesystem, its mkfs, the CPU.
+  bool two_fs = ma["fs"] != mb["fs"];
+  if (two_fs) asked.insert({"fs", "mkfs_version"});
+  for (const auto& name : differing(sa, sb)) {
+    if (two_fs && name != "fs" && name != "mkfs_version" && name != "cpu_model") continue;
     d.settings.push_back({name, ma[name], mb[name], asked.contains(name)});
+  }
   check_side(a, "A", warnings);
   check_side(b, "B", warnings);
   return d;

@@ -55,26 +55,35 @@ constexpr std::array<std::string_view, 39> kLockInternal = {
 
 // A role: the first non-internal frame, and the name of every lock taken
 // there. "{frame}" is that frame, "{caller}" its first caller that is not in
-// kPlumbing (with kCallerAliases applied).
+// kPlumbing (with kCallerAliases applied). A role restricted to one lock
+// type names only that type's waits: another lock contended in the same
+// function is something else.
+enum class Only : std::uint8_t { Any, Rwsem, Rwlock, Mutex };
+
 struct Role {
   std::string_view frame;
   std::string_view label;
+  Only only = Only::Any;
 };
 
-constexpr std::array<Role, 24> kRoles = {{
-    {"filename_create", "i_rwsem (parent dir, filename_create)"},
-    {"open_last_lookups", "i_rwsem (parent dir, open)"},
-    {"lookup_open", "i_rwsem (parent dir, open)"},
+// The filesystems' rows (jbd2, ext4, btrfs) are the locks seen contended
+// under creates with lock:contention_* and named by address (the lock's
+// offset in its struct, from BTF) or by the source where the address could
+// not say: docs/cases/other-filesystems.md.
+constexpr std::array<Role, 33> kRoles = {{
+    {"filename_create", "i_rwsem (parent dir, filename_create)", Only::Rwsem},
+    {"open_last_lookups", "i_rwsem (parent dir, open)", Only::Rwsem},
+    {"lookup_open", "i_rwsem (parent dir, open)", Only::Rwsem},
     // open_last_lookups is inlined into path_openat on x86-64 builds (6.18).
-    {"path_openat", "i_rwsem (parent dir, open)"},
-    {"lookup_slow", "i_rwsem (parent dir, lookup)"},
-    {"do_unlinkat", "i_rwsem (parent dir, unlink/rmdir)"},
-    {"do_rmdir", "i_rwsem (parent dir, unlink/rmdir)"},
-    {"vfs_unlink", "i_rwsem (victim, unlink/rmdir)"},
-    {"vfs_rmdir", "i_rwsem (victim, unlink/rmdir)"},
-    {"lock_rename", "i_rwsem (rename)"},
-    {"lock_two_directories", "i_rwsem (rename)"},
-    {"do_renameat2", "i_rwsem (rename)"},
+    {"path_openat", "i_rwsem (parent dir, open)", Only::Rwsem},
+    {"lookup_slow", "i_rwsem (parent dir, lookup)", Only::Rwsem},
+    {"do_unlinkat", "i_rwsem (parent dir, unlink/rmdir)", Only::Rwsem},
+    {"do_rmdir", "i_rwsem (parent dir, unlink/rmdir)", Only::Rwsem},
+    {"vfs_unlink", "i_rwsem (victim, unlink/rmdir)", Only::Rwsem},
+    {"vfs_rmdir", "i_rwsem (victim, unlink/rmdir)", Only::Rwsem},
+    {"lock_rename", "i_rwsem (rename)", Only::Rwsem},
+    {"lock_two_directories", "i_rwsem (rename)", Only::Rwsem},
+    {"do_renameat2", "i_rwsem (rename)", Only::Rwsem},
     {"xfs_buf_lock", "xfs_buf lock ({caller})"},
     {"xfs_buf_unlock", "xfs_buf lock (xfs_buf_unlock)"},
     {"xlog_cil_commit", "CIL context lock ({frame})"},
@@ -82,12 +91,40 @@ constexpr std::array<Role, 24> kRoles = {{
     {"xfs_ilock", "xfs inode ilock ({caller})"},
     {"xfs_log_space_wake", "log grant head lock"},
     {"xlog_grant_*", "log grant head lock"},
+    // journal_t's rwlock: read to join the running transaction, write
+    // where the commit thread advances the log.
+    {"start_this_handle", "jbd2 j_state_lock ({frame})", Only::Rwlock},
+    {"jbd2_journal_next_log_block", "jbd2 j_state_lock ({frame})", Only::Rwlock},
+    // "protect vs itable lazyinit": ext4lazyinit holds it for write while it
+    // zeroes a group's inode table.
+    {"__ext4_new_inode", "ext4 group alloc_sem ({frame})", Only::Rwsem},
+    // An extent buffer's rwsem (locking.c), named by who wanted it.
+    {"btrfs_tree_lock*", "btrfs tree lock ({caller})", Only::Rwsem},
+    {"btrfs_tree_read_lock*", "btrfs tree lock ({caller})", Only::Rwsem},
+    {"__btrfs_tree_lock*", "btrfs tree lock ({caller})", Only::Rwsem},
+    {"__btrfs_tree_read_lock*", "btrfs tree lock ({caller})", Only::Rwsem},
+    // The directory's btrfs_delayed_node mutex: the create's dir-index
+    // insert against the delayed-inode worker flushing it.
+    {"btrfs_insert_delayed_dir_index", "btrfs delayed node mutex ({frame})", Only::Mutex},
+    {"btrfs_async_run_delayed_root", "btrfs delayed node mutex ({frame})", Only::Mutex},
     {"try_to_wake_up", "task pi_lock/rq lock (try_to_wake_up)"},
     {"alloc_fd", "files->file_lock ({frame})"},
     {"file_close_fd", "files->file_lock ({frame})"},
     {"close_fd", "files->file_lock ({frame})"},
     {"__fdget_pos", "file f_pos_lock"},
 }};
+
+bool type_fits(Only only, std::uint32_t flags) {
+  switch (only) {
+    case Only::Any: return true;
+    case Only::Rwsem: return !(flags & (kLockSpin | kLockMutex | kLockPercpu | kLockRt)) &&
+                             (flags & (kLockRead | kLockWrite));
+    case Only::Rwlock: return (flags & kLockSpin) && (flags & (kLockRead | kLockWrite)) &&
+                              !(flags & (kLockMutex | kLockRt));
+    case Only::Mutex: return flags & kLockMutex;
+  }
+  return false;
+}
 
 // Callers that only pass the lock request on: the XFS buffer cache lookup
 // between a metadata reader and xfs_buf_lock, and ilock wrappers.
@@ -111,11 +148,14 @@ constexpr std::array<std::string_view, 15> kPlumbing = {
 
 // Callers named by what they lock: the AG headers every create and unlink
 // of an AG serializes on.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 4> kCallerAliases = {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 6> kCallerAliases = {{
     {"xfs_read_agi", "AGI"},
     {"xfs_ialloc_read_agi", "AGI"},
     {"xfs_read_agf", "AGF"},
     {"xfs_alloc_read_agf", "AGF"},
+    // every search starts at the tree's root: the one node all of them lock
+    {"btrfs_lock_root_node", "root node"},
+    {"btrfs_read_lock_root_node", "root node"},
 }};
 
 // Index of the leafmost frame that is not a locking primitive, or -1.
@@ -142,12 +182,8 @@ void replace(std::string& s, std::string_view what, const std::string& with) {
 
 std::string role_name(const Stack& frames, std::ptrdiff_t site, std::uint32_t flags) {
   std::string_view frame = base_name(frames[static_cast<std::size_t>(site)].str());
-  // i_rwsem roles name the rwsem a call site takes; a spinlock contended in
-  // the same function (dput, lockref) is something else.
-  bool rwsem = !(flags & kLockSpin) && (flags & (kLockRead | kLockWrite));
   for (const auto& role : kRoles) {
-    if (!frame_matches(frame, role.frame)) continue;
-    if (role.label.starts_with("i_rwsem") && !rwsem) continue;
+    if (!frame_matches(frame, role.frame) || !type_fits(role.only, flags)) continue;
     std::string label(role.label);
     replace(label, "{frame}", std::string(frame));
     if (label.find("{caller}") != std::string::npos)

@@ -24,6 +24,7 @@ need(["COMPARE_PAGE_BIN", COMPARE_PAGE]);
 
 const out = outDir();
 const compareDir = resolve(out, "compare");
+const matrixDir = resolve(out, "matrix");
 const diffDir = resolve(out, "diff");
 const diffSvg = resolve(out, "diff.svg");
 const runs = (t, side) => join(compareDir, "runs", `t${t}`, side);
@@ -33,6 +34,7 @@ const TEXT_PAGE = { colours: 300, sd: 8 };
 
 openPages(out, () => {
   execFileSync(COMPARE_PAGE, [compareDir], { stdio: ["ignore", "pipe", "pipe"] });
+  execFileSync(COMPARE_PAGE, [matrixDir, "--matrix"], { stdio: ["ignore", "pipe", "pipe"] });
   fscost("diff", runs(2, "a"), runs(2, "b"), "-o", diffDir);
   fscost("flamegraph", "--diff", join(runs(1, "a"), "run-01.profile"), join(runs(1, "b"), "run-01.profile"),
     "-o", diffSvg);
@@ -180,4 +182,32 @@ test("a standalone differential SVG: legend as drawn, subtitle whole, µs/op", a
 
 test("nothing was fetched from outside the files", () => {
   assert.deepEqual(browser.outside, []);
+});
+
+// Issue 20: three configurations (--config) make a matrix page: a row per
+// configuration, a column per thread count, every cell of a non-baseline
+// row a link to its diff against the baseline, and that diff's page there.
+test("the matrix page links every cell to its diff against the baseline", async () => {
+  await page.goto(pathToFileURL(join(matrixDir, "report.html")).href);
+  assert.match(await page.locator("h1").textContent(), /3 configurations against plain/);
+  const rows = page.locator("table.matrix tr");
+  assert.equal(await rows.count(), 1 + 3);
+  assert.deepEqual(await page.$$eval("table.matrix th", (th) => th.map((h) => h.textContent)),
+    ["config", "1 thread", "2 threads"]);
+  const links = await page.$$eval("table.matrix a", (as) => as.map((a) => a.getAttribute("href")));
+  assert.deepEqual(links.sort(), ["vs-reflink/report.html", "vs-reflink/runs/t1/report.html",
+    "vs-rmapbt/report.html", "vs-rmapbt/runs/t1/report.html"]);
+  // The baseline's row links nowhere; every cell has its sys time.
+  assert.equal(await rows.nth(1).locator("a").count(), 0);
+  assert.equal(await page.locator("table.matrix .sys").count(), 3 * 2);
+  assert.deepEqual(await danglingLinks(page, matrixDir), []);
+  await checkReadable(page, "fscost compare matrix");
+  await checkScreenshot(browser, await page.screenshot({ fullPage: true }), join(out, "matrix.png"),
+    TEXT_PAGE);
+  // A cell opens its pair's diff: the baseline against that configuration.
+  await page.locator("table.matrix a[href='vs-reflink/runs/t1/report.html']").click();
+  await page.waitForLoadState();
+  assert.match(await page.locator("h1").textContent(), /plain vs reflink, 1 threads/);
+  assert.match(await page.locator("#op-create").textContent(), /xfs_parent_addname/);
+  assert.deepEqual(errors, []);
 });

@@ -12,6 +12,7 @@
 #include <filesystem>
 
 #include "compare/plan.h"
+#include "compare/matrix.h"
 #include "compare/report.h"
 #include "diff_fixture.h"
 #include "io/profile_io.h"
@@ -22,11 +23,12 @@ namespace {
 
 // At 1 thread B adds new code under create; at 2 both spin more on lock X
 // and B also sleeps on lock Y, so the scaling charts have a lock to draw.
+// A third configuration (the matrix) both adds code and sleeps.
 test::ConfigSpec spec(int threads, int config) {
   test::ConfigSpec s = test::base_spec();
-  if (config == 1) test::inject_new_code(s);
+  if (config >= 1) test::inject_new_code(s);
   if (threads > 1) test::inject_more_spin(s);
-  if (threads > 1 && config == 1) test::inject_sleep_lock(s);
+  if (threads > 1 && config >= 1) test::inject_sleep_lock(s);
   return s;
 }
 
@@ -36,16 +38,24 @@ double ops_per_s(const Profile& p) {
   return p.meta.duration_ns ? static_cast<double>(ops) * 1e9 / p.meta.duration_ns : 0;
 }
 
-int write_pages(const std::string& dir) {
+// `matrix`: three configurations (--config), written as the matrix.
+int write_pages(const std::string& dir, bool matrix) {
   CompareArgs args;
   args.a = "mkfs: -m rmapbt=0";
   args.b = "mkfs: -m rmapbt=1";
+  if (matrix) {
+    args.ab_given = false;
+    args.a = args.b = "";
+    args.configs = {"plain=mkfs: -m rmapbt=0", "rmapbt=mkfs: -m rmapbt=1",
+                    "reflink=mkfs: -m rmapbt=1,reflink=1"};
+  }
   args.threads = "1,2";
   args.runs = 3;
   args.output = dir;
   CompareOptions o = take(check_compare_args(args));
   CompareOutcome out;
-  out.plan = make_plan(o.threads, o.runs, o.order, o.order_seed);
+  out.plan = make_plan(o.threads, o.runs, o.order, o.order_seed,
+                       static_cast<int>(o.configs.size()));
   out.storage = "synthetic runs (tests/browser/compare_page.cpp)";
   for (const PlannedRun& p : out.plan) {
     RunResult r;
@@ -66,7 +76,7 @@ int write_pages(const std::string& dir) {
     r.ops_source = "profile";
     out.results.push_back(std::move(r));
   }
-  CompareOutputs w = take(write_compare_outputs(o, out));
+  CompareOutputs w = take(matrix ? write_matrix_outputs(o, out) : write_compare_outputs(o, out));
   std::fprintf(stderr, "compare_page: wrote %s\n", w.report_html.c_str());
   return 0;
 }
@@ -75,12 +85,13 @@ int write_pages(const std::string& dir) {
 }  // namespace fscost
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: compare_page DIR\n");
+  bool matrix = argc == 3 && std::string(argv[2]) == "--matrix";
+  if (argc != 2 && !matrix) {
+    std::fprintf(stderr, "usage: compare_page DIR [--matrix]\n");
     return 2;
   }
   try {
-    return fscost::write_pages(argv[1]);
+    return fscost::write_pages(argv[1], matrix);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "compare_page: %s\n", e.what());
     return 1;

@@ -246,6 +246,115 @@ TEST_F(CompareTest, TinyCompareProducesEveryOutput) {
       }
 }
 
+// Issue 20: two filesystems, each made by its own mkfs on the RAM disk.
+// ext4 against XFS on one create workload: every profile says which it
+// ran, each side counts its own filesystem's events, and the explanation
+// calls each side's own code a different code path (ext4/jbd2's, XFS's),
+// never new code.
+TEST_F(CompareTest, Ext4AgainstXfsNamesEachFilesystemsOwnCode) {
+  Compare c = start({"--a", "fs: ext4", "--b", "fs: xfs", "--size", "512M", "--workload",
+                     "create", "--files", "2000", "--runs", "3", "-o", out_},
+                    logs("ext4-xfs"));
+  ASSERT_EQ(wait_exit(c), 0) << c.stderr_text();
+  EXPECT_EQ(settled_leftovers_of(c.pid), std::vector<std::string>{});
+  std::string text = slurp(out_ + "/summary.txt");
+  EXPECT_NE(text.find("fscost compare: A ext4 vs B xfs"), std::string::npos) << text;
+  json j = json::parse(slurp(out_ + "/summary.json"), nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  EXPECT_EQ(j["a"]["fs"], "ext4");
+  EXPECT_EQ(j["b"]["fs"], "xfs");
+  for (const auto& r : j["compare"]["runs"])
+    EXPECT_NE(r["mkfs"].get<std::string>().find(r["config"] == "A" ? "mkfs.ext4" : "mkfs.xfs"),
+              std::string::npos)
+        << r.dump();
+  bool fs_asked = false;
+  for (const auto& s : j["setup"]["differences"])
+    if (s["name"] == "fs") fs_asked = s["asked"].get<bool>() && s["a"] == "ext4" && s["b"] == "xfs";
+  EXPECT_TRUE(fs_asked) << j["setup"].dump();
+
+  const json* create = nullptr;
+  for (const auto& op : j["ops"])
+    if (op["op"] == "create") create = &op;
+  ASSERT_NE(create, nullptr);
+  // Each side's own events: a journal handle per create on ext4, a
+  // transaction per create on XFS, none of the other's.
+  const json& ev = (*create)["xfs"];
+  ASSERT_TRUE(ev.contains("jbd2_handle_start")) << ev.dump();
+  ASSERT_TRUE(ev.contains("xfs_trans_alloc")) << ev.dump();
+  EXPECT_GE(ev["jbd2_handle_start"]["a_summary"]["mean"].get<double>(), 1.0);
+  EXPECT_EQ(ev["jbd2_handle_start"]["b_summary"]["mean"].get<double>(), 0.0);
+  EXPECT_GE(ev["xfs_trans_alloc"]["b_summary"]["mean"].get<double>(), 1.0);
+  EXPECT_EQ(ev["xfs_trans_alloc"]["a_summary"]["mean"].get<double>(), 0.0);
+
+  // The on-CPU parts: one per side's own code, named by its entry frames.
+  std::map<std::string, std::string> own;  // fs → detail
+  for (const auto& p : (*create)["oncpu_parts"]) {
+    EXPECT_NE(p["kind"], "new-code") << p.dump();
+    if (p["kind"] == "fs-path") own[p["fs"].get<std::string>()] = p["detail"].get<std::string>();
+  }
+  ASSERT_TRUE(own.contains("xfs")) << (*create)["oncpu_parts"].dump();
+  ASSERT_TRUE(own.contains("ext4/jbd2")) << (*create)["oncpu_parts"].dump();
+  EXPECT_NE(own["xfs"].find("entered at xfs_"), std::string::npos) << own["xfs"];
+  EXPECT_NE(own["ext4/jbd2"].find("entered at ext4_"), std::string::npos) << own["ext4/jbd2"];
+  // Call paths through a side's code are that side's different code path.
+  for (const auto& p : (*create)["paths"]) {
+    EXPECT_NE(p["kind"], "new-code") << p.dump();
+    if (p["kind"] != "fs-path") continue;
+    bool up = p["inclusive"]["delta"].get<double>() > 0;
+    EXPECT_EQ(p["fs"], up ? "xfs" : "ext4/jbd2") << p.dump();
+  }
+}
+
+// Issue 20: three filesystems at once (--config), in a balanced order; the
+// matrix of ops/s and sys µs per op, and each one's diff against the
+// baseline, where the matrix's cells point.
+TEST_F(CompareTest, ThreeFilesystemsMakeAMatrixWithADiffEach) {
+  Compare c = start({"--config", "ext4=fs: ext4", "--config", "btrfs=fs: btrfs", "--config",
+                     "xfs=fs: xfs", "--baseline", "xfs", "--size", "512M", "--workload", "create",
+                     "--files", "500", "--runs", "2", "--threads", "1,2", "-o", out_},
+                    logs("matrix"));
+  ASSERT_EQ(wait_exit(c), 0) << c.stderr_text();
+  EXPECT_EQ(settled_leftovers_of(c.pid), std::vector<std::string>{});
+  std::string text = slurp(out_ + "/summary.txt");
+  EXPECT_NE(text.find("fscost compare: 3 configurations against C xfs"), std::string::npos) << text;
+  EXPECT_NE(text.find("A ext4 against C xfs (vs-ext4/summary.txt):"), std::string::npos) << text;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(columns(line), 72u) << line;
+
+  json j = json::parse(slurp(out_ + "/summary.json"), nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  EXPECT_EQ(j["format"], "fscost-compare-matrix");
+  EXPECT_EQ(j["baseline"], "xfs");
+  ASSERT_EQ(j["configs"].size(), 3u);
+  ASSERT_EQ(j["cells"].size(), 6u);
+  for (const auto& cell : j["cells"]) {
+    EXPECT_EQ(cell["ops_per_s"]["n"], 2) << cell.dump();
+    EXPECT_GT(cell["ops_per_s"]["mean"].get<double>(), 0) << cell.dump();
+    EXPECT_GT(cell["sys_us_per_op"]["mean"].get<double>(), 0) << cell.dump();
+    if (cell["config"] == "xfs") {
+      EXPECT_TRUE(cell["diff"].is_null()) << cell.dump();
+      continue;
+    }
+    ASSERT_TRUE(cell["diff"].is_string()) << cell.dump();
+    EXPECT_TRUE(fs::exists(out_ + "/" + cell["diff"].get<std::string>())) << cell.dump();
+  }
+  // Every block holds each configuration once, in turn forward and back.
+  std::map<int, std::string> order;
+  for (const auto& r : j["order"]) order[r["threads"].get<int>()] += r["config"].get<std::string>();
+  EXPECT_EQ(order[1], "ABCCBA");
+  EXPECT_EQ(order[2], "ABCCBA");
+  for (const char* side : {"a", "b", "c"}) EXPECT_TRUE(fs::exists(out_ + "/runs/t2/" + side));
+  // Each pair is the baseline (A) against the configuration (B).
+  for (const auto& [name, fs_name] : {std::pair{"ext4", "ext4"}, {"btrfs", "btrfs"}}) {
+    json pair = json::parse(slurp(out_ + "/vs-" + name + "/summary.json"), nullptr, false);
+    ASSERT_FALSE(pair.is_discarded()) << name;
+    EXPECT_EQ(pair["a"]["fs"], "xfs") << name;
+    EXPECT_EQ(pair["b"]["fs"], fs_name) << name;
+    EXPECT_EQ(pair["compare"]["runs"].size(), 8u) << name;
+  }
+  EXPECT_NE(slurp(out_ + "/report.html").find("<table class=\"matrix\">"), std::string::npos);
+}
+
 // Issue 19: a compare loads its BPF programs once and empties their maps
 // between runs. Each run must count what a separate `fscost record` of the
 // same workload on a fresh filesystem of the same configuration counts:

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "model/escape.h"
+#include "compare/matrix.h"
 #include "compare/options.h"
 #include "compare/plan.h"
 #include "compare/progress.h"
@@ -89,6 +90,10 @@ void report_leftovers() {
   fmt::print(stderr, "fscost compare: `fscost cleanup` removes them\n");
 }
 
+const std::string& label_of(const CompareOptions& o, const PlannedRun& run) {
+  return o.configs[static_cast<std::size_t>(run.config)].label;
+}
+
 // A stop signal before the first run: nothing to write.
 struct Interrupted {};
 
@@ -109,11 +114,11 @@ struct Session {
     at = nl + 1;
   }
   if (!tail.empty()) tail = "\nthe workload's stderr (last lines):" + tail;
-  std::string what = describe_run(r.plan, r.plan.config == 0 ? s.o.a.label : s.o.b.label, s.o.runs);
+  std::string what = describe_run(r.plan, label_of(s.o, r.plan), s.o.runs);
   std::error_code ec;
   fs::remove_all(s.created_dir ? fs::path(s.o.output) : fs::path(s.o.output) / "runs", ec);
   throw UserError(fmt::format("the first run ({}) failed: {}{}", what, r.error, tail),
-                  r.mkfs_cmd.empty() ? "" : "run the workload by hand on a fresh XFS to see why");
+                  r.mkfs_cmd.empty() ? "" : "run the workload by hand on a fresh filesystem to see why");
 }
 
 // One run of each configuration before the measured ones, discarded: the
@@ -123,18 +128,17 @@ struct Session {
 // first run failing.
 void warm_up(Session& s, Progress& progress) {
   if (s.outcome.plan.empty()) return;
-  for (int config : {0, 1})
+  for (int config = 0; config < static_cast<int>(s.o.configs.size()); ++config)
     for (int i = 0; i < s.o.warmup; ++i) {
       if (compare_stop_signal()) return;
       PlannedRun run{.index = 0, .threads = s.outcome.plan.front().threads, .config = config,
                      .rep = 0};
-      progress.note(fmt::format("warm-up run of {} (discarded)", config == 0 ? s.o.a.label
-                                                                             : s.o.b.label));
+      progress.note(fmt::format("warm-up run of {} (discarded)", label_of(s.o, run)));
       RunResult r = execute_run(s.ctx, run, [&] { progress.tick(); });
       if (r.ok())
         if (auto p = read_profile(s.o.output + "/" + r.profile); p)
           if (auto ns = tracer_ns_per_op(p.value()))
-            s.ctx.tracer_ns_per_op[config] = fmt::format("{:.0f}", *ns);
+            s.ctx.tracer_ns_per_op[static_cast<std::size_t>(config)] = fmt::format("{:.0f}", *ns);
       discard_run(s.o, run);
       if (r.interrupted || compare_stop_signal()) return;
       if (!r.ok()) first_run_failed(s, r);
@@ -153,8 +157,7 @@ RunResult run_unstolen(Session& s, Progress& progress, const PlannedRun& run) {
     s.outcome.reruns.push_back({run, r.steal_share()});
     progress.note(fmt::format(
         "{}: the host took {:.0f}% of the vCPUs' time; running it again",
-        describe_run(run, run.config == 0 ? s.o.a.label : s.o.b.label, s.o.runs),
-        100 * r.steal_share()));
+        describe_run(run, label_of(s.o, run), s.o.runs), 100 * r.steal_share()));
     discard_run(s.o, run);
     progress.start(run.index);
     r = execute_run(s.ctx, run, [&] { progress.tick(); });
@@ -178,7 +181,7 @@ void run_all(Session& s, Progress& progress) {
       s.outcome.incomplete = true;
       s.outcome.reason = fmt::format(
           "run {} ({}) failed: {}", run.index + 1,
-          describe_run(run, run.config == 0 ? s.o.a.label : s.o.b.label, s.o.runs), r.error);
+          describe_run(run, label_of(s.o, run), s.o.runs), r.error);
       progress.note(s.outcome.reason);
       return;
     }
@@ -195,12 +198,16 @@ void run_all(Session& s, Progress& progress) {
 // returns, before the outputs are computed.
 void measure(Session& s) {
   const CompareOptions& o = s.o;
-  // The mkfs must run before anything is made; its version goes in every profile.
-  s.ctx.mkfs_version = take(mkfs_version(o.mkfs));
+  // Each mkfs must run before anything is made; its version goes in every profile.
+  for (const ConfigSpec& cfg : o.configs)
+    s.ctx.mkfs_version.push_back(take(mkfs_version(*find_filesystem(cfg.fs), mkfs_program(o, cfg))));
+  s.ctx.tracer_ns_per_op.assign(o.configs.size(), "");
   CompareStorage storage = take(o.device.empty() ? CompareStorage::ram_disk(o.size)
                                                  : CompareStorage::device(o.device, o.force));
-  for (auto [cfg, side] : {std::pair{&o.a, "A"}, {&o.b, "B"}}) {
-    auto ok = storage.check_mkfs(*cfg, side, o.mkfs);
+  for (std::size_t i = 0; i < o.configs.size(); ++i) {
+    const ConfigSpec& cfg = o.configs[i];
+    auto ok = storage.check_mkfs(cfg, std::string(1, config_letter(static_cast<int>(i))),
+                                 mkfs_program(o, cfg));
     // A terminal's ^C also kills the dry-run mkfs: that is no bad option.
     if (compare_stop_signal()) throw Interrupted{};
     take(std::move(ok));
@@ -223,7 +230,9 @@ void measure(Session& s) {
 
   bool tty = !o.quiet && is_terminal(stderr);
   unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
-  Progress progress(stderr, tty, s.outcome.plan, o.a.label, o.b.label, o.runs, cpus);
+  std::vector<std::string> labels;
+  for (const ConfigSpec& c : o.configs) labels.push_back(c.label);
+  Progress progress(stderr, tty, s.outcome.plan, labels, o.runs, cpus);
   if (!tty)
     progress.note(fmt::format("{} runs on {}; output in {}", s.outcome.plan.size(),
                               s.outcome.storage, o.output));
@@ -235,7 +244,8 @@ int finish(const Session& s) {
   // Storage is gone; an impatient second ^C may now end us at once.
   for (int sig : kCompareStopSignals) ::signal(sig, SIG_DFL);
   ::signal(SIGPIPE, SIG_IGN);  // a closed stdout: EPIPE, the files are written already
-  CompareOutputs w = take(write_compare_outputs(s.o, s.outcome));
+  CompareOutputs w = take(is_matrix(s.o) ? write_matrix_outputs(s.o, s.outcome)
+                                         : write_compare_outputs(s.o, s.outcome));
   fmt::print("{}\n", terminal_safe(w.text));
   fmt::print("fscost compare: summary {}\n", w.summary_txt);
   fmt::print("fscost compare: report  {}\n", w.report_html);
@@ -256,9 +266,12 @@ int run_compare(const CompareArgs& args) {
   s.ctx.opts = &o;
   if (o.workload.builtin())
     s.ctx.workload_exe = workload_exe(self_exe());
-  else
+  else if (o.workload.cmd_at.empty())
     check_command_exists(o.workload.cmd[0]);
-  s.outcome.plan = make_plan(o.threads, o.runs, o.order, o.order_seed);
+  else
+    for (const auto& [t, cmd] : o.workload.cmd_at) check_command_exists(cmd[0]);
+  s.outcome.plan = make_plan(o.threads, o.runs, o.order, o.order_seed,
+                             static_cast<int>(o.configs.size()));
   install_compare_signal_handlers();
   try {
     measure(s);
@@ -274,14 +287,25 @@ int run_compare(const CompareArgs& args) {
 void add_compare(CLI::App& app, std::function<int()>& run) {
   auto a = std::make_shared<CompareArgs>();
   auto* sub = app.add_subcommand(
-      "compare", "Compare two filesystem configurations: interleaved runs, recorded, diffed");
-  sub->add_option("--fs", a->fs, "Filesystem (xfs)")->capture_default_str();
+      "compare",
+      "Compare filesystem configurations: interleaved runs, recorded, diffed against a baseline");
+  sub->add_option("--fs", a->fs, "Filesystem of a configuration without fs: (xfs, ext4, btrfs)")->capture_default_str();
   sub->add_option("--mkfs", a->mkfs,
                   "mkfs.xfs to format with: a path (a built xfsprogs) or a name in PATH "
                   "(default: $FSCOST_MKFS, else mkfs.xfs)");
-  sub->add_option("--a", a->a, "Configuration A, e.g. 'mkfs: -m rmapbt=0; mount: noatime'")
-      ->required();
-  sub->add_option("--b", a->b, "Configuration B, e.g. 'mkfs: -m rmapbt=1'")->required();
+  auto* opt_a = sub->add_option(
+      "--a", a->a, "Configuration A, e.g. 'mkfs: -m rmapbt=0; mount: noatime' or 'fs: ext4'");
+  auto* opt_b = sub->add_option("--b", a->b, "Configuration B, e.g. 'mkfs: -m rmapbt=1'");
+  opt_a->needs(opt_b);
+  opt_b->needs(opt_a);
+  auto* opt_config = sub->add_option(
+      "--config", a->configs,
+      "NAME=SPEC, repeated: two or more configurations instead of --a/--b, e.g. "
+      "--config ext4='fs: ext4' --config xfs='fs: xfs' --config btrfs='fs: btrfs'");
+  opt_config->excludes(opt_a)->excludes(opt_b);
+  sub->add_option("--baseline", a->baseline,
+                  "The --config every other one is diffed against (default: the first)")
+      ->needs(opt_config);
   sub->add_option("--mount-opts-a", a->mount_a, "Mount options of A (instead of 'mount:' in --a)");
   sub->add_option("--mount-opts-b", a->mount_b, "Mount options of B");
   sub->add_option("--label-a", a->label_a, "Name of A in the outputs (default: from its options)");
@@ -309,6 +333,11 @@ void add_compare(CLI::App& app, std::function<int()>& run) {
   auto* cmd = sub->add_option("--workload-cmd", a->workload_cmd,
                               "Your workload; {dir} is the mountpoint, {threads} the thread count");
   cmd->excludes(wl);
+  auto* cmd_at = sub->add_option(
+      "--workload-cmd-at", a->workload_cmd_at,
+      "T=CMD, repeated: thread count T's own command (a published sweep); the summary says "
+      "when they differ in more than the thread count");
+  cmd_at->excludes(wl)->excludes(cmd);
   sub->add_option("--threads", a->threads, "Thread counts to sweep: 1,2,4 or 1-64x2");
   sub->add_option("--warmup", a->warmup,
                   "Discarded runs per configuration before the measured ones")
@@ -325,8 +354,9 @@ void add_compare(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--probes", a->probes, "Probe groups for fscost record")->capture_default_str();
   sub->add_option("-o,--output", a->output, "Output directory (new or empty)")->required();
   sub->add_flag("-q,--quiet", a->quiet, "No progress line");
-  sub->callback([a, &run, size] {
+  sub->callback([a, &run, size, opt_a] {
     a->size_given = size->count() > 0;
+    a->ab_given = opt_a->count() > 0;
     run = [a] { return run_compare(*a); };
   });
 }

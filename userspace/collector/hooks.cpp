@@ -18,18 +18,18 @@ constexpr auto kHooks = std::to_array<Hook>({
     {"lock", "contention_end", "lock_end", ProbeGroup::Locks},
     // One per FSCOST_XFS_EVENT_TABLE row (bpf/fscost_tables.h); bpf/xfs.bpf.h
     // names the programs from the same row.
-#define XFS_HOOK(id, tp, group, obj) Hook{"xfs", #tp, #tp, ProbeGroup::group},
+#define XFS_HOOK(id, sys, tp, group, obj) Hook{#sys, #tp, #tp, ProbeGroup::group},
     FSCOST_XFS_EVENT_TABLE(XFS_HOOK)
 #undef XFS_HOOK
     {"block", "block_rq_issue", "block_rq_issue", ProbeGroup::Block},
 });
 
 // The counter names, index = enum fscost_xfs_event: the tracepoint names.
-#define XFS_NAME(id, tp, group, obj) std::string_view(#tp),
+#define XFS_NAME(id, sys, tp, group, obj) std::string_view(#tp),
 constexpr auto kXfsNames = std::to_array({FSCOST_XFS_EVENT_TABLE(XFS_NAME)});
 #undef XFS_NAME
 static_assert(kXfsNames.size() == FSCOST_XFS_EVENTS);
-#define XFS_IN_ORDER(id, tp, group, obj) static_assert(kXfsNames[FSCOST_XFS_##id] == #tp);
+#define XFS_IN_ORDER(id, sys, tp, group, obj) static_assert(kXfsNames[FSCOST_XFS_##id] == #tp);
 FSCOST_XFS_EVENT_TABLE(XFS_IN_ORDER)
 #undef XFS_IN_ORDER
 

@@ -101,7 +101,7 @@ Result<std::monostate> Recorder::start(Target& target, const RecordingOptions& o
     d = fs.value();
   }
   c.aim(d.kernel_dev, d.log_first_sector, d.log_end_sector);
-  target_dev_ = d.kernel_dev;
+  target_dev_ = d.block_dev;  // the device its writes go to (btrfs: not s_dev)
   if (auto r = c.count_run_time(o.bpf_stats); !r) return r;
   if (target.tgid())
     if (auto r = c.track(target.tgid()); !r) return r;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include "compare/options.h"
 #include "model/file_io.h"  // Status
 #include "collector/hooks.h"    // parse_probe_groups
+#include "system/filesystems.h"
 
 namespace fscost {
 
@@ -25,7 +27,34 @@ bool contains(const std::string& s, const std::string& what) {
 
 constexpr const char* kBuiltinWorkloads[] = {"create", "mixed", "random", "remove", "openclose"};
 
+// "T=CMD": the command thread count T runs.
+Status check_workload_at(const CompareArgs& a, WorkloadSpec& w) {
+  if (!a.workload_cmd.empty())
+    return Error{"--workload-cmd and --workload-cmd-at exclude each other",
+                 "give each thread count's command with --workload-cmd-at T=CMD"};
+  for (const std::string& arg : a.workload_cmd_at) {
+    auto eq = arg.find('=');
+    char* end = nullptr;
+    long t = eq == std::string::npos ? 0 : std::strtol(arg.c_str(), &end, 10);
+    if (eq == std::string::npos || t < 1 || t > 4096 || end != arg.c_str() + eq)
+      return Error{fmt::format("--workload-cmd-at '{}': give T=CMD, T a thread count", arg),
+                   "e.g. --workload-cmd-at 16='fs_mark -d{dir}/test -s65536 -t16'"};
+    auto words = split_words(arg.substr(eq + 1));
+    if (!words) return Error{"--workload-cmd-at: " + words.error().message, {}};
+    bool has_dir = std::any_of(words.value().begin(), words.value().end(),
+                               [](const auto& word) { return contains(word, "{dir}"); });
+    if (!has_dir)
+      return Error{fmt::format("--workload-cmd-at {}: the command must contain {{dir}}", t),
+                   "{dir} is where the filesystem under test is mounted"};
+    if (!w.cmd_at.emplace(static_cast<int>(t), std::move(words).value()).second)
+      return Error{fmt::format("--workload-cmd-at {} given twice", t), {}};
+  }
+  w.cmd = w.cmd_at.begin()->second;
+  return std::monostate{};
+}
+
 Status check_workload(const CompareArgs& a, WorkloadSpec& w) {
+  if (!a.workload_cmd_at.empty()) return check_workload_at(a, w);
   if (!a.workload_cmd.empty()) {
     auto words = split_words(a.workload_cmd);
     if (!words) return Error{"--workload-cmd: " + words.error().message, {}};
@@ -59,6 +88,14 @@ Status check_workload(const CompareArgs& a, WorkloadSpec& w) {
 }
 
 Result<std::vector<int>> check_threads(const CompareArgs& a, const WorkloadSpec& w) {
+  if (!w.cmd_at.empty()) {
+    if (!a.threads.empty())
+      return Error{"--threads and --workload-cmd-at exclude each other",
+                   "the thread counts are the T of each --workload-cmd-at T=CMD"};
+    std::vector<int> t;
+    for (const auto& [n, cmd] : w.cmd_at) t.push_back(n);
+    return t;
+  }
   if (!w.threaded()) {
     if (!a.threads.empty())
       return Error{"--threads needs {threads} in --workload-cmd to reach the command",
@@ -76,12 +113,71 @@ void distinct_labels(ConfigSpec& a, ConfigSpec& b) {
   b.label += " (B)";
 }
 
+// "NAME=SPEC": NAME is the configuration's label and its runs' name.
+Result<ConfigSpec> named_config(const std::string& arg, const std::string& default_fs) {
+  auto eq = arg.find('=');
+  std::string name = arg.substr(0, eq);
+  if (eq == std::string::npos || name.empty())
+    return Error{fmt::format("--config '{}': give NAME=SPEC", arg),
+                 "e.g. --config ext4='fs: ext4' --config xfs='fs: xfs'"};
+  if (!std::all_of(name.begin(), name.end(), [](unsigned char ch) {
+        return std::isalnum(ch) || ch == '-' || ch == '_' || ch == '.';
+      }))
+    return Error{fmt::format("--config '{}': a name is letters, digits, '-', '_' or '.'", arg),
+                 "it names the configuration's directory of diffs (vs-NAME)"};
+  return parse_config_spec(arg.substr(eq + 1), "", name, default_fs);
+}
+
+// --a/--b, or two or more --config (at most 26: runs/t1/a … z), and which
+// one is the baseline.
+Status check_configs(const CompareArgs& a, CompareOptions& o) {
+  if (a.configs.empty()) {
+    if (!a.ab_given)
+      return Error{"no configurations", "give --a SPEC --b SPEC, or --config NAME=SPEC twice or more"};
+    if (!a.baseline.empty()) return Error{"--baseline goes with --config", "name one of them"};
+    auto ca = parse_config_spec(a.a, a.mount_a, a.label_a, a.fs);
+    if (!ca) return ca.error();
+    auto cb = parse_config_spec(a.b, a.mount_b, a.label_b, a.fs);
+    if (!cb) return cb.error();
+    o.a = std::move(ca).value();
+    o.b = std::move(cb).value();
+    distinct_labels(o.a, o.b);
+    o.configs = {o.a, o.b};
+    return std::monostate{};
+  }
+  if ((a.ab_given && (!a.a.empty() || !a.b.empty())) || !a.mount_a.empty() ||
+      !a.mount_b.empty() || !a.label_a.empty() || !a.label_b.empty())
+    return Error{"--config and --a/--b exclude each other",
+                 "give every configuration as --config NAME=SPEC"};
+  if (a.configs.size() < 2 || a.configs.size() > 26)
+    return Error{fmt::format("{} --config given; a compare needs 2 to 26", a.configs.size()), {}};
+  for (const std::string& arg : a.configs) {
+    auto c = named_config(arg, a.fs);
+    if (!c) return c.error();
+    for (const ConfigSpec& seen : o.configs)
+      if (seen.label == c.value().label)
+        return Error{fmt::format("--config {} given twice", seen.label), "name each one once"};
+    o.configs.push_back(std::move(c).value());
+  }
+  if (!a.baseline.empty()) {
+    auto it = std::find_if(o.configs.begin(), o.configs.end(),
+                           [&](const ConfigSpec& c) { return c.label == a.baseline; });
+    if (it == o.configs.end())
+      return Error{fmt::format("--baseline {} is none of the --config names", a.baseline), {}};
+    o.baseline = static_cast<std::size_t>(it - o.configs.begin());
+  }
+  o.a = o.configs[o.baseline];
+  o.b = o.configs[o.baseline == 0 ? 1 : 0];
+  return std::monostate{};
+}
+
 }  // namespace
 
 Result<CompareOptions> check_compare_args(const CompareArgs& a) {
   CompareOptions o;
-  if (a.fs != "xfs")
-    return Error{"--fs " + a.fs + " is not supported", "fscost compare formats XFS (--fs xfs)"};
+  if (!find_filesystem(a.fs))
+    return Error{"--fs " + a.fs + " is not supported",
+                 "fscost compare formats " + filesystem_names()};
   o.fs = a.fs;
   const char* env = std::getenv("FSCOST_MKFS");
   o.mkfs = !a.mkfs.empty() ? a.mkfs : env && *env ? env : "mkfs.xfs";
@@ -89,13 +185,11 @@ Result<CompareOptions> check_compare_args(const CompareArgs& a) {
     return Error{fmt::format("{} {}: {}", a.mkfs.empty() ? "FSCOST_MKFS" : "--mkfs", o.mkfs,
                              std::strerror(errno)),
                  "give the path of an executable mkfs.xfs (a built xfsprogs: mkfs/mkfs.xfs)"};
-  auto ca = parse_config_spec(a.a, a.mount_a, a.label_a);
-  if (!ca) return ca.error();
-  auto cb = parse_config_spec(a.b, a.mount_b, a.label_b);
-  if (!cb) return cb.error();
-  o.a = std::move(ca).value();
-  o.b = std::move(cb).value();
-  distinct_labels(o.a, o.b);
+  if (auto ok = check_configs(a, o); !ok) return ok.error();
+  if (!a.mkfs.empty() && std::none_of(o.configs.begin(), o.configs.end(),
+                                      [](const ConfigSpec& c) { return c.fs == "xfs"; }))
+    return Error{"--mkfs names the mkfs.xfs of XFS configurations, and none is XFS",
+                 "ext4 and btrfs are made with mkfs.ext4 and mkfs.btrfs from PATH"};
   if (!a.device.empty() && a.size_given)
     return Error{"--size and --device exclude each other",
                  "--size is the RAM disk's; with --device the whole device is used"};
@@ -132,6 +226,7 @@ Result<CompareOptions> check_compare_args(const CompareArgs& a) {
 nlohmann::json options_json(const CompareOptions& o) {
   auto config = [](const ConfigSpec& c) {
     return nlohmann::json{{"spec", c.spec},
+                          {"fs", c.fs},
                           {"label", c.label},
                           {"mkfs_opts", c.mkfs_opts},
                           {"mount_opts", c.mount_opts}};
@@ -144,14 +239,23 @@ nlohmann::json options_json(const CompareOptions& o) {
                                                          {"write_bytes", w.write_bytes},
                                                          {"fsync", w.fsync}}
                                         : nlohmann::json{{"command", w.cmd}};
+  if (!w.cmd_at.empty()) {
+    nlohmann::json at = nlohmann::json::object();
+    for (const auto& [t, cmd] : w.cmd_at) at[std::to_string(t)] = cmd;
+    workload = {{"commands_at", at}};
+  }
   if (w.seed) workload["seed"] = *w.seed;
   std::vector<int> threads;
   for (int t : o.threads)
     if (t > 0) threads.push_back(t);
+  nlohmann::json configs = nlohmann::json::array();
+  for (const ConfigSpec& c : o.configs) configs.push_back(config(c));
   return {{"fs", o.fs},
           {"mkfs", o.mkfs},
           {"a", config(o.a)},
           {"b", config(o.b)},
+          {"configs", configs},
+          {"baseline", o.configs.empty() ? nlohmann::json() : nlohmann::json(o.configs[o.baseline].label)},
           {"storage", o.device.empty() ? nlohmann::json{{"ram_disk_bytes", o.size}}
                                        : nlohmann::json{{"device", o.device}}},
           {"workload", workload},

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "model/file_io.h"  // Status
+#include "system/filesystems.h"
 
 namespace fscost {
 
@@ -60,14 +61,18 @@ std::pair<std::string, std::string> split_prefix(const std::string& part) {
 
 Error spec_error(const std::string& spec, const std::string& why) {
   return Error{fmt::format("configuration '{}': {}", spec, why),
-               "write it as 'mkfs: -m rmapbt=1' or 'mkfs: -m rmapbt=1; mount: noatime'"};
+               "write it as 'mkfs: -m rmapbt=1', 'mkfs: -m rmapbt=1; mount: noatime' or "
+               "'fs: ext4; mount: noatime'"};
 }
 
-// Options fscost compare itself controls: -N would make every mkfs a dry
-// run; a device argument would format something else.
-Status check_mkfs_words(const std::string& spec, const std::vector<std::string>& words) {
+// Options fscost compare itself controls: the dry-run flag (mkfs.xfs -N,
+// mke2fs -n) would leave nothing to mount; a device argument would format
+// something else.
+Status check_mkfs_words(const std::string& spec, const Filesystem& fs,
+                        const std::vector<std::string>& words) {
   for (std::size_t i = 0; i < words.size(); i++) {
-    if (words[i] == "-N") return spec_error(spec, "-N (dry run) would leave nothing to mount");
+    if (!fs.dry_run.empty() && words[i] == fs.dry_run)
+      return spec_error(spec, fmt::format("{} (dry run) would leave nothing to mount", fs.dry_run));
     if (words[i].rfind("/dev/", 0) == 0)
       return spec_error(spec, "give the device with --device, not in the mkfs options");
   }
@@ -119,14 +124,22 @@ std::string derive_label(const std::vector<std::string>& mkfs_opts, const std::s
 }
 
 Result<ConfigSpec> parse_config_spec(const std::string& spec, const std::string& mount_flag,
-                                     const std::string& label) {
+                                     const std::string& label, const std::string& default_fs) {
   ConfigSpec c;
   c.spec = spec;
-  bool mkfs_seen = false, mount_seen = false;
+  c.fs = default_fs;
+  bool mkfs_seen = false, mount_seen = false, fs_seen = false;
   for (const std::string& part : split_parts(spec)) {
     auto [name, body] = split_prefix(part);
     if (name.empty() && body.empty()) continue;
-    if (name.empty() || name == "mkfs") {
+    if (name == "fs") {
+      if (fs_seen) return spec_error(spec, "the filesystem given twice");
+      fs_seen = true;
+      if (!find_filesystem(body))
+        return spec_error(spec, fmt::format("unknown filesystem '{}' (known: {})", body,
+                                            filesystem_names()));
+      c.fs = body;
+    } else if (name.empty() || name == "mkfs") {
       if (mkfs_seen) return spec_error(spec, "mkfs options given twice");
       mkfs_seen = true;
       auto words = split_words(body);
@@ -137,10 +150,14 @@ Result<ConfigSpec> parse_config_spec(const std::string& spec, const std::string&
       mount_seen = true;
       c.mount_opts = body;
     } else {
-      return spec_error(spec, "unknown part '" + name + ":' (known: mkfs:, mount:)");
+      return spec_error(spec, "unknown part '" + name + ":' (known: fs:, mkfs:, mount:)");
     }
   }
-  if (auto ok = check_mkfs_words(spec, c.mkfs_opts); !ok) return ok.error();
+  const Filesystem* fs = find_filesystem(c.fs);
+  if (!fs)
+    return spec_error(spec, fmt::format("unknown filesystem '{}' (known: {})", c.fs,
+                                        filesystem_names()));
+  if (auto ok = check_mkfs_words(spec, *fs, c.mkfs_opts); !ok) return ok.error();
   if (!mount_flag.empty()) {
     if (mount_seen)
       return spec_error(spec, "mount options both in the spec and in --mount-opts; give one");
@@ -148,8 +165,19 @@ Result<ConfigSpec> parse_config_spec(const std::string& spec, const std::string&
   }
   if (contains(c.mount_opts, " "))
     return spec_error(spec, "mount options are one comma-separated list, without spaces");
-  c.label = label.empty() ? derive_label(c.mkfs_opts, c.mount_opts) : label;
+  if (!label.empty()) {
+    c.label = label;
+  } else if (fs_seen) {
+    bool plain = c.mkfs_opts.empty() && c.mount_opts.empty();
+    c.label = plain ? c.fs : c.fs + " " + derive_label(c.mkfs_opts, c.mount_opts);
+  } else {
+    c.label = derive_label(c.mkfs_opts, c.mount_opts);
+  }
   return c;
+}
+
+std::string mkfs_program(const CompareOptions& o, const ConfigSpec& c) {
+  return c.fs == "xfs" ? o.mkfs : std::string(find_filesystem(c.fs)->mkfs);
 }
 
 Result<std::uint64_t> parse_size(const std::string& s) {
@@ -227,7 +255,7 @@ Result<std::vector<int>> parse_thread_list(const std::string& s) {
 }
 
 bool WorkloadSpec::threaded() const {
-  if (builtin()) return true;
+  if (builtin() || !cmd_at.empty()) return true;
   return std::any_of(cmd.begin(), cmd.end(),
                      [](const auto& w) { return contains(w, "{threads}"); });
 }
@@ -247,7 +275,8 @@ std::vector<std::string> workload_argv(const WorkloadSpec& w, const std::string&
   std::string t = std::to_string(std::max(threads, 1));
   if (!w.builtin()) {
     std::vector<std::string> argv;
-    for (const auto& word : w.cmd)
+    auto at = w.cmd_at.find(threads);
+    for (const auto& word : at != w.cmd_at.end() ? at->second : w.cmd)
       argv.push_back(substitute(substitute(word, "{dir}", dir), "{threads}", t));
     return argv;
   }

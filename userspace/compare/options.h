@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,10 +14,11 @@
 
 namespace fscost {
 
-// One side of the comparison: how to make and mount the filesystem.
+// One side of the comparison: which filesystem, how to make and mount it.
 struct ConfigSpec {
   std::string spec;                    // as given: "mkfs: -m rmapbt=0; mount: noatime"
-  std::string label;                   // "rmapbt=0", or --label-a
+  std::string fs = "xfs";              // "fs: ext4", else --fs
+  std::string label;                   // "rmapbt=0", "ext4", or --label-a
   std::vector<std::string> mkfs_opts;  // {"-m", "rmapbt=0"}
   std::string mount_opts;              // "noatime,logbsize=256k"
 };
@@ -25,12 +27,14 @@ struct ConfigSpec {
 // nothing: no variables, globs or pipes. Unbalanced quotes are an error.
 Result<std::vector<std::string>> split_words(const std::string& s);
 
-// "mkfs: OPTS; mount: OPTS" (either part optional, in any order; a spec
-// without a "name:" prefix is mkfs options). `mount_flag` is
-// --mount-opts-a/-b, an alternative to the spec's mount part (both is an
-// error). The label is derived from the options unless given.
+// "fs: NAME; mkfs: OPTS; mount: OPTS" (each part optional, in any order; a
+// spec without a "name:" prefix is mkfs options; the filesystem defaults to
+// `default_fs`, --fs). `mount_flag` is --mount-opts-a/-b, an alternative to
+// the spec's mount part (both is an error). The label is derived from the
+// options (after the filesystem's name when the spec names one) unless given.
 Result<ConfigSpec> parse_config_spec(const std::string& spec, const std::string& mount_flag,
-                                     const std::string& label);
+                                     const std::string& label,
+                                     const std::string& default_fs = "xfs");
 
 // The short name of a configuration: the option values without their
 // flags ("-m rmapbt=0" → "rmapbt=0"), then the mount options; "defaults".
@@ -53,6 +57,10 @@ struct WorkloadSpec {
   bool fsync = false;
   std::optional<std::uint64_t> seed;
   std::vector<std::string> cmd;  // --workload-cmd split into words; empty = built-in
+  // --workload-cmd-at T=CMD: thread count T's own command (a published
+  // sweep whose columns differ in more than -t: the guardrail says so);
+  // `cmd` is then the first of them.
+  std::map<int, std::vector<std::string>> cmd_at;
 
   bool builtin() const { return cmd.empty(); }
   // Whether the thread count reaches the workload: always for the built-in
@@ -71,9 +79,14 @@ const char* to_string(RunOrder o);
 
 // The command line as given (strings, before checks).
 struct CompareArgs {
-  std::string fs = "xfs";
+  std::string fs = "xfs";        // the filesystem of a spec without "fs:"
   std::string mkfs;              // --mkfs; "" = $FSCOST_MKFS, else mkfs.xfs in PATH
-  std::string a, b;              // --a / --b specs
+  std::string a, b;              // --a / --b specs ('' is the defaults)
+  bool ab_given = true;          // false: the command line had neither --a nor --b
+  // --config NAME=SPEC, repeated (two or more; instead of --a/--b), and
+  // --baseline NAME ("" = the first).
+  std::vector<std::string> configs;
+  std::string baseline;
   std::string mount_a, mount_b;  // --mount-opts-a / -b
   std::string label_a, label_b;
   std::string device;       // --device; "" = RAM disk
@@ -87,6 +100,7 @@ struct CompareArgs {
   bool fsync = false;
   std::optional<std::uint64_t> seed;
   std::string workload_cmd;
+  std::vector<std::string> workload_cmd_at;  // --workload-cmd-at T=CMD, repeated
   std::string threads;  // "" = 1 (or none for a command without {threads})
   int runs = 5;
   int warmup = 1;  // discarded runs per configuration before the measured ones
@@ -99,8 +113,14 @@ struct CompareArgs {
 };
 
 struct CompareOptions {
-  std::string fs;
-  std::string mkfs = "mkfs.xfs";  // a path, or a name in PATH
+  std::string fs;                 // --fs, the default filesystem
+  std::string mkfs = "mkfs.xfs";  // XFS configurations': a path, or a name in PATH
+  // Every configuration, in the order given (--a, --b; or each --config);
+  // a run's PlannedRun::config indexes it.
+  std::vector<ConfigSpec> configs;
+  std::size_t baseline = 0;  // the one each other configuration is diffed against
+  // The two of a diff: with two configurations, the baseline and the other;
+  // with more, set per pair when the outputs are written (compare/matrix.h).
   ConfigSpec a, b;
   std::string device;
   std::uint64_t size = 0;  // RAM disk bytes (unused with a device)
@@ -116,6 +136,14 @@ struct CompareOptions {
   std::string output;
   bool quiet = false;
 };
+
+// More than two configurations: a matrix of them, each diffed against the
+// baseline (compare/matrix.h).
+inline bool is_matrix(const CompareOptions& o) { return o.configs.size() > 2; }
+
+// The mkfs program of a configuration: --mkfs for XFS, the filesystem's
+// own (mkfs.ext4, mkfs.btrfs) in PATH for the others.
+std::string mkfs_program(const CompareOptions& o, const ConfigSpec& c);
 
 // Every check that needs no root and touches nothing: specs, sizes,
 // thread list, {dir} in the command, --size with --device, counts.

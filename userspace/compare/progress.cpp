@@ -67,8 +67,8 @@ std::optional<double> estimate_remaining(const std::vector<PlannedRun>& plan,
 
 std::string describe_run(const PlannedRun& r, const std::string& label, int runs) {
   std::string t = r.threads > 0 ? fmt::format("t={} ", r.threads) : "";
-  if (r.rep == 0) return fmt::format("{}{} ({}) warm-up run", t, r.config == 0 ? 'A' : 'B', label);
-  return fmt::format("{}{} ({}) run {}/{}", t, r.config == 0 ? 'A' : 'B', label, r.rep, runs);
+  if (r.rep == 0) return fmt::format("{}{} ({}) warm-up run", t, config_letter(r.config), label);
+  return fmt::format("{}{} ({}) run {}/{}", t, config_letter(r.config), label, r.rep, runs);
 }
 
 std::string progress_line(std::size_t number, std::size_t total, const std::string& what,
@@ -88,12 +88,12 @@ std::string progress_line(std::size_t number, std::size_t total, const std::stri
 
 bool is_terminal(std::FILE* f) { return ::isatty(::fileno(f)) == 1; }
 
-Progress::Progress(std::FILE* out, bool tty, std::vector<PlannedRun> plan, std::string label_a,
-                   std::string label_b, int runs, unsigned cpus)
+Progress::Progress(std::FILE* out, bool tty, std::vector<PlannedRun> plan,
+                   std::vector<std::string> labels, int runs, unsigned cpus)
     : out_(out),
       tty_(tty),
       plan_(std::move(plan)),
-      labels_{std::move(label_a), std::move(label_b)},
+      labels_(std::move(labels)),
       runs_(runs),
       cpus_(cpus),
       seconds_(plan_.size()) {}

@@ -36,8 +36,9 @@ std::string progress_line(std::size_t number, std::size_t total, const std::stri
 
 class Progress {
  public:
-  Progress(std::FILE* out, bool tty, std::vector<PlannedRun> plan, std::string label_a,
-           std::string label_b, int runs, unsigned cpus);
+  // labels: each configuration's, by PlannedRun::config.
+  Progress(std::FILE* out, bool tty, std::vector<PlannedRun> plan,
+           std::vector<std::string> labels, int runs, unsigned cpus);
   ~Progress() { clear(); }
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
@@ -57,7 +58,7 @@ class Progress {
   std::FILE* out_;
   bool tty_;
   std::vector<PlannedRun> plan_;
-  std::string labels_[2];
+  std::vector<std::string> labels_;
   int runs_;
   unsigned cpus_;
   std::vector<std::optional<double>> seconds_;

@@ -10,6 +10,7 @@
 
 #include "model/file_io.h"
 #include "model/json_writer.h"
+#include "compare/guardrail.h"
 #include "compare/progress.h"  // describe_run
 #include "io/profile_io.h"
 #include "system/sys_util.h"  // human_bytes
@@ -97,8 +98,15 @@ std::size_t ok_runs(const CompareOutcome& out) {
   return n;
 }
 
+}  // namespace
+
 std::string workload_text(const CompareOptions& o) {
   const WorkloadSpec& w = o.workload;
+  if (!w.cmd_at.empty()) {
+    std::vector<std::string> at;
+    for (const auto& [t, cmd] : w.cmd_at) at.push_back(fmt::format("at {}: {}", t, fmt::join(cmd, " ")));
+    return fmt::format("{}", fmt::join(at, "; "));
+  }
   if (!w.builtin()) return fmt::format("{}", fmt::join(w.cmd, " "));
   std::string s = fmt::format("built-in {}, {} files per thread", w.name, w.files);
   if (!w.dirs.empty()) s += ", " + w.dirs + " dirs";
@@ -114,6 +122,8 @@ std::string config_text(const ConfigSpec& c, const std::string& mkfs_path) {
                      c.mount_opts.empty() ? "(defaults)" : c.mount_opts);
 }
 
+namespace {
+
 std::string threads_text(const CompareOptions& o) {
   if (o.threads.size() == 1 && o.threads[0] == 0) return "";
   return fmt::format("; threads {}", fmt::join(o.threads, ","));
@@ -121,8 +131,8 @@ std::string threads_text(const CompareOptions& o) {
 
 std::string header_text(const CompareOptions& o, const CompareOutcome& out, std::size_t width) {
   std::string s = wrap(fmt::format("fscost compare: A {} vs B {}", o.a.label, o.b.label), width, 2);
-  s += wrap("A: " + config_text(o.a, o.mkfs), width, 5);
-  s += wrap("B: " + config_text(o.b, o.mkfs), width, 5);
+  s += wrap("A: " + config_text(o.a, mkfs_program(o, o.a)), width, 5);
+  s += wrap("B: " + config_text(o.b, mkfs_program(o, o.b)), width, 5);
   s += wrap("workload: " + workload_text(o), width, 4);
   s += wrap(fmt::format("{} runs per side, order {}{}; storage {}", o.runs, to_string(o.order),
                         threads_text(o), out.storage),
@@ -153,6 +163,7 @@ std::string render_compare_text(const CompareOptions& o, const CompareOutcome& o
                                 std::optional<std::size_t> headline, const Scaling& scaling) {
   const std::size_t width = 72;
   std::string s = header_text(o, out, width) + "\n";
+  if (auto w = workload_guardrail(o.workload)) s += wrap("! " + w->message, width, 2) + "\n";
   if (!headline) {
     s += wrap(
         "No complete pair: no thread count has a finished run of both A and B, so there "

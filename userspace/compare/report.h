@@ -80,6 +80,11 @@ std::vector<HtmlSection> compare_html_sections(const CompareOptions& o, const Co
 std::string compare_page_without_diff(const std::string& title,
                                       const std::vector<HtmlSection>& sections);
 
+// "built-in create, 2000 files per thread", or the command(s).
+std::string workload_text(const CompareOptions& o);
+// "mkfs.ext4 -E lazy_itable_init=0; mount noatime".
+std::string config_text(const ConfigSpec& c, const std::string& mkfs_path);
+
 // Writes everything into o.output.
 Result<CompareOutputs> write_compare_outputs(const CompareOptions& o, const CompareOutcome& out);
 

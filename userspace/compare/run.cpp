@@ -150,14 +150,14 @@ void canonical_command(Profile& p, const std::string& mount_dir) {
 // these runs can tell every way A and B differ, asked-for or not.
 void keep_setup(Profile& p, const RunResult& r, const RunContext& ctx) {
   canonical_command(p, r.mount_dir);
-  const ConfigSpec& cfg = r.plan.config == 0 ? ctx.opts->a : ctx.opts->b;
+  const ConfigSpec& cfg = ctx.opts->configs[static_cast<std::size_t>(r.plan.config)];
   // The device as the block layer names it (device_write_bytes' keys):
   // /dev/mapper/x is dm-N there.
   // Added to what record put there (the CPU model).
-  std::map<std::string, std::string> setup = {{"fs", ctx.opts->fs},
+  std::map<std::string, std::string> setup = {{"fs", cfg.fs},
              {"device", block_name(ctx.device)},
-             {"mkfs_path", ctx.opts->mkfs},
-             {"mkfs_version", ctx.mkfs_version},
+             {"mkfs_path", mkfs_program(*ctx.opts, cfg)},
+             {"mkfs_version", ctx.mkfs_version.at(static_cast<std::size_t>(r.plan.config))},
              {"mkfs_command", r.mkfs_cmd},
              {"mkfs_output", r.mkfs_output},
              {"fs_info", r.fs_info},
@@ -171,7 +171,7 @@ void keep_setup(Profile& p, const RunResult& r, const RunContext& ctx) {
              {"record_cpu_ns", r.machine_total_ns ? std::to_string(r.record_cpu_ns) : ""},
              {"written_after_bytes",
               r.written_after_bytes ? std::to_string(*r.written_after_bytes) : ""},
-             {"tracer_ns_per_op", ctx.tracer_ns_per_op[r.plan.config]}};
+             {"tracer_ns_per_op", ctx.tracer_ns_per_op.at(static_cast<std::size_t>(r.plan.config))}};
   for (auto& [k, v] : setup)
     if (!v.empty()) p.setup.insert_or_assign(k, std::move(v));
 }
@@ -276,19 +276,20 @@ std::optional<Profile> record_workload(const RunContext& ctx, const RunFiles& f,
 std::optional<Profile> record_one(const RunContext& ctx, const RunFiles& f, RunResult& r,
                                   const std::function<void()>& tick) {
   const CompareOptions& o = *ctx.opts;
-  const ConfigSpec& cfg = r.plan.config == 0 ? o.a : o.b;
+  const ConfigSpec& cfg = o.configs[static_cast<std::size_t>(r.plan.config)];
+  const Filesystem& fs = *find_filesystem(cfg.fs);
   // The RAM disk's image stays allocated from run to run (ShmImage::allocate):
   // no discard.
-  std::vector<std::string> opts = cfg.mkfs_opts;
-  if (o.device.empty()) opts.insert(opts.begin(), "-K");
-  auto mkfs = run_mkfs_xfs(ctx.device, opts, o.mkfs);
+  std::vector<std::string> opts =
+      o.device.empty() ? without_discard(fs, cfg.mkfs_opts) : cfg.mkfs_opts;
+  auto mkfs = run_mkfs(fs, ctx.device, opts, mkfs_program(o, cfg));
   if (!mkfs) {
     r.error = mkfs.error().message;
     return std::nullopt;
   }
   r.mkfs_cmd = mkfs.value().command;
   r.mkfs_output = mkfs.value().output;
-  auto mount = Mount::create(ctx.device, o.fs, cfg.mount_opts);
+  auto mount = Mount::create(ctx.device, cfg.fs, cfg.mount_opts);
   if (!mount) {
     r.error =
         mount.error().message + (mount.error().hint.empty() ? "" : " (" + mount.error().hint + ")");
@@ -296,7 +297,7 @@ std::optional<Profile> record_one(const RunContext& ctx, const RunFiles& f, RunR
   }
   if (compare_stop_signal()) return std::nullopt;
   r.mount_dir = mount.value().dir();
-  r.fs_info = run_xfs_info(r.mount_dir, o.mkfs);
+  r.fs_info = run_fs_info(fs, r.mount_dir, ctx.device, mkfs_program(o, cfg));
   for (const MountEntry& m : read_mountinfo())
     if (m.mountpoint == r.mount_dir) r.mount_options = m.super_options;
   r.argv = workload_argv(o.workload, ctx.workload_exe, r.mount_dir, r.plan.threads);
@@ -373,9 +374,9 @@ void discard_run(const CompareOptions& o, const PlannedRun& run) {
 }
 
 nlohmann::json run_json(const RunResult& r, const CompareOptions& o) {
-  const ConfigSpec& cfg = r.plan.config == 0 ? o.a : o.b;
+  const ConfigSpec& cfg = o.configs[static_cast<std::size_t>(r.plan.config)];
   nlohmann::json j{{"index", r.plan.index},
-                   {"config", r.plan.config == 0 ? "A" : "B"},
+                   {"config", std::string(1, config_letter(r.plan.config))},
                    {"label", cfg.label},
                    {"rep", r.plan.rep},
                    {"profile", r.profile},

@@ -34,10 +34,11 @@ struct RunContext {
   Recorder* recorder = nullptr;  // loaded and attached for the whole compare
   std::string workload_exe;      // fscost-workload (built-in workloads)
   std::string device;        // formatted every run
-  std::string mkfs_version;  // "mkfs.xfs version 6.15.0" (mkfs_version)
+  // Per configuration: "mkfs.xfs version 6.15.0", "mke2fs 1.47.0 (5-Feb-2023)".
+  std::vector<std::string> mkfs_version;
   // fscost's own probe time per traced operation, from each configuration's
   // warm-up run (record --bpf-stats); "" when there was none.
-  std::string tracer_ns_per_op[2];
+  std::vector<std::string> tracer_ns_per_op;
 };
 
 struct RunResult {
@@ -45,7 +46,7 @@ struct RunResult {
   std::string profile;  // relative to -o DIR ("runs/t4/a/run-01.profile")
   std::string mkfs_cmd;
   std::string mkfs_output;  // the geometry mkfs printed
-  std::string fs_info;      // xfs_info of the mounted filesystem ("" if none ran)
+  std::string fs_info;      // xfs_info, dumpe2fs -h, ... of the mounted filesystem ("" if none ran)
   std::string mount_options;  // the kernel's, from /proc/self/mountinfo
   std::uint64_t fs_size_bytes = 0, fs_free_bytes = 0;  // statvfs after the workload
   // The machine while the run recorded (/proc/stat deltas, ns over all

@@ -23,8 +23,8 @@ Result<std::uint64_t> device_bytes(const std::string& dev) {
   return bytes;
 }
 
-// A sparse file in /tmp for mkfs.xfs -N; removed on destruction. Only its
-// size matters: -N writes nothing.
+// A sparse file in /tmp for a mkfs check (mkfs.xfs -N writes nothing;
+// mkfs.btrfs formats it); removed on destruction.
 class ScratchFile {
  public:
   static Result<ScratchFile> create(std::uint64_t bytes) {
@@ -69,29 +69,37 @@ Result<CompareStorage> CompareStorage::device(const std::string& dev, bool force
   return s;
 }
 
-Status CompareStorage::check_mkfs(const ConfigSpec& c, const char* side,
+Status CompareStorage::check_mkfs(const ConfigSpec& c, const std::string& side,
                                   const std::string& mkfs) const {
-  std::vector<std::string> opts{"-N"};
+  const Filesystem& fs = *find_filesystem(c.fs);
+  // The dry run writes nothing, so the RAM disk's image (not bound to a
+  // loop device yet) serves. Without one (mkfs.btrfs) the check formats a
+  // sparse file in /tmp: a signature on the image would make the loop
+  // device look used.
+  std::vector<std::string> opts;
+  if (!fs.dry_run.empty()) opts.emplace_back(fs.dry_run);
   opts.insert(opts.end(), c.mkfs_opts.begin(), c.mkfs_opts.end());
   std::optional<ScratchFile> scratch;
   std::string target;
-  if (image_) {
-    target = image_->path();  // not bound to a loop device yet
+  if (image_ && !fs.dry_run.empty()) {
+    target = image_->path();
   } else {
     auto f = ScratchFile::create(bytes_);
     if (!f) return f.error();
     scratch.emplace(std::move(f).value());
     target = scratch->path();
   }
-  auto dry = run_mkfs_xfs(target, opts, mkfs);
+  auto dry = run_mkfs(fs, target, opts, mkfs);
   if (!dry) {
     // Too small a RAM disk fails the same way as a bad option; say which.
-    bool size = dry.error().message.find("must be larger than") != std::string::npos;
+    const std::string& m = dry.error().message;
+    bool size = m.find("must be larger than") != std::string::npos ||
+                m.find("too small") != std::string::npos;
     std::string hint = !size    ? dry.error().hint
-                       : image_ ? "give a larger --size (XFS wants more than 300 MB)"
-                                : "this device is too small for XFS with these options";
-    return Error{fmt::format("configuration {} ({}): mkfs.xfs rejects its options: {}", side,
-                             c.label, dry.error().message),
+                       : image_ ? fmt::format("give a larger --size ({})", fs.min_size)
+                                : fmt::format("this device is too small: {}", fs.min_size);
+    return Error{fmt::format("configuration {} ({}): {} rejects its options: {}", side, c.label,
+                             fs.mkfs, m),
                  hint};
   }
   return std::monostate{};

@@ -24,7 +24,7 @@ class CompareStorage {
   // mkfs.xfs -N (dry run: nothing written) with the configuration's
   // options on a sparse file of the same size, so a rejected option stops
   // the compare before anything is formatted. `side` is "A" or "B".
-  Status check_mkfs(const ConfigSpec& c, const char* side, const std::string& mkfs) const;
+  Status check_mkfs(const ConfigSpec& c, const std::string& side, const std::string& mkfs) const;
 
   // RAM disk: binds the loop device. No-op for a device.
   Status attach();

@@ -9,10 +9,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 #include <iterator>
 #include <memory>
-#include <sstream>
 #include <type_traits>
 
 #include "system/subprocess.h"
@@ -111,79 +109,6 @@ Status check_device_unused(const std::string& dev, bool force) {
   if (!sig) return sig.error();
   if (!sig.value().empty()) return holds_data(dev, sig.value());
   return std::monostate{};
-}
-
-// ---- run_mkfs_xfs ----
-
-namespace {
-
-// mkfs.xfs follows its one-line complaint with the whole usage text; keep the
-// complaint (and e.g. "Filesystem must be larger than 300MB.").
-std::string mkfs_complaint(const std::string& err) {
-  std::istringstream in(err);
-  std::string line, kept;
-  bool in_usage = false;
-  while (std::getline(in, line)) {
-    if (line.rfind("Usage:", 0) == 0)
-      in_usage = true;
-    else if (in_usage && !line.empty() && line[0] != '/' && line[0] != '\t' && line[0] != ' ' &&
-             line[0] != '<')
-      in_usage = false;
-    if (!in_usage && !line.empty()) kept += (kept.empty() ? "" : "\n") + line;
-  }
-  return kept.empty() ? err : kept;
-}
-
-}  // namespace
-
-Result<MkfsRun> run_mkfs_xfs(const std::string& dev, const std::vector<std::string>& extra_opts,
-                             const std::string& mkfs) {
-  std::vector<std::string> argv = {mkfs.empty() ? "mkfs.xfs" : mkfs, "-f"};
-  argv.insert(argv.end(), extra_opts.begin(), extra_opts.end());
-  argv.push_back(dev);
-  std::string cmd;
-  for (const auto& a : argv) cmd += (cmd.empty() ? "" : " ") + a;
-
-  auto run = run_capture(argv);
-  if (!run) return run.error();
-  const ProcessOutput& po = run.value();
-  if (!po.ok()) {
-    return Error{cmd + " failed (" + po.status_text() + "): " + mkfs_complaint(po.err),
-                 "see mkfs.xfs(8) for what this xfsprogs (mkfs.xfs -V) accepts"};
-  }
-  return MkfsRun{cmd, po.out};
-}
-
-Result<std::string> mkfs_version(const std::string& mkfs) {
-  auto run = run_capture({mkfs.empty() ? "mkfs.xfs" : mkfs, "-V"});
-  if (!run) return run.error();
-  if (!run.value().ok())
-    return Error{fmt::format("{} -V failed ({})", mkfs, run.value().status_text()),
-                 "--mkfs must name a mkfs.xfs"};
-  std::string v = run.value().out;
-  while (!v.empty() && (v.back() == '\n' || v.back() == ' ')) v.pop_back();
-  if (v.find("mkfs.xfs") == std::string::npos)
-    return Error{fmt::format("{} -V printed '{}', not a mkfs.xfs version", mkfs, v),
-                 "--mkfs must name a mkfs.xfs"};
-  return v;
-}
-
-std::string run_xfs_info(const std::string& dir, const std::string& mkfs) {
-  namespace fs = std::filesystem;
-  std::vector<std::vector<std::string>> tries;
-  if (mkfs.find('/') != std::string::npos) {
-    fs::path at = fs::path(mkfs).parent_path();
-    for (fs::path p : {at / "xfs_info", at.parent_path() / "spaceman" / "xfs_info.sh"}) {
-      std::error_code ec;
-      if (fs::is_regular_file(p, ec)) tries.push_back({"sh", p.string(), dir});
-    }
-  }
-  tries.push_back({"xfs_info", dir});
-  for (const auto& argv : tries) {
-    auto run = run_capture(argv);
-    if (run && run.value().ok() && !run.value().out.empty()) return run.value().out;
-  }
-  return {};
 }
 
 }  // namespace fscost

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "system/subprocess.h"
@@ -42,6 +43,27 @@ std::string block_name_of(unsigned major, unsigned minor) {
   return {};
 }
 
+// The source device of the mount whose superblock is maj:min, from
+// /proc/self/mountinfo ("36 25 0:48 / /mnt rw - btrfs /dev/loop0 rw"), if
+// it is a block device: btrfs gives its superblock an anonymous dev_t.
+std::optional<dev_t> mount_source_dev(unsigned maj, unsigned min) {
+  std::ifstream in("/proc/self/mountinfo");
+  const std::string id = fmt::format("{}:{}", maj, min);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream f(line);
+    std::string mount_id, parent, dev;
+    f >> mount_id >> parent >> dev;
+    auto sep = line.find(" - ");
+    if (dev != id || sep == std::string::npos) continue;
+    std::istringstream tail(line.substr(sep + 3));
+    std::string fstype, source;
+    tail >> fstype >> source;
+    struct stat st{};
+    if (::stat(source.c_str(), &st) == 0 && S_ISBLK(st.st_mode)) return st.st_rdev;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 SectorRange xfs_log_sectors(std::uint64_t logstart, std::uint32_t agblocks,
@@ -64,7 +86,13 @@ Result<FsDevice> fs_device(const std::string& dir) {
   FsDevice d;
   unsigned maj = major(st.st_dev), min = minor(st.st_dev);
   d.kernel_dev = (maj << 20) | min;
+  d.block_dev = d.kernel_dev;
   d.block_name = block_name_of(maj, min);
+  if (d.block_name.empty())
+    if (auto src = mount_source_dev(maj, min)) {
+      d.block_dev = (major(*src) << 20) | minor(*src);
+      d.block_name = block_name_of(major(*src), minor(*src));
+    }
   struct statfs sf{};
   d.xfs = ::statfs(dir.c_str(), &sf) == 0 && sf.f_type == kXfsSuperMagic;
   if (!d.xfs) return d;

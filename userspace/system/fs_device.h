@@ -11,7 +11,11 @@
 namespace fscost {
 
 struct FsDevice {
-  std::uint32_t kernel_dev = 0;  // major << 20 | minor, as in sb->s_dev and block:* events
+  std::uint32_t kernel_dev = 0;  // major << 20 | minor, as in sb->s_dev
+  // The block device it writes to, as block:* events name it: kernel_dev,
+  // except where the superblock's is an anonymous one (btrfs: 0:NN), then
+  // the mount's source device.
+  std::uint32_t block_dev = 0;
   std::string block_name;        // "loop0", "dm-1": /sys/class/block/<name>
   bool xfs = false;
   // 512-byte sectors [first, end) of an internal XFS log; both 0 when the

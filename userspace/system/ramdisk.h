@@ -11,7 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "system/device_check.h"  // check_device_unused, run_mkfs_xfs
+#include "system/device_check.h"  // check_device_unused
+#include "system/filesystems.h"   // run_mkfs_xfs
 #include "model/file_io.h"       // Status
 #include "system/leftovers.h"     // find_leftovers
 #include "model/result.h"

@@ -66,8 +66,26 @@ bool material(const Comparison& c) {
 
 // The op's XFS events whose count per op changed significantly, largest
 // ratio first: "xfs_trans_commit 1.02 -> 2.02/op" says a second commit.
-std::string xfs_events(const OpDiff& op) {
+//
+// Across filesystems each side counts only its own events: those are each
+// side's figures ("A (ext4): jbd2_handle_start 1, ..."), not changes.
+std::string own_events(const OpDiff& op, bool b, const std::string& fs) {
+  std::vector<std::string> own;
+  for (const auto& [name, c] : op.xfs) {
+    double mine = b ? c.sb.mean : c.sa.mean, other = b ? c.sa.mean : c.sb.mean;
+    if (mine >= 0.01 && other == 0) own.push_back(fmt::format("{} {:.3g}", name, mine));
+  }
+  if (own.empty()) return {};
+  return fmt::format("{} ({}) {}", b ? "B" : "A", fs, fmt::join(own, ", "));
+}
+
+std::string xfs_events(const Diff& d, const OpDiff& op) {
   std::vector<std::pair<double, std::string>> moved;
+  bool two_fs = !d.fs_a.empty() && !d.fs_b.empty() && d.fs_a != d.fs_b;
+  if (two_fs) {
+    std::string a = own_events(op, false, d.fs_a), b = own_events(op, true, d.fs_b);
+    return a.empty() || b.empty() ? a + b : a + "; " + b;
+  }
   for (const auto& [name, c] : op.xfs) {
     // Rare events (the odd log regrant) are in the tables, not the reasons.
     if (!material(c) || std::max(c.sa.mean, c.sb.mean) < 0.01) continue;
@@ -82,16 +100,16 @@ std::string xfs_events(const OpDiff& op) {
 }
 
 void op_block(Page& page, const Diff& d, const OpDiff& op) {
-  std::string events = xfs_events(op);
+  std::string events = xfs_events(d, op);
   if (op.oncpu.significant()) {
     page.para(sentence(d, op, true, true));
     paths(page, op);
-    if (!events.empty()) page.para("XFS events per op: " + events + ".", "  - ", "    ");
+    if (!events.empty()) page.para("filesystem events per op: " + events + ".", "  - ", "    ");
   }
   if (op.offcpu.significant()) page.para(sentence(d, op, false, true));
   // under the op's first sentence, whichever it is
   if (!op.oncpu.significant() && !events.empty())
-    page.para("XFS events per op: " + events + ".", "  - ", "    ");
+    page.para("filesystem events per op: " + events + ".", "  - ", "    ");
   if (!op.oncpu.significant() && !op.offcpu.significant())
     page.para(op.op + ": no significant change in on- or off-CPU time per operation.");
   page.para(verdict(op), "  ", "    ");
@@ -237,7 +255,7 @@ std::string first_screen(const Diff& d, std::size_t width) {
       b.para(fmt::format("kernel threads waiting per run (summed over their workers): {}.",
                          fmt::join(waits, "; ")));
     if (!events.empty())
-      b.para(fmt::format("kernel threads' XFS events per run: {}.", fmt::join(events, "; ")));
+      b.para(fmt::format("kernel threads' filesystem events per run: {}.", fmt::join(events, "; ")));
     if (!dev.empty()) b.para(dev);
     blocks.insert(blocks.begin() + static_cast<std::ptrdiff_t>(bg_at), std::move(b.out));
   }

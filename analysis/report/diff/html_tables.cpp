@@ -157,7 +157,9 @@ void paths(std::string& out, const OpDiff& op) {
       split += (split.empty() ? "" : ", ") + name + " " + value(dns, "ns/op", true);
     stat_row(out,
              {diff_fmt::chain_text(p) + (p.besides ? " (besides the above)" : ""),
-              p.kind == "contention" ? "contention: " + p.lock : p.kind,
+              p.kind == "contention" ? "contention: " + p.lock
+              : p.kind == "fs-path"  ? "fs-path: " + p.fs
+                                     : p.kind,
               fmt::format("{:.0f}%", 100 * p.share), split},
              p.inclusive);
   }

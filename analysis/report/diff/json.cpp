@@ -116,6 +116,7 @@ void parts(W& w, const std::vector<DeltaPart>& v) {
     w.member("where", p.where);
     w.member("detail", p.detail);
     w.member("significant", p.significant);
+    w.member("fs", p.fs);
     w.end_object();
   }
   w.end_array();
@@ -140,6 +141,7 @@ void paths(W& w, const std::vector<DeltaPath>& v) {
     }
     w.end_array();
     w.member("lock", p.lock);
+    w.member("fs", p.fs);
     w.member("besides", p.besides);
     w.end_object();
   }
@@ -324,11 +326,13 @@ void config(W& w, const DiffConfig& c) {
   w.end_object();
 }
 
-void side(W& w, std::string_view key, const std::string& label, std::size_t runs) {
+void side(W& w, std::string_view key, const std::string& label, std::size_t runs,
+          const std::string& fs) {
   w.key(key);
   w.begin_object();
   w.member("label", label);
   w.member("runs", runs);
+  w.member("fs", fs);
   w.end_object();
 }
 
@@ -350,8 +354,8 @@ void totals(W& w, const Diff& d) {
 void write_diff_members(JsonWriter& w, const Diff& d, const DiffJsonOptions& opt) {
   w.member("format", "fscost-diff");
   w.member("schema", kDiffSchemaVersion);
-  side(w, "a", d.label_a, d.runs_a);
-  side(w, "b", d.label_b, d.runs_b);
+  side(w, "a", d.label_a, d.runs_a, d.fs_a);
+  side(w, "b", d.label_b, d.runs_b, d.fs_b);
   w.key("config");
   config(w, d.config);
   w.member("family", d.family);
@@ -412,8 +416,8 @@ std::string diff_functions_json_text(const Diff& d) {
   w.begin_object();
   w.member("format", "fscost-diff-functions");
   w.member("schema", kDiffSchemaVersion);
-  side(w, "a", d.label_a, d.runs_a);
-  side(w, "b", d.label_b, d.runs_b);
+  side(w, "a", d.label_a, d.runs_a, d.fs_a);
+  side(w, "b", d.label_b, d.runs_b, d.fs_b);
   w.key("ops");
   w.begin_array();
   for (const auto& o : d.ops) {

@@ -85,6 +85,7 @@ std::string phrase(const DeltaPart& p) {
   const std::string& k = p.kind;
   std::string mw = more ? "more" : "less";
   if (k == "new-code") return (more ? "new code" : "code gone") + under("under", p.where);
+  if (k == "fs-path") return "different code path (" + p.fs + ")" + under("under", p.where);
   if (k == "spin") return mw + " spin" + under("on", p.where);
   if (k == "more-work") return "same path, " + mw + " work" + under("under", p.where);
   if (k == "lock") return mw + " sleep" + under("on", p.where);
@@ -169,15 +170,17 @@ std::string side(const Diff& d, const OpDiff& op, std::string_view what, const C
   return s + ".";
 }
 
-// "31× A", "new in B", "0.4× A".
+// "31× A", "new in B", "0.4× A", "gone in B".
 std::string times_a(const Comparison& c) {
   if (!(c.sa.mean > 0)) return "new in B";
+  if (c.sb.mean == 0) return "gone in B";
   double r = c.sb.mean / c.sa.mean;
   return r >= 10 ? fmt::format("{:.0f}× A", r) : fmt::format("{:.1f}× A", r);
 }
 
 std::string path_kind(const DeltaPath& p) {
   if (p.kind == "new-code") return "new code";
+  if (p.kind == "fs-path") return "different code path (" + p.fs + "'s own)";
   if (p.kind == "contention") return "spin on " + (p.lock.empty() ? "a lock" : p.lock);
   if (p.kind == "less-work") return "same path, less work";
   return "same path, more work";

@@ -111,7 +111,7 @@ void metrics(Page& page, const OpDiff& op) {
   if (nonzero(op.optimistic_spin)) row(page, 2, "optimistic spin", op.optimistic_spin);
   row(page, 2, "rate", op.rate);
   if (std::any_of(op.xfs.begin(), op.xfs.end(), [](const auto& x) { return nonzero(x.second); })) {
-    page.line("  XFS events per operation:");
+    page.line("  Filesystem events per operation:");
     for (const auto& [name, c] : op.xfs)
       if (nonzero(c)) row(page, 4, name, c);
   }

@@ -14,14 +14,14 @@ bool any_xfs(const Profile& p) {
 }
 
 void op_events(std::string& out, const OpStats& o) {
-  if (o.xfs.empty()) return line(out, "{}: no XFS events", o.name);
+  if (o.xfs.empty()) return line(out, "{}: no filesystem events", o.name);
   line(out, "{}: transactions per op: min {} max {}", o.name, o.trans_min, o.trans_max);
   for (const auto& [name, n] : o.xfs)
     line(out, "  {:<24} {:>10}/op {:>12} in all", name, fixed_or_dash(per_op(n, o.count), 2), n);
 }
 
 void background_events(std::string& out, const XfsSummary& x) {
-  line(out, "XFS events outside tracked operations");
+  line(out, "Filesystem events outside tracked operations");
   if (x.background.empty()) return line(out, "  none");
   for (const auto& [name, n] : x.background) line(out, "  {:<24} {:>12}", name, n);
 }
@@ -40,8 +40,8 @@ void device_writes(std::string& out, const XfsSummary& x) {
 }  // namespace
 
 void xfs_sections(std::string& out, const Profile& p, const std::vector<OpRow>& rows) {
-  if (!any_xfs(p)) return line(out, "XFS events: none recorded");
-  line(out, "XFS events inside operations (per completed operation)");
+  if (!any_xfs(p)) return line(out, "Filesystem events: none recorded");
+  line(out, "Filesystem events inside operations (per completed operation)");
   for (const auto& row : rows) op_events(out, row.stats);
   XfsSummary x = xfs_summary(p);
   background_events(out, x);

@@ -96,7 +96,7 @@ TEST(DiffXfsEvents, ASecondCommitPerCreateIsNamed) {
   EXPECT_TRUE(c.significant());
   EXPECT_NEAR(c.sb.mean / c.sa.mean, 2.0, 0.01);
   std::string text = render_diff_text(d);
-  auto at = text.find("XFS events per op: xfs_trans_commit 1 -> 2.");
+  auto at = text.find("filesystem events per op: xfs_trans_commit 1 -> 2.");
   EXPECT_NE(at, std::string::npos) << text;
   EXPECT_LT(at, text.find(std::string(72, '-')));
   EXPECT_EQ(text.substr(0, text.find(std::string(72, '-'))).find("xfs_log_regrant"),

@@ -28,6 +28,46 @@ TEST(LockName, DirectoryRolesOnlyForRwsems) {
             "i_rwsem (parent dir, open)");
 }
 
+// The stacks bpftrace recorded under creates on ext4 and btrfs (issue 20,
+// docs/cases/other-filesystems.md), each lock named by its offset in its
+// struct; a lock of another type at the same site keeps the plain name.
+TEST(LockName, Ext4AndJbd2Roles) {
+  const std::uint32_t rw_read = kLockSpin | kLockRead, rw_write = kLockSpin | kLockWrite;
+  EXPECT_EQ(lock_name(at(stack({"__ext4_new_inode", "jbd2__journal_start", "start_this_handle",
+                                "queued_read_lock_slowpath"}),
+                         0x1000, rw_read)),
+            "jbd2 j_state_lock (start_this_handle)");
+  EXPECT_EQ(lock_name(at(stack({"kjournald2", "jbd2_journal_commit_transaction",
+                                "jbd2_journal_next_log_block", "queued_write_lock_slowpath"}),
+                         0x1000, rw_write)),
+            "jbd2 j_state_lock (jbd2_journal_next_log_block)");
+  EXPECT_EQ(lock_name(at(stack({"ext4_create", "__ext4_new_inode", "down_read"}), 0x1000,
+                         kLockRead)),
+            "ext4 group alloc_sem (__ext4_new_inode)");
+  // A spinlock in start_this_handle is not j_state_lock.
+  EXPECT_EQ(lock_name(at(stack({"start_this_handle", "_raw_spin_lock"}), 0x1000, kLockSpin)),
+            "start_this_handle lock");
+}
+
+TEST(LockName, BtrfsRoles) {
+  EXPECT_EQ(lock_name(at(stack({"btrfs_lookup_dir_item", "btrfs_search_slot",
+                                "btrfs_read_lock_root_node", "btrfs_tree_read_lock_nested",
+                                "down_read_nested", "rwsem_down_read_slowpath"}),
+                         0x1000, kLockRead)),
+            "btrfs tree lock (root node)");
+  EXPECT_EQ(lock_name(at(stack({"btrfs_insert_empty_items", "btrfs_search_slot",
+                                "btrfs_tree_lock_nested", "down_write_nested"}))),
+            "btrfs tree lock (btrfs_search_slot)");
+  EXPECT_EQ(lock_name(at(stack({"btrfs_add_link", "btrfs_insert_dir_item",
+                                "btrfs_insert_delayed_dir_index", "__mutex_lock"}),
+                         0x1000, kLockMutex | kLockSpin)),
+            "btrfs delayed node mutex (btrfs_insert_delayed_dir_index)");
+  EXPECT_EQ(lock_name(at(stack({"process_one_work", "btrfs_work_helper",
+                                "btrfs_async_run_delayed_root", "mutex_lock"}),
+                         0x1000, kLockMutex | kLockSpin)),
+            "btrfs delayed node mutex (btrfs_async_run_delayed_root)");
+}
+
 TEST(LockType, EveryFlagCombinationTheKernelEmits) {
   EXPECT_EQ(lock_type(0), "semaphore");
   EXPECT_EQ(lock_type(kLockSpin), "spinlock");

@@ -17,20 +17,20 @@ using test::has_line;
 
 TEST(ReportXfs, PerOpCountersAndTransactions) {
   std::string t = render_text(full_profile(), {});
-  EXPECT_TRUE(has_line(t, "XFS events inside operations (per completed operation)")) << t;
+  EXPECT_TRUE(has_line(t, "Filesystem events inside operations (per completed operation)")) << t;
   EXPECT_TRUE(has_line(t, "create: transactions per op: min 2 max 2")) << t;
   EXPECT_TRUE(has_line(t, "  xfs_buf_lock                   3.50/op         3500 in all")) << t;
   EXPECT_TRUE(has_line(t, "  xfs_trans_alloc                1.50/op          750 in all")) << t;
   EXPECT_TRUE(has_line(t, "unlink: transactions per op: min 1 max 2")) << t;
-  EXPECT_TRUE(has_line(t, "other: no XFS events")) << t;
+  EXPECT_TRUE(has_line(t, "other: no filesystem events")) << t;
   // After the top stacks, before the background samples.
-  EXPECT_LT(t.find("top kernel stacks"), t.find("XFS events inside"));
-  EXPECT_LT(t.find("XFS events inside"), t.find("background samples"));
+  EXPECT_LT(t.find("top kernel stacks"), t.find("Filesystem events inside"));
+  EXPECT_LT(t.find("Filesystem events inside"), t.find("background samples"));
 }
 
 TEST(ReportXfs, BackgroundAndDeviceWrites) {
   std::string t = render_text(full_profile(), {});
-  EXPECT_TRUE(has_line(t, "XFS events outside tracked operations")) << t;
+  EXPECT_TRUE(has_line(t, "Filesystem events outside tracked operations")) << t;
   EXPECT_TRUE(has_line(t, "  xfs_buf_write                     340")) << t;
   EXPECT_TRUE(has_line(t, "  loop0                         7700000 bytes")) << t;
   EXPECT_TRUE(has_line(
@@ -49,11 +49,11 @@ TEST(ReportXfs, OpFilterKeepsDeviceFiguresWhole) {
 
 TEST(ReportXfs, NothingRecorded) {
   std::string t = render_text(test::sample_profile(), {});
-  EXPECT_TRUE(has_line(t, "XFS events: none recorded")) << t;
+  EXPECT_TRUE(has_line(t, "Filesystem events: none recorded")) << t;
   Profile p = test::sample_profile();
   p.device_write_bytes["sda"] = 150'000;
   t = render_text(p, {});
-  EXPECT_TRUE(has_line(t, "create: no XFS events")) << t;
+  EXPECT_TRUE(has_line(t, "create: no filesystem events")) << t;
   EXPECT_TRUE(has_line(t, "  none")) << t;
   EXPECT_TRUE(has_line(t,
                        "  100.0 bytes per operation (150000 bytes over 1500 operations, "

@@ -57,6 +57,34 @@ TEST(CompareOptions, ConfigSpecRejectsWhatCompareControls) {
   EXPECT_FALSE(parse_config_spec("mount: noatime, nodiratime", "", ""));
 }
 
+// Issue 20: a configuration names its filesystem; the label says which.
+TEST(CompareOptions, ConfigSpecNamesItsFilesystem) {
+  auto c = parse_config_spec("fs: ext4; mkfs: -E lazy_itable_init=0; mount: noatime", "", "");
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c.value().fs, "ext4");
+  EXPECT_EQ(c.value().mkfs_opts, (Words{"-E", "lazy_itable_init=0"}));
+  EXPECT_EQ(c.value().mount_opts, "noatime");
+  EXPECT_EQ(c.value().label, "ext4 lazy_itable_init=0 noatime");
+  auto plain = parse_config_spec("fs: btrfs", "", "");
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain.value().label, "btrfs");
+  // Without "fs:" the default (--fs) holds, and the label is as before.
+  auto dflt = parse_config_spec("mkfs: -m rmapbt=1", "", "", "xfs");
+  ASSERT_TRUE(dflt);
+  EXPECT_EQ(dflt.value().fs, "xfs");
+  EXPECT_EQ(dflt.value().label, "rmapbt=1");
+  auto unknown = parse_config_spec("fs: zfs", "", "");
+  ASSERT_FALSE(unknown);
+  EXPECT_NE(unknown.error().message.find("unknown filesystem 'zfs' (known: xfs, ext4, btrfs)"),
+            std::string::npos)
+      << unknown.error().message;
+  EXPECT_FALSE(parse_config_spec("fs: ext4; fs: xfs", "", ""));
+  // Each filesystem's own dry-run flag is refused: ext4's -n, not XFS's -N.
+  EXPECT_FALSE(parse_config_spec("fs: ext4; mkfs: -n", "", ""));
+  EXPECT_TRUE(parse_config_spec("fs: ext4; mkfs: -N 100000", "", ""));  // mke2fs: inode count
+  EXPECT_FALSE(parse_config_spec("fs: xfs; mkfs: -N", "", ""));
+}
+
 TEST(CompareOptions, Sizes) {
   EXPECT_EQ(parse_size("4G").value(), 4ull << 30);
   EXPECT_EQ(parse_size("512M").value(), 512ull << 20);
@@ -123,6 +151,7 @@ TEST(CompareOptions, CheckDefaults) {
   nlohmann::json j = options_json(o.value());
   EXPECT_EQ(j["a"]["mkfs_opts"][1], "rmapbt=0");
   EXPECT_EQ(j["order"], "abba");
+  EXPECT_EQ(j["a"]["fs"], "xfs");
   EXPECT_EQ(j["threads"], nlohmann::json::array({1}));
 }
 
@@ -159,7 +188,10 @@ TEST(CompareOptions, CheckRejects) {
     change(a);
     return !check_compare_args(a);
   };
-  EXPECT_TRUE(bad([](CompareArgs& a) { a.fs = "ext4"; }));
+  EXPECT_TRUE(bad([](CompareArgs& a) { a.fs = "zfs"; }));
+  // --mkfs is XFS's: with no XFS configuration it would be ignored.
+  EXPECT_TRUE(bad([](CompareArgs& a) { a.a = "fs: ext4", a.b = "fs: btrfs", a.mkfs = "mkfs.xfs"; }));
+  EXPECT_FALSE(bad([](CompareArgs& a) { a.a = "fs: ext4", a.b = "fs: xfs", a.mkfs = "mkfs.xfs"; }));
   EXPECT_TRUE(bad([](CompareArgs& a) { a.workload = "bogus"; }));
   EXPECT_TRUE(bad([](CompareArgs& a) { a.runs = 0; }));
   EXPECT_TRUE(bad([](CompareArgs& a) { a.steal_reruns = -1; }));

@@ -1,6 +1,7 @@
 // The order of a compare's runs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 
 #include "compare/plan.h"
@@ -10,7 +11,7 @@ namespace {
 
 std::string sides(const std::vector<PlannedRun>& plan) {
   std::string s;
-  for (const auto& r : plan) s += r.config == 0 ? 'A' : 'B';
+  for (const auto& r : plan) s += config_letter(r.config);
   return s;
 }
 
@@ -57,9 +58,34 @@ TEST(ComparePlan, OrderPerThreadCount) {
   EXPECT_EQ(order_string(plan, 8), "");
 }
 
+// Issue 20: three or more configurations, in blocks of one run each.
+TEST(ComparePlan, MoreConfigurationsAreBalanced) {
+  EXPECT_EQ(order_string(make_plan({1}, 4, RunOrder::Abba, 1, 3), 1), "ABC CBA ABC CBA");
+  EXPECT_EQ(order_string(make_plan({1}, 2, RunOrder::Abab, 1, 3), 1), "ABC ABC");
+  // abba: over two blocks each configuration sits at every distance from
+  // the block's start as often as any other (position sums are equal).
+  auto plan = make_plan({1}, 6, RunOrder::Abba, 1, 4);
+  std::map<int, std::size_t> position_sum;
+  for (const auto& r : plan) position_sum[r.config] += r.index % 4;
+  for (const auto& [c, sum] : position_sum) EXPECT_EQ(sum, position_sum[0]) << c;
+  // random: every block holds each configuration once; the order varies.
+  auto random = make_plan({1}, 40, RunOrder::Random, 7, 3);
+  std::map<std::string, int> blocks;
+  for (std::size_t i = 0; i < random.size(); i += 3) {
+    std::string b = {config_letter(random[i].config), config_letter(random[i + 1].config),
+                     config_letter(random[i + 2].config)};
+    std::string sorted = b;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(sorted, "ABC") << b;
+    ++blocks[b];
+  }
+  EXPECT_GE(blocks.size(), 4u);
+}
+
 TEST(ComparePlan, Layout) {
   EXPECT_EQ(config_dir(4, 0), "runs/t4/a");
   EXPECT_EQ(config_dir(0, 1), "runs/b");
+  EXPECT_EQ(config_dir(1, 2), "runs/t1/c");
   EXPECT_EQ(run_stem(3), "run-03");
 }
 

@@ -58,7 +58,7 @@ TEST(CompareProgress, PlainLinesWhenNotATerminal) {
   std::FILE* f = open_memstream(&buf, &len);
   ASSERT_NE(f, nullptr);
   {
-    Progress p(f, false, make_plan({0}, 1, RunOrder::Abab, 1), "x", "y", 1, 2);
+    Progress p(f, false, make_plan({0}, 1, RunOrder::Abab, 1), {"x", "y"}, 1, 2);
     p.start(0);
     p.tick();
     p.finish(0, 4.0, 1234.4);
