@@ -70,7 +70,7 @@ struct Role {
 // under creates with lock:contention_* and named by address (the lock's
 // offset in its struct, from BTF) or by the source where the address could
 // not say: docs/cases/other-filesystems.md.
-constexpr std::array<Role, 33> kRoles = {{
+constexpr std::array<Role, 34> kRoles = {{
     {"filename_create", "i_rwsem (parent dir, filename_create)", Only::Rwsem},
     {"open_last_lookups", "i_rwsem (parent dir, open)", Only::Rwsem},
     {"lookup_open", "i_rwsem (parent dir, open)", Only::Rwsem},
@@ -95,6 +95,9 @@ constexpr std::array<Role, 33> kRoles = {{
     // where the commit thread advances the log.
     {"start_this_handle", "jbd2 j_state_lock ({frame})", Only::Rwlock},
     {"jbd2_journal_next_log_block", "jbd2 j_state_lock ({frame})", Only::Rwlock},
+    // The journal is full: a new handle waits for a checkpoint, which one
+    // waiter at a time runs under this mutex.
+    {"__jbd2_log_wait_for_space", "jbd2 j_checkpoint_mutex (log full)", Only::Mutex},
     // "protect vs itable lazyinit": ext4lazyinit holds it for write while it
     // zeroes a group's inode table.
     {"__ext4_new_inode", "ext4 group alloc_sem ({frame})", Only::Rwsem},

@@ -108,9 +108,11 @@ Result<Matrix> compute_matrix(const CompareOptions& o, const CompareOutcome& out
   // (user + sys) per op, for the oversubscription arithmetic.
   std::map<std::pair<std::size_t, int>, std::pair<std::vector<double>, std::vector<double>>> v;
   std::map<std::pair<std::size_t, int>, std::vector<double>> cpu;
+  std::map<std::pair<std::size_t, int>, std::size_t> ok;
   for (const RunResult& r : out.results) {
     if (!r.ok()) continue;
     std::pair<std::size_t, int> key{static_cast<std::size_t>(r.plan.config), r.plan.threads};
+    ++ok[key];
     auto& [ops, sys] = v[key];
     if (!r.ops_per_s) continue;
     ops.push_back(*r.ops_per_s);
@@ -129,6 +131,12 @@ Result<Matrix> compute_matrix(const CompareOptions& o, const CompareOutcome& out
     MatrixRow row;
     row.config = c;
     if (c != o.baseline) row.dir = pair_dir(o.configs[c]);
+    // The pair's page of each thread count with runs of both (report.h):
+    // the largest at its top, the others under runs/t<T>/.
+    auto paired = [&](int t) { return ok[{c, t}] > 0 && ok[{o.baseline, t}] > 0; };
+    int headline = 0;
+    for (int t : o.threads)
+      if (paired(t)) headline = t;
     for (int t : o.threads) {
       MatrixCell cell;
       cell.threads = t;
@@ -136,12 +144,8 @@ Result<Matrix> compute_matrix(const CompareOptions& o, const CompareOutcome& out
       cell.ops_per_s = stats::summarize(ops);
       cell.sys_us_per_op = stats::summarize(sys);
       cell.q = std::nan("");
-      if (c != o.baseline) {
-        // The pair's headline page is the largest thread count it has;
-        // the others have pages of their own (report.h).
-        bool own_page = o.threads.size() > 1 && t != o.threads.back();
-        cell.link = row.dir + (own_page ? fmt::format("/runs/t{}", t) : "") + "/report.html";
-      }
+      if (c != o.baseline && paired(t))
+        cell.link = row.dir + (t != headline ? fmt::format("/runs/t{}", t) : "") + "/report.html";
       row.cells.push_back(cell);
     }
     m.rows.push_back(std::move(row));

@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -43,25 +45,58 @@ std::string block_name_of(unsigned major, unsigned minor) {
   return {};
 }
 
-// The source device of the mount whose superblock is maj:min, from
-// /proc/self/mountinfo ("36 25 0:48 / /mnt rw - btrfs /dev/loop0 rw"), if
-// it is a block device: btrfs gives its superblock an anonymous dev_t.
-std::optional<dev_t> mount_source_dev(unsigned maj, unsigned min) {
+// mountinfo writes a space as \040 (and \011, \012, \134): back to bytes.
+std::string unescape(const std::string& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\' && i + 3 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1]))) {
+      out += static_cast<char>(std::stoi(s.substr(i + 1, 3), nullptr, 8));
+      i += 3;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+struct MountEntry {
+  unsigned maj = 0, min = 0;  // the superblock's s_dev
+  std::string source;         // "/dev/loop0"
+};
+
+// The mount `dir` is on: the longest mount point that contains it, from
+// /proc/self/mountinfo ("36 25 0:48 / /mnt rw - btrfs /dev/loop0 rw"). Its
+// major:minor is the superblock's s_dev, which the filesystems' tracepoint
+// arguments carry; stat()'s st_dev is that for XFS and ext4, but btrfs
+// answers with its subvolume's own anonymous dev_t.
+std::optional<MountEntry> mount_of(const std::string& dir) {
+  std::error_code ec;
+  std::string path = std::filesystem::canonical(dir, ec).string();
+  if (ec) return std::nullopt;
   std::ifstream in("/proc/self/mountinfo");
-  const std::string id = fmt::format("{}:{}", maj, min);
+  std::optional<MountEntry> best;
+  std::size_t best_len = 0;
   for (std::string line; std::getline(in, line);) {
     std::istringstream f(line);
-    std::string mount_id, parent, dev;
-    f >> mount_id >> parent >> dev;
+    std::string mount_id, parent, dev, root, point;
+    f >> mount_id >> parent >> dev >> root >> point;
+    point = unescape(point);
+    bool inside = path == point || point == "/" ||
+                  (path.starts_with(point) && path[point.size()] == '/');
     auto sep = line.find(" - ");
-    if (dev != id || sep == std::string::npos) continue;
+    auto colon = dev.find(':');
+    if (!inside || sep == std::string::npos || colon == std::string::npos) continue;
+    if (best && point.size() < best_len) continue;  // later equal ones mount over earlier
+    MountEntry e;
+    e.maj = static_cast<unsigned>(std::stoul(dev.substr(0, colon)));
+    e.min = static_cast<unsigned>(std::stoul(dev.substr(colon + 1)));
     std::istringstream tail(line.substr(sep + 3));
-    std::string fstype, source;
-    tail >> fstype >> source;
-    struct stat st{};
-    if (::stat(source.c_str(), &st) == 0 && S_ISBLK(st.st_mode)) return st.st_rdev;
+    std::string fstype;
+    tail >> fstype >> e.source;
+    best = e;
+    best_len = point.size();
   }
-  return std::nullopt;
+  return best;
 }
 
 }  // namespace
@@ -85,14 +120,17 @@ Result<FsDevice> fs_device(const std::string& dir) {
     return Error{fmt::format("cannot stat {}: {}", dir, errno_text()), "give a mounted directory"};
   FsDevice d;
   unsigned maj = major(st.st_dev), min = minor(st.st_dev);
+  auto mount = mount_of(dir);
+  if (mount) maj = mount->maj, min = mount->min;
   d.kernel_dev = (maj << 20) | min;
   d.block_dev = d.kernel_dev;
   d.block_name = block_name_of(maj, min);
-  if (d.block_name.empty())
-    if (auto src = mount_source_dev(maj, min)) {
-      d.block_dev = (major(*src) << 20) | minor(*src);
-      d.block_name = block_name_of(major(*src), minor(*src));
-    }
+  struct stat src{};
+  if (d.block_name.empty() && mount && ::stat(mount->source.c_str(), &src) == 0 &&
+      S_ISBLK(src.st_mode)) {
+    d.block_dev = (major(src.st_rdev) << 20) | minor(src.st_rdev);
+    d.block_name = block_name_of(major(src.st_rdev), minor(src.st_rdev));
+  }
   struct statfs sf{};
   d.xfs = ::statfs(dir.c_str(), &sf) == 0 && sf.f_type == kXfsSuperMagic;
   if (!d.xfs) return d;

@@ -11,7 +11,9 @@
 namespace fscost {
 
 struct FsDevice {
-  std::uint32_t kernel_dev = 0;  // major << 20 | minor, as in sb->s_dev
+  // major << 20 | minor of sb->s_dev, as the filesystems' tracepoints carry it: the
+  // mount's (mountinfo), which for btrfs is not what stat() says.
+  std::uint32_t kernel_dev = 0;
   // The block device it writes to, as block:* events name it: kernel_dev,
   // except where the superblock's is an anonymous one (btrfs: 0:NN), then
   // the mount's source device.

@@ -107,11 +107,13 @@ void op_block(Page& page, const Diff& d, const OpDiff& op) {
     if (!events.empty()) page.para("filesystem events per op: " + events + ".", "  - ", "    ");
   }
   if (op.offcpu.significant()) page.para(sentence(d, op, false, true));
-  // under the op's first sentence, whichever it is
-  if (!op.oncpu.significant() && !events.empty())
-    page.para("filesystem events per op: " + events + ".", "  - ", "    ");
   if (!op.oncpu.significant() && !op.offcpu.significant())
     page.para(op.op + ": no significant change in on- or off-CPU time per operation.");
+  // under the op's first sentence, whichever it is; across filesystems
+  // (each side's own events, no change) only for an op that changed
+  bool two_fs = !d.fs_a.empty() && !d.fs_b.empty() && d.fs_a != d.fs_b;
+  if (!op.oncpu.significant() && !events.empty() && (!two_fs || op.offcpu.significant()))
+    page.para("filesystem events per op: " + events + ".", "  - ", "    ");
   page.para(verdict(op), "  ", "    ");
   // Who held the lock, when its wait changed: B's chain (A's if B has none).
   if (lock_changed(op) || (!op.hop_waits.empty() && op.hop_waits.front().significant())) {

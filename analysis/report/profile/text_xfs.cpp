@@ -15,7 +15,11 @@ bool any_xfs(const Profile& p) {
 
 void op_events(std::string& out, const OpStats& o) {
   if (o.xfs.empty()) return line(out, "{}: no filesystem events", o.name);
-  line(out, "{}: transactions per op: min {} max {}", o.name, o.trans_min, o.trans_max);
+  // XFS transactions per op instance; other filesystems have none to count.
+  if (o.xfs.contains("xfs_trans_alloc"))
+    line(out, "{}: transactions per op: min {} max {}", o.name, o.trans_min, o.trans_max);
+  else
+    line(out, "{}:", o.name);
   for (const auto& [name, n] : o.xfs)
     line(out, "  {:<24} {:>10}/op {:>12} in all", name, fixed_or_dash(per_op(n, o.count), 2), n);
 }

@@ -44,6 +44,12 @@ TEST(LockName, Ext4AndJbd2Roles) {
   EXPECT_EQ(lock_name(at(stack({"ext4_create", "__ext4_new_inode", "down_read"}), 0x1000,
                          kLockRead)),
             "ext4 group alloc_sem (__ext4_new_inode)");
+  // Seen by address (journal_t + 280) under 64 fsyncing fs_mark tasks.
+  EXPECT_EQ(lock_name(at(stack({"start_this_handle", "add_transaction_credits",
+                                "__jbd2_log_wait_for_space", "mutex_lock_io",
+                                "__mutex_lock.constprop.0"}),
+                         0x1000, kLockMutex | kLockSpin)),
+            "jbd2 j_checkpoint_mutex (log full)");
   // A spinlock in start_this_handle is not j_state_lock.
   EXPECT_EQ(lock_name(at(stack({"start_this_handle", "_raw_spin_lock"}), 0x1000, kLockSpin)),
             "start_this_handle lock");
