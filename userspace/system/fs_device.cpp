@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -45,27 +45,7 @@ std::string block_name_of(unsigned major, unsigned minor) {
   return {};
 }
 
-// mountinfo writes a space as \040 (and \011, \012, \134): back to bytes.
-std::string unescape(const std::string& s) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\\' && i + 3 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1]))) {
-      out += static_cast<char>(std::stoi(s.substr(i + 1, 3), nullptr, 8));
-      i += 3;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
-
-struct MountEntry {
-  unsigned maj = 0, min = 0;  // the superblock's s_dev
-  std::string source;         // "/dev/loop0"
-};
-
-// The mount `dir` is on: the longest mount point that contains it, from
-// /proc/self/mountinfo ("36 25 0:48 / /mnt rw - btrfs /dev/loop0 rw"). Its
+// The mount `dir` is on: the longest mount point that contains it. Its
 // major:minor is the superblock's s_dev, which the filesystems' tracepoint
 // arguments carry; stat()'s st_dev is that for XFS and ext4, but btrfs
 // answers with its subvolume's own anonymous dev_t.
@@ -73,28 +53,13 @@ std::optional<MountEntry> mount_of(const std::string& dir) {
   std::error_code ec;
   std::string path = std::filesystem::canonical(dir, ec).string();
   if (ec) return std::nullopt;
-  std::ifstream in("/proc/self/mountinfo");
   std::optional<MountEntry> best;
-  std::size_t best_len = 0;
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream f(line);
-    std::string mount_id, parent, dev, root, point;
-    f >> mount_id >> parent >> dev >> root >> point;
-    point = unescape(point);
+  for (MountEntry& m : read_mountinfo()) {
+    const std::string& point = m.mountpoint;
     bool inside = path == point || point == "/" ||
                   (path.starts_with(point) && path[point.size()] == '/');
-    auto sep = line.find(" - ");
-    auto colon = dev.find(':');
-    if (!inside || sep == std::string::npos || colon == std::string::npos) continue;
-    if (best && point.size() < best_len) continue;  // later equal ones mount over earlier
-    MountEntry e;
-    e.maj = static_cast<unsigned>(std::stoul(dev.substr(0, colon)));
-    e.min = static_cast<unsigned>(std::stoul(dev.substr(colon + 1)));
-    std::istringstream tail(line.substr(sep + 3));
-    std::string fstype;
-    tail >> fstype >> e.source;
-    best = e;
-    best_len = point.size();
+    // a later mount on the same point hides the earlier one
+    if (inside && (!best || point.size() >= best->mountpoint.size())) best = std::move(m);
   }
   return best;
 }
@@ -121,7 +86,8 @@ Result<FsDevice> fs_device(const std::string& dir) {
   FsDevice d;
   unsigned maj = major(st.st_dev), min = minor(st.st_dev);
   auto mount = mount_of(dir);
-  if (mount) maj = mount->maj, min = mount->min;
+  if (mount && std::sscanf(mount->majmin.c_str(), "%u:%u", &maj, &min) != 2)
+    maj = major(st.st_dev), min = minor(st.st_dev);
   d.kernel_dev = (maj << 20) | min;
   d.block_dev = d.kernel_dev;
   d.block_name = block_name_of(maj, min);
