@@ -70,7 +70,7 @@ struct Role {
 // under creates with lock:contention_* and named by address (the lock's
 // offset in its struct, from BTF) or by the source where the address could
 // not say: docs/cases/other-filesystems.md.
-constexpr std::array<Role, 34> kRoles = {{
+constexpr std::array<Role, 35> kRoles = {{
     {"filename_create", "i_rwsem (parent dir, filename_create)", Only::Rwsem},
     {"open_last_lookups", "i_rwsem (parent dir, open)", Only::Rwsem},
     {"lookup_open", "i_rwsem (parent dir, open)", Only::Rwsem},
@@ -84,6 +84,9 @@ constexpr std::array<Role, 34> kRoles = {{
     {"lock_rename", "i_rwsem (rename)", Only::Rwsem},
     {"lock_two_directories", "i_rwsem (rename)", Only::Rwsem},
     {"do_renameat2", "i_rwsem (rename)", Only::Rwsem},
+    // ext4_dio_write_iter (inlined): inode_lock, or inode_lock_shared for
+    // an aligned overwrite inside i_size.
+    {"ext4_file_write_iter", "i_rwsem (file, ext4 write)", Only::Rwsem},
     {"xfs_buf_lock", "xfs_buf lock ({caller})"},
     {"xfs_buf_unlock", "xfs_buf lock (xfs_buf_unlock)"},
     {"xlog_cil_commit", "CIL context lock ({frame})"},

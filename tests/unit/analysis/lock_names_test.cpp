@@ -50,6 +50,12 @@ TEST(LockName, Ext4AndJbd2Roles) {
                                 "__mutex_lock.constprop.0"}),
                          0x1000, kLockMutex | kLockSpin)),
             "jbd2 j_checkpoint_mutex (log full)");
+  // Two threads writing O_DIRECT into one file's holes (one address,
+  // read and write waits).
+  EXPECT_EQ(lock_name(at(stack({"__x64_sys_pwrite64", "vfs_write", "ext4_file_write_iter",
+                                "down_read", "rwsem_down_read_slowpath"}),
+                         0x1000, kLockRead)),
+            "i_rwsem (file, ext4 write)");
   // A spinlock in start_this_handle is not j_state_lock.
   EXPECT_EQ(lock_name(at(stack({"start_this_handle", "_raw_spin_lock"}), 0x1000, kLockSpin)),
             "start_this_handle lock");
