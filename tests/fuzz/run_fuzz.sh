@@ -19,5 +19,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 
 echo "run_fuzz: $(basename "$fuzzer") for ${seconds}s over $(ls "$corpus" | wc -l) seeds"
-exec "$fuzzer" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 \
+# Not exec: the EXIT trap must still remove the copy (exec left one per
+# fuzzer in /tmp). set -e passes the fuzzer's failure on as ours.
+"$fuzzer" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 \
   -print_final_stats=1 -artifact_prefix="$artifacts/" "$work/corpus"
