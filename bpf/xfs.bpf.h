@@ -58,7 +58,8 @@ static __always_inline struct xfs_mount *xfs_event_mount(__u32 obj, void *arg, b
 /* The superblock dev_t of a non-XFS event's filesystem. For jbd2,
  * j_fs_dev is the filesystem's own device (the internal journal's too),
  * whose bd_dev is sb->s_dev; btrfs' superblock has an anonymous dev_t,
- * which is what stat() of the mount says (userspace/system/fs_device.h). */
+ * which userspace reads from mountinfo: stat() of a btrfs mount gives its
+ * subvolume's (userspace/system/fs_device.h). */
 static __always_inline __u32 event_dev(__u32 obj, void *arg, bool btf)
 {
 	struct btrfs_fs_info *fi;

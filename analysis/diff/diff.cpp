@@ -139,7 +139,7 @@ std::optional<Diff> without_outliers(const Diff& d, const RunSet& a, const RunSe
 }  // namespace
 
 CrossFs cross_fs(const Diff& d) {
-  if (d.fs_a.empty() || d.fs_b.empty() || d.fs_a == d.fs_b) return {};
+  if (!d.cross_filesystem()) return {};
   return {fs_code(d.fs_a), fs_code(d.fs_b)};
 }
 

@@ -298,6 +298,7 @@ struct Diff {
   // and differ, each side's own frames are a different code path
   // (model/fs_code.h), never new code.
   std::string fs_a, fs_b;
+  bool cross_filesystem() const { return !fs_a.empty() && !fs_b.empty() && fs_a != fs_b; }
   DiffConfig config;
   // Comparisons under Benjamini–Hochberg control, by family: whole-run and
   // per-op metrics (incl. wait classes); per-function costs; per-lock figures;

@@ -38,8 +38,8 @@ struct Sampled {
   // Per call-graph vertex: the class's delta at stacks ending there.
   std::array<std::vector<double>, kClassCount> self;
   std::map<SpinKey, double> spin_by_lock;  // the spin class's delta per lock
-  // kFsA, kFsB: the delta per entry frame (the first of the side's own, or
-  // the first the other side never ran): where that filesystem's code begins.
+  // kFsA, kFsB: the delta per entry frame (the first of the side's own):
+  // where that filesystem's code begins.
   std::array<std::map<std::string, double>, 2> entered;
 };
 

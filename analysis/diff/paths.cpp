@@ -329,9 +329,6 @@ DeltaPath make_path(const Found& f, double gross, const std::vector<double>& a_r
     p.lock = lock_under(*end.n, path);
     return p;
   }
-  auto none = [](const std::vector<double>& runs) {
-    return std::all_of(runs.begin(), runs.end(), [](double v) { return v == 0; });
-  };
   if (fs) {
     // Across filesystems, a path through the own code of the side it grew
     // in is a different code path: not new code, and not more work.
@@ -345,7 +342,7 @@ DeltaPath make_path(const Found& f, double gross, const std::vector<double>& a_r
   }
   // Two filesystems share no code below the VFS: "new" there is the other
   // side's, named above, or sampling's luck.
-  bool absent = !fs && none(a_runs);
+  bool absent = !fs && std::all_of(a_runs.begin(), a_runs.end(), [](double v) { return v == 0; });
   if (up && absent && f.chain.size() >= 2) {
     // Would A have shown it? The new code hangs from the nearest caller A
     // ran (rmapbt's xfs_btree_insert under xfs_rmap_map is as absent from A

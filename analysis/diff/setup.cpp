@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -20,6 +21,15 @@ std::string get(const Profile& p, const char* key) {
   return it == p.setup.end() ? std::string() : it->second;
 }
 
+// The settings that are not the filesystem's geometry or mount options:
+// what made it, and where. The only ones two filesystems share.
+constexpr const char* kMadeBy[] = {"fs", "mkfs_version", "cpu_model"};
+
+bool made_by(const std::string& name) {
+  return std::any_of(std::begin(kMadeBy), std::end(kMadeBy),
+                     [&](const char* k) { return name == k; });
+}
+
 // A run's settings: the geometry mkfs printed, completed by xfs_info's, the
 // mount options the kernel showed, and the filesystem, tools and CPU that
 // made them. (ext4's and btrfs' tools print no XFS geometry block: theirs
@@ -31,7 +41,7 @@ Settings settings_of(const Profile& p) {
   for (auto& kv : parse_xfs_geometry(get(p, "fs_info")))
     if (seen.insert(kv.first).second) out.push_back(std::move(kv));
   for (auto& kv : parse_mount_options(get(p, "mount_options"))) out.push_back(std::move(kv));
-  for (const char* key : {"fs", "mkfs_version", "cpu_model"})
+  for (const char* key : kMadeBy)
     if (auto v = get(p, key); !v.empty()) out.emplace_back(key, v);
   return out;
 }
@@ -86,11 +96,11 @@ SetupDiff compare_setup(const RunSet& a, const RunSet& b, std::vector<Warning>& 
   // Two filesystems: their geometry and mount options have nothing in
   // common to compare name by name (ext4's tools print no XFS geometry:
   // every XFS section would read "not shown -> ..."), and their mkfs comes
-  // with them. What is left: the filesystem, its mkfs, the CPU.
+  // with them. What is left: kMadeBy.
   bool two_fs = ma["fs"] != mb["fs"];
   if (two_fs) asked.insert({"fs", "mkfs_version"});
   for (const auto& name : differing(sa, sb)) {
-    if (two_fs && name != "fs" && name != "mkfs_version" && name != "cpu_model") continue;
+    if (two_fs && !made_by(name)) continue;
     d.settings.push_back({name, ma[name], mb[name], asked.contains(name)});
   }
   check_side(a, "A", warnings);

@@ -55,15 +55,14 @@ constexpr std::array<std::string_view, 39> kLockInternal = {
 
 // A role: the first non-internal frame, and the name of every lock taken
 // there. "{frame}" is that frame, "{caller}" its first caller that is not in
-// kPlumbing (with kCallerAliases applied). A role restricted to one lock
-// type names only that type's waits: another lock contended in the same
+// kPlumbing (with kCallerAliases applied). A role with a type names only
+// waits whose lock_type() starts with it ("rwsem" for rwsem:R and rwsem:W,
+// "mutex" for mutex and "mutex (spun)"): another lock contended in the same
 // function is something else.
-enum class Only : std::uint8_t { Any, Rwsem, Rwlock, Mutex };
-
 struct Role {
   std::string_view frame;
   std::string_view label;
-  Only only = Only::Any;
+  std::string_view type = {};  // "" = any
 };
 
 // The filesystems' rows (jbd2, ext4, btrfs) are the locks seen contended
@@ -71,22 +70,22 @@ struct Role {
 // offset in its struct, from BTF) or by the source where the address could
 // not say: docs/cases/other-filesystems.md.
 constexpr std::array<Role, 35> kRoles = {{
-    {"filename_create", "i_rwsem (parent dir, filename_create)", Only::Rwsem},
-    {"open_last_lookups", "i_rwsem (parent dir, open)", Only::Rwsem},
-    {"lookup_open", "i_rwsem (parent dir, open)", Only::Rwsem},
+    {"filename_create", "i_rwsem (parent dir, filename_create)", "rwsem"},
+    {"open_last_lookups", "i_rwsem (parent dir, open)", "rwsem"},
+    {"lookup_open", "i_rwsem (parent dir, open)", "rwsem"},
     // open_last_lookups is inlined into path_openat on x86-64 builds (6.18).
-    {"path_openat", "i_rwsem (parent dir, open)", Only::Rwsem},
-    {"lookup_slow", "i_rwsem (parent dir, lookup)", Only::Rwsem},
-    {"do_unlinkat", "i_rwsem (parent dir, unlink/rmdir)", Only::Rwsem},
-    {"do_rmdir", "i_rwsem (parent dir, unlink/rmdir)", Only::Rwsem},
-    {"vfs_unlink", "i_rwsem (victim, unlink/rmdir)", Only::Rwsem},
-    {"vfs_rmdir", "i_rwsem (victim, unlink/rmdir)", Only::Rwsem},
-    {"lock_rename", "i_rwsem (rename)", Only::Rwsem},
-    {"lock_two_directories", "i_rwsem (rename)", Only::Rwsem},
-    {"do_renameat2", "i_rwsem (rename)", Only::Rwsem},
+    {"path_openat", "i_rwsem (parent dir, open)", "rwsem"},
+    {"lookup_slow", "i_rwsem (parent dir, lookup)", "rwsem"},
+    {"do_unlinkat", "i_rwsem (parent dir, unlink/rmdir)", "rwsem"},
+    {"do_rmdir", "i_rwsem (parent dir, unlink/rmdir)", "rwsem"},
+    {"vfs_unlink", "i_rwsem (victim, unlink/rmdir)", "rwsem"},
+    {"vfs_rmdir", "i_rwsem (victim, unlink/rmdir)", "rwsem"},
+    {"lock_rename", "i_rwsem (rename)", "rwsem"},
+    {"lock_two_directories", "i_rwsem (rename)", "rwsem"},
+    {"do_renameat2", "i_rwsem (rename)", "rwsem"},
     // ext4_dio_write_iter (inlined): inode_lock, or inode_lock_shared for
     // an aligned overwrite inside i_size.
-    {"ext4_file_write_iter", "i_rwsem (file, ext4 write)", Only::Rwsem},
+    {"ext4_file_write_iter", "i_rwsem (file, ext4 write)", "rwsem"},
     {"xfs_buf_lock", "xfs_buf lock ({caller})"},
     {"xfs_buf_unlock", "xfs_buf lock (xfs_buf_unlock)"},
     {"xlog_cil_commit", "CIL context lock ({frame})"},
@@ -96,41 +95,29 @@ constexpr std::array<Role, 35> kRoles = {{
     {"xlog_grant_*", "log grant head lock"},
     // journal_t's rwlock: read to join the running transaction, write
     // where the commit thread advances the log.
-    {"start_this_handle", "jbd2 j_state_lock ({frame})", Only::Rwlock},
-    {"jbd2_journal_next_log_block", "jbd2 j_state_lock ({frame})", Only::Rwlock},
+    {"start_this_handle", "jbd2 j_state_lock ({frame})", "rwlock"},
+    {"jbd2_journal_next_log_block", "jbd2 j_state_lock ({frame})", "rwlock"},
     // The journal is full: a new handle waits for a checkpoint, which one
     // waiter at a time runs under this mutex.
-    {"__jbd2_log_wait_for_space", "jbd2 j_checkpoint_mutex (log full)", Only::Mutex},
+    {"__jbd2_log_wait_for_space", "jbd2 j_checkpoint_mutex (log full)", "mutex"},
     // "protect vs itable lazyinit": ext4lazyinit holds it for write while it
     // zeroes a group's inode table.
-    {"__ext4_new_inode", "ext4 group alloc_sem ({frame})", Only::Rwsem},
+    {"__ext4_new_inode", "ext4 group alloc_sem ({frame})", "rwsem"},
     // An extent buffer's rwsem (locking.c), named by who wanted it.
-    {"btrfs_tree_lock*", "btrfs tree lock ({caller})", Only::Rwsem},
-    {"btrfs_tree_read_lock*", "btrfs tree lock ({caller})", Only::Rwsem},
-    {"__btrfs_tree_lock*", "btrfs tree lock ({caller})", Only::Rwsem},
-    {"__btrfs_tree_read_lock*", "btrfs tree lock ({caller})", Only::Rwsem},
+    {"btrfs_tree_lock*", "btrfs tree lock ({caller})", "rwsem"},
+    {"btrfs_tree_read_lock*", "btrfs tree lock ({caller})", "rwsem"},
+    {"__btrfs_tree_lock*", "btrfs tree lock ({caller})", "rwsem"},
+    {"__btrfs_tree_read_lock*", "btrfs tree lock ({caller})", "rwsem"},
     // The directory's btrfs_delayed_node mutex: the create's dir-index
     // insert against the delayed-inode worker flushing it.
-    {"btrfs_insert_delayed_dir_index", "btrfs delayed node mutex ({frame})", Only::Mutex},
-    {"btrfs_async_run_delayed_root", "btrfs delayed node mutex ({frame})", Only::Mutex},
+    {"btrfs_insert_delayed_dir_index", "btrfs delayed node mutex ({frame})", "mutex"},
+    {"btrfs_async_run_delayed_root", "btrfs delayed node mutex ({frame})", "mutex"},
     {"try_to_wake_up", "task pi_lock/rq lock (try_to_wake_up)"},
     {"alloc_fd", "files->file_lock ({frame})"},
     {"file_close_fd", "files->file_lock ({frame})"},
     {"close_fd", "files->file_lock ({frame})"},
     {"__fdget_pos", "file f_pos_lock"},
 }};
-
-bool type_fits(Only only, std::uint32_t flags) {
-  switch (only) {
-    case Only::Any: return true;
-    case Only::Rwsem: return !(flags & (kLockSpin | kLockMutex | kLockPercpu | kLockRt)) &&
-                             (flags & (kLockRead | kLockWrite));
-    case Only::Rwlock: return (flags & kLockSpin) && (flags & (kLockRead | kLockWrite)) &&
-                              !(flags & (kLockMutex | kLockRt));
-    case Only::Mutex: return flags & kLockMutex;
-  }
-  return false;
-}
 
 // Callers that only pass the lock request on: the XFS buffer cache lookup
 // between a metadata reader and xfs_buf_lock, and ilock wrappers.
@@ -189,7 +176,7 @@ void replace(std::string& s, std::string_view what, const std::string& with) {
 std::string role_name(const Stack& frames, std::ptrdiff_t site, std::uint32_t flags) {
   std::string_view frame = base_name(frames[static_cast<std::size_t>(site)].str());
   for (const auto& role : kRoles) {
-    if (!frame_matches(frame, role.frame) || !type_fits(role.only, flags)) continue;
+    if (!frame_matches(frame, role.frame) || !lock_type(flags).starts_with(role.type)) continue;
     std::string label(role.label);
     replace(label, "{frame}", std::string(frame));
     if (label.find("{caller}") != std::string::npos)

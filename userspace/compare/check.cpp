@@ -27,6 +27,18 @@ bool contains(const std::string& s, const std::string& what) {
 
 constexpr const char* kBuiltinWorkloads[] = {"create", "mixed", "random", "remove", "openclose"};
 
+// A workload command's words; it must name {dir}.
+Result<std::vector<std::string>> command_words(const std::string& flag, const std::string& cmd) {
+  auto words = split_words(cmd);
+  if (!words) return Error{flag + ": " + words.error().message, {}};
+  bool has_dir = std::any_of(words.value().begin(), words.value().end(),
+                             [](const auto& word) { return contains(word, "{dir}"); });
+  if (!has_dir)
+    return Error{flag + " must contain {dir}, where the filesystem under test is mounted",
+                 "e.g. --workload-cmd 'fs_mark -d {dir} -n 10000 -s 0 -t {threads}'"};
+  return words;
+}
+
 // "T=CMD": the command thread count T runs.
 Status check_workload_at(const CompareArgs& a, WorkloadSpec& w) {
   if (!a.workload_cmd.empty())
@@ -39,13 +51,8 @@ Status check_workload_at(const CompareArgs& a, WorkloadSpec& w) {
     if (eq == std::string::npos || t < 1 || t > 4096 || end != arg.c_str() + eq)
       return Error{fmt::format("--workload-cmd-at '{}': give T=CMD, T a thread count", arg),
                    "e.g. --workload-cmd-at 16='fs_mark -d{dir}/test -s65536 -t16'"};
-    auto words = split_words(arg.substr(eq + 1));
-    if (!words) return Error{"--workload-cmd-at: " + words.error().message, {}};
-    bool has_dir = std::any_of(words.value().begin(), words.value().end(),
-                               [](const auto& word) { return contains(word, "{dir}"); });
-    if (!has_dir)
-      return Error{fmt::format("--workload-cmd-at {}: the command must contain {{dir}}", t),
-                   "{dir} is where the filesystem under test is mounted"};
+    auto words = command_words(fmt::format("--workload-cmd-at {}", t), arg.substr(eq + 1));
+    if (!words) return words.error();
     if (!w.cmd_at.emplace(static_cast<int>(t), std::move(words).value()).second)
       return Error{fmt::format("--workload-cmd-at {} given twice", t), {}};
   }
@@ -56,14 +63,9 @@ Status check_workload_at(const CompareArgs& a, WorkloadSpec& w) {
 Status check_workload(const CompareArgs& a, WorkloadSpec& w) {
   if (!a.workload_cmd_at.empty()) return check_workload_at(a, w);
   if (!a.workload_cmd.empty()) {
-    auto words = split_words(a.workload_cmd);
-    if (!words) return Error{"--workload-cmd: " + words.error().message, {}};
+    auto words = command_words("--workload-cmd", a.workload_cmd);
+    if (!words) return words.error();
     w.cmd = std::move(words).value();
-    bool has_dir = std::any_of(w.cmd.begin(), w.cmd.end(),
-                               [](const auto& word) { return contains(word, "{dir}"); });
-    if (w.cmd.empty() || !has_dir)
-      return Error{"--workload-cmd must contain {dir}, where the filesystem under test is mounted",
-                   "e.g. --workload-cmd 'fs_mark -d {dir} -n 10000 -s 0 -t {threads}'"};
     return std::monostate{};
   }
   if (std::find_if(std::begin(kBuiltinWorkloads), std::end(kBuiltinWorkloads),

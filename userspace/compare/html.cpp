@@ -176,19 +176,27 @@ std::vector<HtmlSection> compare_html_sections(const CompareOptions& o, const Co
   return s;
 }
 
-std::string compare_page_without_diff(const std::string& title,
-                                      const std::vector<HtmlSection>& sections) {
+std::string compare_page(const std::string& title, const std::string& lead,
+                         const std::vector<HtmlSection>& sections) {
   std::string h = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" +
                   esc(title) +
                   "</title><style>body{font-family:sans-serif;margin:2em}table{border-collapse:"
                   "collapse}td,th{border:1px solid #ccc;padding:2px 6px}.warning{color:#b00}"
+                  "table.matrix td{text-align:right}table.matrix td.config{text-align:left}"
+                  ".sys{color:#555;font-size:90%}pre{white-space:pre-wrap}"
                   "</style></head><body>\n<h1>" +
-                  esc(title) +
-                  "</h1>\n<p class=\"warning\">No complete pair: no thread count has a finished "
-                  "run of both A and B, so there is no diff.</p>\n";
+                  esc(title) + "</h1>\n" + lead;
   for (const HtmlSection& s : sections)
     h += "<h2 id=\"" + esc(s.id) + "\">" + esc(s.title) + "</h2>\n" + s.html;
   return h + "</body></html>\n";
+}
+
+std::string compare_page_without_diff(const std::string& title,
+                                      const std::vector<HtmlSection>& sections) {
+  return compare_page(title,
+                      "<p class=\"warning\">No complete pair: no thread count has a finished "
+                      "run of both A and B, so there is no diff.</p>\n",
+                      sections);
 }
 
 }  // namespace fscost

@@ -19,11 +19,22 @@ namespace fscost {
 
 namespace {
 
-const ConfigSpec& config_of(const CompareOptions& o, std::size_t i) { return o.configs[i]; }
-
 std::string letter_label(const CompareOptions& o, std::size_t i) {
-  return fmt::format("{} {}", config_letter(static_cast<int>(i)), config_of(o, i).label);
+  return fmt::format("{} {}", config_letter(static_cast<int>(i)), o.configs[i].label);
 }
+
+std::string matrix_title(const CompareOptions& o, const std::string& baseline) {
+  return fmt::format("fscost compare: {} configurations against {}", o.configs.size(), baseline);
+}
+
+std::string esc(const std::string& s) {
+  std::string r;
+  append_escaped(r, s);
+  return r;
+}
+
+// '*': the cell's ops/s differ from the baseline's.
+const char* mark(const MatrixCell& c) { return std::isfinite(c.q) && c.q < 0.05 ? "*" : ""; }
 
 nlohmann::json summary_json(const stats::Summary& s) {
   auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };
@@ -178,9 +189,7 @@ Result<Matrix> compute_matrix(const CompareOptions& o, const CompareOutcome& out
 std::string render_matrix_text(const CompareOptions& o, const CompareOutcome& out,
                                const Matrix& m, const std::vector<std::string>& firsts) {
   const std::size_t width = 72;
-  std::string s = wrap(fmt::format("fscost compare: {} configurations against {}",
-                                   o.configs.size(), letter_label(o, o.baseline)),
-                       width, 2);
+  std::string s = wrap(matrix_title(o, letter_label(o, o.baseline)), width, 2);
   for (std::size_t i = 0; i < o.configs.size(); ++i)
     s += wrap(letter_label(o, i) + ": " +
                   config_text(o.configs[i], mkfs_program(o, o.configs[i])),
@@ -206,8 +215,7 @@ std::string render_matrix_text(const CompareOptions& o, const CompareOutcome& ou
       std::string line = fmt::format("{:<12}", letter_label(o, row.config).substr(0, 11));
       for (std::size_t i = from; i < to; ++i) {
         const MatrixCell& c = row.cells[i];
-        std::string mark = std::isfinite(c.q) && c.q < 0.05 ? "*" : " ";
-        line += fmt::format("{:>20}", fmt::format("{}{} {:>5}", ops_text(c.ops_per_s), mark,
+        line += fmt::format("{:>20}", fmt::format("{}{:1} {:>5}", ops_text(c.ops_per_s), mark(c),
                                                  sys_text(c.sys_us_per_op)));
       }
       s += line + "\n";
@@ -266,63 +274,53 @@ nlohmann::json matrix_json(const CompareOptions& o, const CompareOutcome& out, c
 
 std::string render_matrix_html(const CompareOptions& o, const CompareOutcome& out,
                                const Matrix& m, const std::vector<std::string>& firsts) {
-  auto esc = [](const std::string& s) {
-    std::string r;
-    append_escaped(r, s);
-    return r;
-  };
-  std::string title = fmt::format("fscost compare: {} configurations against {}",
-                                  o.configs.size(), o.configs[o.baseline].label);
-  std::string h = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" +
-                  esc(title) +
-                  "</title><style>body{font-family:sans-serif;margin:2em}table{border-collapse:"
-                  "collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
-                  "td.config{text-align:left}.sys{color:#555;font-size:90%}.warning{color:#b00}"
-                  "pre{white-space:pre-wrap}</style></head><body>\n<h1>" +
-                  esc(title) + "</h1>\n";
-  if (out.incomplete) h += "<p class=\"warning\"><strong>Incomplete:</strong> " + esc(out.reason) + "</p>\n";
-  h += "<ul id=\"matrix-configs\">\n";
+  std::string lead;
+  if (out.incomplete) lead += "<p class=\"warning\"><strong>Incomplete:</strong> " + esc(out.reason) + "</p>\n";
+  lead += "<ul id=\"matrix-configs\">\n";
   for (std::size_t i = 0; i < o.configs.size(); ++i)
-    h += "<li>" + esc(letter_label(o, i)) + ": " +
-         esc(config_text(o.configs[i], mkfs_program(o, o.configs[i]))) +
-         (i == o.baseline ? " <em>(baseline)</em>" : "") + "</li>\n";
-  h += "</ul>\n<p>workload: " + esc(workload_text(o)) + "; " + std::to_string(o.runs) +
-       " runs per configuration, order " + esc(order_string(out.plan, o.threads.front())) +
-       "; storage " + esc(out.storage) + "</p>\n";
+    lead += "<li>" + esc(letter_label(o, i)) + ": " +
+            esc(config_text(o.configs[i], mkfs_program(o, o.configs[i]))) +
+            (i == o.baseline ? " <em>(baseline)</em>" : "") + "</li>\n";
+  lead += "</ul>\n<p>workload: " + esc(workload_text(o)) + "; " + std::to_string(o.runs) +
+          " runs per configuration, order " + esc(order_string(out.plan, o.threads.front())) +
+          "; storage " + esc(out.storage) + "</p>\n";
   if (!m.warnings.empty()) {
-    h += "<ul id=\"matrix-warnings\">\n";
+    lead += "<ul id=\"matrix-warnings\">\n";
     for (const Warning& w : m.warnings)
-      h += "<li class=\"warning\" data-kind=\"" + esc(w.kind) + "\">" + esc(w.message) + "</li>\n";
-    h += "</ul>\n";
+      lead += "<li class=\"warning\" data-kind=\"" + esc(w.kind) + "\">" + esc(w.message) + "</li>\n";
+    lead += "</ul>\n";
   }
-  h += "<h2 id=\"matrix\">ops/s and sys µs per op</h2>\n<p>Mean ops/s ± the 95% CI's half "
-       "width; below, sys µs per op. Each cell links to that configuration's diff against the "
-       "baseline at that thread count; * marks ops/s that differ from the baseline's (Welch's "
-       "t, Benjamini-Hochberg over the matrix, 0.05).</p>\n<table class=\"matrix\"><tr><th>config</th>";
-  for (int t : m.threads) h += "<th>" + esc(threads_head(t)) + "</th>";
-  h += "</tr>\n";
+  std::string table =
+      "<p>Mean ops/s ± the 95% CI's half width; below, sys µs per op. Each cell links to that "
+      "configuration's diff against the baseline at that thread count; * marks ops/s that "
+      "differ from the baseline's (Welch's t, Benjamini-Hochberg over the matrix, 0.05).</p>\n"
+      "<table class=\"matrix\"><tr><th>config</th>";
+  for (int t : m.threads) table += "<th>" + esc(threads_head(t)) + "</th>";
+  table += "</tr>\n";
   for (const MatrixRow& row : m.rows) {
-    h += "<tr><td class=\"config\">" + esc(letter_label(o, row.config)) +
-         (row.config == o.baseline ? " (baseline)" : "") + "</td>";
+    table += "<tr><td class=\"config\">" + esc(letter_label(o, row.config)) +
+             (row.config == o.baseline ? " (baseline)" : "") + "</td>";
     for (const MatrixCell& c : row.cells) {
-      std::string mark = std::isfinite(c.q) && c.q < 0.05 ? "*" : "";
-      std::string body = esc(ops_text(c.ops_per_s)) + mark +
-                         "<br><span class=\"sys\">" + esc(sys_text(c.sys_us_per_op)) +
-                         " µs sys/op</span>";
-      h += "<td data-threads=\"" + std::to_string(c.threads) + "\">" +
-           (c.link.empty() ? body : "<a href=\"" + esc(c.link) + "\">" + body + "</a>") + "</td>";
+      std::string body = esc(ops_text(c.ops_per_s)) + mark(c) + "<br><span class=\"sys\">" +
+                         esc(sys_text(c.sys_us_per_op)) + " µs sys/op</span>";
+      table += "<td data-threads=\"" + std::to_string(c.threads) + "\">" +
+               (c.link.empty() ? body : "<a href=\"" + esc(c.link) + "\">" + body + "</a>") +
+               "</td>";
     }
-    h += "</tr>\n";
+    table += "</tr>\n";
   }
-  h += "</table>\n<h2 id=\"against-baseline\">Against the baseline</h2>\n";
+  table += "</table>\n";
+  std::string pairs;
   for (const MatrixRow& row : m.rows) {
     if (row.config == o.baseline) continue;
-    h += "<h3>" + esc(letter_label(o, row.config)) + " <a href=\"" + esc(row.dir) +
-         "/report.html\">full report</a></h3>\n<pre class=\"diff-text\">";
-    append_escaped_lines(h, firsts[row.config]);
-    h += "</pre>\n";
+    pairs += "<h3>" + esc(letter_label(o, row.config)) + " <a href=\"" + esc(row.dir) +
+             "/report.html\">full report</a></h3>\n<pre class=\"diff-text\">";
+    append_escaped_lines(pairs, firsts[row.config]);
+    pairs += "</pre>\n";
   }
-  return h + "</body></html>\n";
+  return compare_page(matrix_title(o, o.configs[o.baseline].label), lead,
+                      {{"matrix", "ops/s and sys µs per op", table},
+                       {"against-baseline", "Against the baseline", pairs}});
 }
 
 Result<CompareOutputs> write_matrix_outputs(const CompareOptions& o, const CompareOutcome& out) {

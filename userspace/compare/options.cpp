@@ -135,10 +135,7 @@ Result<ConfigSpec> parse_config_spec(const std::string& spec, const std::string&
     if (name == "fs") {
       if (fs_seen) return spec_error(spec, "the filesystem given twice");
       fs_seen = true;
-      if (!find_filesystem(body))
-        return spec_error(spec, fmt::format("unknown filesystem '{}' (known: {})", body,
-                                            filesystem_names()));
-      c.fs = body;
+      c.fs = body;  // checked below, with the default
     } else if (name.empty() || name == "mkfs") {
       if (mkfs_seen) return spec_error(spec, "mkfs options given twice");
       mkfs_seen = true;

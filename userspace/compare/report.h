@@ -75,6 +75,10 @@ std::vector<HtmlSection> compare_html_sections(const CompareOptions& o, const Co
                                                std::optional<std::size_t> headline,
                                                const Scaling& scaling);
 
+// A compare's own page (no diff): the title, `lead` (HTML) and the sections.
+std::string compare_page(const std::string& title, const std::string& lead,
+                         const std::vector<HtmlSection>& sections);
+
 // A page for a compare without any complete pair: the title and the
 // sections, no diff.
 std::string compare_page_without_diff(const std::string& title,

@@ -81,8 +81,7 @@ std::string own_events(const OpDiff& op, bool b, const std::string& fs) {
 
 std::string xfs_events(const Diff& d, const OpDiff& op) {
   std::vector<std::pair<double, std::string>> moved;
-  bool two_fs = !d.fs_a.empty() && !d.fs_b.empty() && d.fs_a != d.fs_b;
-  if (two_fs) {
+  if (d.cross_filesystem()) {
     std::string a = own_events(op, false, d.fs_a), b = own_events(op, true, d.fs_b);
     return a.empty() || b.empty() ? a + b : a + "; " + b;
   }
@@ -111,8 +110,8 @@ void op_block(Page& page, const Diff& d, const OpDiff& op) {
     page.para(op.op + ": no significant change in on- or off-CPU time per operation.");
   // under the op's first sentence, whichever it is; across filesystems
   // (each side's own events, no change) only for an op that changed
-  bool two_fs = !d.fs_a.empty() && !d.fs_b.empty() && d.fs_a != d.fs_b;
-  if (!op.oncpu.significant() && !events.empty() && (!two_fs || op.offcpu.significant()))
+  if (!op.oncpu.significant() && !events.empty() &&
+      (!d.cross_filesystem() || op.offcpu.significant()))
     page.para("filesystem events per op: " + events + ".", "  - ", "    ");
   page.para(verdict(op), "  ", "    ");
   // Who held the lock, when its wait changed: B's chain (A's if B has none).
