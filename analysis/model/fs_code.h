@@ -23,6 +23,7 @@ struct FsCode {
 };
 
 namespace fs_code_detail {
+// clang-format off: the lists read as the sources group them
 inline constexpr std::string_view kXfs[] = {"xfs*", "__xfs*", "_xfs*", "xlog*", "__xlog*"};
 // fs/ext4 and fs/jbd2. The unprefixed names are the static functions perf
 // showed in create stacks, owned by address (the kernel's text of
@@ -55,6 +56,7 @@ inline constexpr std::string_view kBtrfs[] = {
     "fill_inode_item", "fill_stack_inode_item", "update_time_after_link_or_unlink",
     "read_tree_block", "add_delayed_ref", "add_delayed_ref_head", "find_free_extent",
     "block_group_cache_tree_search", "set_extent_bit", "alloc_extent_state"};
+// clang-format on
 }  // namespace fs_code_detail
 
 inline constexpr std::array<FsCode, 3> kFsCode = {{

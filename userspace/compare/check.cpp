@@ -12,9 +12,9 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
+#include "collector/hooks.h"  // parse_probe_groups
 #include "compare/options.h"
 #include "model/file_io.h"  // Status
-#include "collector/hooks.h"    // parse_probe_groups
 #include "system/filesystems.h"
 
 namespace fscost {
@@ -135,7 +135,8 @@ Result<ConfigSpec> named_config(const std::string& arg, const std::string& defau
 Status check_configs(const CompareArgs& a, CompareOptions& o) {
   if (a.configs.empty()) {
     if (!a.ab_given)
-      return Error{"no configurations", "give --a SPEC --b SPEC, or --config NAME=SPEC twice or more"};
+      return Error{"no configurations",
+                   "give --a SPEC --b SPEC, or --config NAME=SPEC twice or more"};
     if (!a.baseline.empty()) return Error{"--baseline goes with --config", "name one of them"};
     auto ca = parse_config_spec(a.a, a.mount_a, a.label_a, a.fs);
     if (!ca) return ca.error();
@@ -147,8 +148,8 @@ Status check_configs(const CompareArgs& a, CompareOptions& o) {
     o.configs = {o.a, o.b};
     return std::monostate{};
   }
-  if ((a.ab_given && (!a.a.empty() || !a.b.empty())) || !a.mount_a.empty() ||
-      !a.mount_b.empty() || !a.label_a.empty() || !a.label_b.empty())
+  if ((a.ab_given && (!a.a.empty() || !a.b.empty())) || !a.mount_a.empty() || !a.mount_b.empty() ||
+      !a.label_a.empty() || !a.label_b.empty())
     return Error{"--config and --a/--b exclude each other",
                  "give every configuration as --config NAME=SPEC"};
   if (a.configs.size() < 2 || a.configs.size() > 26)
@@ -168,8 +169,11 @@ Status check_configs(const CompareArgs& a, CompareOptions& o) {
       return Error{fmt::format("--baseline {} is none of the --config names", a.baseline), {}};
     o.baseline = static_cast<std::size_t>(it - o.configs.begin());
   }
-  o.a = o.configs[o.baseline];
-  o.b = o.configs[o.baseline == 0 ? 1 : 0];
+  // Two: the diff's A and B. More: each pair sets its own (compare/matrix.h).
+  if (!is_matrix(o)) {
+    o.a = o.configs[o.baseline];
+    o.b = o.configs[1 - o.baseline];
+  }
   return std::monostate{};
 }
 
@@ -252,22 +256,26 @@ nlohmann::json options_json(const CompareOptions& o) {
     if (t > 0) threads.push_back(t);
   nlohmann::json configs = nlohmann::json::array();
   for (const ConfigSpec& c : o.configs) configs.push_back(config(c));
-  return {{"fs", o.fs},
-          {"mkfs", o.mkfs},
-          {"a", config(o.a)},
-          {"b", config(o.b)},
-          {"configs", configs},
-          {"baseline", o.configs.empty() ? nlohmann::json() : nlohmann::json(o.configs[o.baseline].label)},
-          {"storage", o.device.empty() ? nlohmann::json{{"ram_disk_bytes", o.size}}
-                                       : nlohmann::json{{"device", o.device}}},
-          {"workload", workload},
-          {"threads", threads},
-          {"runs_per_config", o.runs},
-          {"warmup_runs_per_config", o.warmup},
-          {"steal_reruns", o.steal_reruns},
-          {"order", to_string(o.order)},
-          {"order_seed", o.order_seed},
-          {"probes", o.probes}};
+  nlohmann::json j = {{"fs", o.fs},
+                      {"mkfs", o.mkfs},
+                      {"configs", configs},
+                      {"baseline", o.configs.empty() ? nlohmann::json()
+                                                     : nlohmann::json(o.configs[o.baseline].label)},
+                      {"storage", o.device.empty() ? nlohmann::json{{"ram_disk_bytes", o.size}}
+                                                   : nlohmann::json{{"device", o.device}}},
+                      {"workload", workload},
+                      {"threads", threads},
+                      {"runs_per_config", o.runs},
+                      {"warmup_runs_per_config", o.warmup},
+                      {"steal_reruns", o.steal_reruns},
+                      {"order", to_string(o.order)},
+                      {"order_seed", o.order_seed},
+                      {"probes", o.probes}};
+  if (!is_matrix(o)) {
+    j["a"] = config(o.a);
+    j["b"] = config(o.b);
+  }
+  return j;
 }
 
 }  // namespace fscost

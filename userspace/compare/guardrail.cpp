@@ -63,8 +63,10 @@ std::optional<Warning> workload_guardrail(const WorkloadSpec& w) {
     std::map<std::string, std::size_t> left = common;
     std::vector<std::string> own;
     for (const auto& word : cmd)
-      if (left[word] > 0) --left[word];
-      else own.push_back(word);
+      if (left[word] > 0)
+        --left[word];
+      else
+        own.push_back(word);
     if (!own.empty()) parts.push_back(fmt::format("at {} `{}`", t, fmt::join(own, " ")));
   }
   if (parts.empty()) return std::nullopt;
@@ -83,17 +85,19 @@ Warning oversubscription_warning(int threads, unsigned cpus, const std::vector<C
   std::vector<std::string> each;
   for (const CpuBound& c : configs) {
     if (!(c.cpu_us_per_op > 0)) continue;
-    double here = cpus * 1e6 / c.cpu_us_per_op, host = std::max(threads, 64) * 1e6 / c.cpu_us_per_op;
-    each.push_back(fmt::format("{} {:.1f} µs CPU/op: ceiling {:.0f}/s here, reached {:.0f}%; "
-                               "{:.0f}/s on {} CPUs",
-                               c.label, c.cpu_us_per_op, here, 100 * c.ops_per_s / here, host,
-                               std::max(threads, 64)));
+    double here = cpus * 1e6 / c.cpu_us_per_op,
+           host = std::max(threads, 64) * 1e6 / c.cpu_us_per_op;
+    each.push_back(fmt::format(
+        "{} {:.1f} µs CPU/op: ceiling {:.0f}/s here, reached {:.0f}%; "
+        "{:.0f}/s on {} CPUs",
+        c.label, c.cpu_us_per_op, here, 100 * c.ops_per_s / here, host, std::max(threads, 64)));
   }
   if (!each.empty())
-    s += fmt::format(" The CPU-time ceiling (CPUs / CPU per op): {}. On the larger host what "
-                     "stops short of its ceiling is serialization (locks, the journal), which "
-                     "{} CPUs show only {}-way.",
-                     fmt::join(each, "; "), cpus, cpus);
+    s += fmt::format(
+        " The CPU-time ceiling (CPUs / CPU per op): {}. On the larger host what "
+        "stops short of its ceiling is serialization (locks, the journal), which "
+        "{} CPUs show only {}-way.",
+        fmt::join(each, "; "), cpus, cpus);
   return {"oversubscribed", s};
 }
 

@@ -186,13 +186,12 @@ Result<Matrix> compute_matrix(const CompareOptions& o, const CompareOutcome& out
   return m;
 }
 
-std::string render_matrix_text(const CompareOptions& o, const CompareOutcome& out,
-                               const Matrix& m, const std::vector<std::string>& firsts) {
+std::string render_matrix_text(const CompareOptions& o, const CompareOutcome& out, const Matrix& m,
+                               const std::vector<std::string>& firsts) {
   const std::size_t width = 72;
   std::string s = wrap(matrix_title(o, letter_label(o, o.baseline)), width, 2);
   for (std::size_t i = 0; i < o.configs.size(); ++i)
-    s += wrap(letter_label(o, i) + ": " +
-                  config_text(o.configs[i], mkfs_program(o, o.configs[i])),
+    s += wrap(letter_label(o, i) + ": " + config_text(o.configs[i], mkfs_program(o, o.configs[i])),
               width, 5);
   s += wrap("workload: " + workload_text(o), width, 4);
   s += wrap(fmt::format("{} runs per configuration, order {} ({}); storage {}", o.runs,
@@ -203,20 +202,22 @@ std::string render_matrix_text(const CompareOptions& o, const CompareOutcome& ou
   for (const Warning& w : m.warnings) s += wrap("! " + w.message, width, 2);
   if (!m.warnings.empty()) s += "\n";
   // The matrix, at most three thread counts per table: 12 + 3 × 20 columns.
-  s += wrap("ops/s (mean ±95% CI half-width) and sys µs per op; '*': ops/s differ "
-            "from the baseline's (Welch, Benjamini-Hochberg 0.05)",
-            width, 0);
+  s += wrap(
+      "ops/s (mean ±95% CI half-width) and sys µs per op; '*': ops/s differ "
+      "from the baseline's (Welch, Benjamini-Hochberg 0.05)",
+      width, 0);
   for (std::size_t from = 0; from < m.threads.size(); from += 3) {
     std::size_t to = std::min(from + 3, m.threads.size());
     std::string head = fmt::format("{:<12}", "config");
-    for (std::size_t i = from; i < to; ++i) head += fmt::format("{:>20}", threads_head(m.threads[i]));
+    for (std::size_t i = from; i < to; ++i)
+      head += fmt::format("{:>20}", threads_head(m.threads[i]));
     s += head + "\n";
     for (const MatrixRow& row : m.rows) {
       std::string line = fmt::format("{:<12}", letter_label(o, row.config).substr(0, 11));
       for (std::size_t i = from; i < to; ++i) {
         const MatrixCell& c = row.cells[i];
         line += fmt::format("{:>20}", fmt::format("{}{:1} {:>5}", ops_text(c.ops_per_s), mark(c),
-                                                 sys_text(c.sys_us_per_op)));
+                                                  sys_text(c.sys_us_per_op)));
       }
       s += line + "\n";
     }
@@ -243,18 +244,19 @@ nlohmann::json matrix_json(const CompareOptions& o, const CompareOutcome& out, c
                        {"baseline", row.config == o.baseline},
                        {"outputs", row.dir.empty() ? nlohmann::json() : nlohmann::json(row.dir)}});
     for (const MatrixCell& cell : row.cells)
-      cells.push_back({{"config", c.label},
-                       {"threads", cell.threads > 0 ? nlohmann::json(cell.threads) : nlohmann::json()},
-                       {"ops_per_s", summary_json(cell.ops_per_s)},
-                       {"sys_us_per_op", summary_json(cell.sys_us_per_op)},
-                       {"q", std::isfinite(cell.q) ? nlohmann::json(cell.q) : nlohmann::json()},
-                       {"diff", cell.link.empty() ? nlohmann::json() : nlohmann::json(cell.link)}});
+      cells.push_back(
+          {{"config", c.label},
+           {"threads", cell.threads > 0 ? nlohmann::json(cell.threads) : nlohmann::json()},
+           {"ops_per_s", summary_json(cell.ops_per_s)},
+           {"sys_us_per_op", summary_json(cell.sys_us_per_op)},
+           {"q", std::isfinite(cell.q) ? nlohmann::json(cell.q) : nlohmann::json()},
+           {"diff", cell.link.empty() ? nlohmann::json() : nlohmann::json(cell.link)}});
   }
-  for (const Warning& w : m.warnings) warnings.push_back({{"kind", w.kind}, {"message", w.message}});
+  for (const Warning& w : m.warnings)
+    warnings.push_back({{"kind", w.kind}, {"message", w.message}});
   for (const PlannedRun& p : out.plan) {
-    nlohmann::json e{{"index", p.index},
-                     {"config", std::string(1, config_letter(p.config))},
-                     {"rep", p.rep}};
+    nlohmann::json e{
+        {"index", p.index}, {"config", std::string(1, config_letter(p.config))}, {"rep", p.rep}};
     if (p.threads > 0) e["threads"] = p.threads;
     order.push_back(std::move(e));
   }
@@ -272,10 +274,11 @@ nlohmann::json matrix_json(const CompareOptions& o, const CompareOutcome& out, c
           {"options", options_json(o)}};
 }
 
-std::string render_matrix_html(const CompareOptions& o, const CompareOutcome& out,
-                               const Matrix& m, const std::vector<std::string>& firsts) {
+std::string render_matrix_html(const CompareOptions& o, const CompareOutcome& out, const Matrix& m,
+                               const std::vector<std::string>& firsts) {
   std::string lead;
-  if (out.incomplete) lead += "<p class=\"warning\"><strong>Incomplete:</strong> " + esc(out.reason) + "</p>\n";
+  if (out.incomplete)
+    lead += "<p class=\"warning\"><strong>Incomplete:</strong> " + esc(out.reason) + "</p>\n";
   lead += "<ul id=\"matrix-configs\">\n";
   for (std::size_t i = 0; i < o.configs.size(); ++i)
     lead += "<li>" + esc(letter_label(o, i)) + ": " +
@@ -287,7 +290,8 @@ std::string render_matrix_html(const CompareOptions& o, const CompareOutcome& ou
   if (!m.warnings.empty()) {
     lead += "<ul id=\"matrix-warnings\">\n";
     for (const Warning& w : m.warnings)
-      lead += "<li class=\"warning\" data-kind=\"" + esc(w.kind) + "\">" + esc(w.message) + "</li>\n";
+      lead +=
+          "<li class=\"warning\" data-kind=\"" + esc(w.kind) + "\">" + esc(w.message) + "</li>\n";
     lead += "</ul>\n";
   }
   std::string table =
@@ -338,13 +342,13 @@ Result<CompareOutputs> write_matrix_outputs(const CompareOptions& o, const Compa
   unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
   auto m = compute_matrix(o, out, cpus);
   if (!m) return m.error();
-  CompareOutputs w{o.output + "/summary.txt", o.output + "/summary.json",
-                   o.output + "/report.html", {}, true};
+  CompareOutputs w{
+      o.output + "/summary.txt", o.output + "/summary.json", o.output + "/report.html", {}, true};
   w.text = render_matrix_text(o, out, m.value(), firsts);
   std::string json = matrix_json(o, out, m.value()).dump(2) + "\n";
   std::string html = render_matrix_html(o, out, m.value(), firsts);
-  for (auto [data, path] : {std::pair{&w.text, &w.summary_txt}, {&html, &w.report_html},
-                            {&json, &w.summary_json}})
+  for (auto [data, path] :
+       {std::pair{&w.text, &w.summary_txt}, {&html, &w.report_html}, {&json, &w.summary_json}})
     if (auto ok = write_file_atomic(*data, *path); !ok) return ok.error();
   return w;
 }

@@ -13,8 +13,8 @@
 
 #include "compare/options.h"
 #include "compare/report.h"
-#include "diff/stats.h"
 #include "diff/diff.h"  // Warning
+#include "diff/stats.h"
 
 namespace fscost {
 
@@ -31,8 +31,8 @@ struct MatrixCell {
 };
 
 struct MatrixRow {
-  std::size_t config = 0;  // index in CompareOptions::configs
-  std::string dir;         // "vs-xfs": its diff against the baseline; "" for the baseline
+  std::size_t config = 0;         // index in CompareOptions::configs
+  std::string dir;                // "vs-xfs": its diff against the baseline; "" for the baseline
   std::vector<MatrixCell> cells;  // one per thread count, ascending
 };
 
@@ -58,11 +58,11 @@ Result<Matrix> compute_matrix(const CompareOptions& o, const CompareOutcome& out
 // summary.txt (≤ 72 columns): configurations, the matrix, warnings, then
 // each configuration's first screen against the baseline (`firsts`, by
 // row; "" for the baseline).
-std::string render_matrix_text(const CompareOptions& o, const CompareOutcome& out,
-                               const Matrix& m, const std::vector<std::string>& firsts);
+std::string render_matrix_text(const CompareOptions& o, const CompareOutcome& out, const Matrix& m,
+                               const std::vector<std::string>& firsts);
 nlohmann::json matrix_json(const CompareOptions& o, const CompareOutcome& out, const Matrix& m);
-std::string render_matrix_html(const CompareOptions& o, const CompareOutcome& out,
-                               const Matrix& m, const std::vector<std::string>& firsts);
+std::string render_matrix_html(const CompareOptions& o, const CompareOutcome& out, const Matrix& m,
+                               const std::vector<std::string>& firsts);
 
 // Every pair's outputs, then DIR/summary.txt, summary.json, report.html.
 Result<CompareOutputs> write_matrix_outputs(const CompareOptions& o, const CompareOutcome& out);

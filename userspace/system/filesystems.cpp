@@ -112,8 +112,7 @@ Result<MkfsRun> run_mkfs(const Filesystem& fs, const std::string& dev,
   const ProcessOutput& po = run.value();
   if (!po.ok()) {
     return Error{cmd + " failed (" + po.status_text() + "): " + mkfs_complaint(po.err),
-                 fmt::format("see {}(8) for what this version ({} -V) accepts", fs.mkfs,
-                             argv[0])};
+                 fmt::format("see {}(8) for what this version ({} -V) accepts", fs.mkfs, argv[0])};
   }
   return MkfsRun{cmd, po.out};
 }

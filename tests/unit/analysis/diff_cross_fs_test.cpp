@@ -27,22 +27,25 @@ ConfigSpec create_on(const std::vector<StackSpec>& stacks) {
 
 ConfigSpec ext4() {
   auto at = [](Stack tail) { return frames_of(kOpen, tail); };
-  return create_on({{at({"ext4_create", "__ext4_new_inode", "ext4_mark_iloc_dirty"}), 2500},
-                    {at({"ext4_create", "__ext4_journal_start_sb", "jbd2__journal_start",
-                         "start_this_handle"}), 1200},
-                    {at({"ext4_create", "ext4_add_nondir", "ext4_add_entry", "ext4_dx_add_entry",
-                         "dx_probe"}), 900},
-                    {at({"ext4_lookup", "__ext4_find_entry"}), 400}});
+  return create_on(
+      {{at({"ext4_create", "__ext4_new_inode", "ext4_mark_iloc_dirty"}), 2500},
+       {at({"ext4_create", "__ext4_journal_start_sb", "jbd2__journal_start", "start_this_handle"}),
+        1200},
+       {at({"ext4_create", "ext4_add_nondir", "ext4_add_entry", "ext4_dx_add_entry", "dx_probe"}),
+        900},
+       {at({"ext4_lookup", "__ext4_find_entry"}), 400}});
 }
 
 ConfigSpec xfs() {
   auto at = [](Stack tail) { return frames_of(kOpen, tail); };
-  return create_on({{at({"xfs_generic_create", "xfs_create", "xfs_trans_alloc_icreate"}), 3000},
-                    {at({"xfs_generic_create", "xfs_create", "xfs_dir_createname",
-                         "xfs_dir2_node_addname"}), 3500},
-                    {at({"xfs_generic_create", "xfs_create", "xfs_trans_commit",
-                         "__xfs_trans_commit", "xlog_cil_commit"}), 2000},
-                    {at({"xfs_vn_lookup", "xfs_lookup"}), 300}});
+  return create_on(
+      {{at({"xfs_generic_create", "xfs_create", "xfs_trans_alloc_icreate"}), 3000},
+       {at({"xfs_generic_create", "xfs_create", "xfs_dir_createname", "xfs_dir2_node_addname"}),
+        3500},
+       {at({"xfs_generic_create", "xfs_create", "xfs_trans_commit", "__xfs_trans_commit",
+            "xlog_cil_commit"}),
+        2000},
+       {at({"xfs_vn_lookup", "xfs_lookup"}), 300}});
 }
 
 RunSet runs(const ConfigSpec& s, std::uint32_t seed, const char* label, const char* fs) {
@@ -101,8 +104,10 @@ TEST(DiffCrossFs, EachSidesOwnCodeIsADifferentCodePath) {
     } else {
       text += ch;
     }
-  EXPECT_NE(text.find("different code path (xfs's own): … → do_sys_openat2 → path_openat → xfs_generic_create"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find(
+          "different code path (xfs's own): … → do_sys_openat2 → path_openat → xfs_generic_create"),
+      std::string::npos)
       << text;
   EXPECT_NE(text.find("different code path (ext4/jbd2's own)"), std::string::npos) << text;
   EXPECT_EQ(text.find("new code"), std::string::npos) << text;

@@ -1,9 +1,9 @@
 // Whose code a frame is (model/fs_code.h): prefixes, the unprefixed static
 // functions perf showed in each filesystem's create stacks, and the VFS
 // helpers they call, which belong to none.
-#include <gtest/gtest.h>
-
 #include "model/fs_code.h"
+
+#include <gtest/gtest.h>
 
 namespace fscost {
 namespace {

@@ -23,23 +23,22 @@ TEST(Guardrail, TheSeedsCommandsDifferInTheFileSize) {
           {64, "fs_mark -d{dir}/test -D5 -N100 -L1 -p5 -r5 -s4096 -w4096 -n1000 -t64"}}));
   ASSERT_TRUE(w);
   EXPECT_EQ(w->kind, "workload-varies");
-  EXPECT_NE(w->message.find("at 1 `-s1048576`, at 16 `-s65536`, at 64 `-s4096`"),
-            std::string::npos)
+  EXPECT_NE(w->message.find("at 1 `-s1048576`, at 16 `-s65536`, at 64 `-s4096`"), std::string::npos)
       << w->message;
 }
 
 TEST(Guardrail, OnlyTheThreadCountIsNoWarning) {
-  EXPECT_FALSE(workload_guardrail(at({{1, "fs_mark -d {dir} -s 4096 -t 1"},
-                                      {16, "fs_mark -d {dir} -s 4096 -t 16"}})));
+  EXPECT_FALSE(workload_guardrail(
+      at({{1, "fs_mark -d {dir} -s 4096 -t 1"}, {16, "fs_mark -d {dir} -s 4096 -t 16"}})));
   EXPECT_FALSE(workload_guardrail(at({{1, "fs_mark -d{dir} -s4096 -t1"}})));
   // A flag that carries the count in every command is the count; one that
   // equals it in one command only ("-L1" at 1 thread) is compared.
-  auto one = workload_guardrail(at({{1, "fs_mark -d {dir} -L1 -t1"},
-                                    {16, "fs_mark -d {dir} -L2 -t16"}}));
+  auto one =
+      workload_guardrail(at({{1, "fs_mark -d {dir} -L1 -t1"}, {16, "fs_mark -d {dir} -L2 -t16"}}));
   ASSERT_TRUE(one);
   EXPECT_NE(one->message.find("at 1 `-L1`, at 16 `-L2`"), std::string::npos) << one->message;
-  auto more = workload_guardrail(at({{1, "fs_mark -d {dir} -t 1"},
-                                     {4, "fs_mark -d {dir} -t 4 -S 0"}}));
+  auto more =
+      workload_guardrail(at({{1, "fs_mark -d {dir} -t 1"}, {4, "fs_mark -d {dir} -t 4 -S 0"}}));
   ASSERT_TRUE(more);
   EXPECT_NE(more->message.find("at 4 `-S 0`"), std::string::npos) << more->message;
 }
