@@ -3,9 +3,9 @@
 // and the unprefixed static functions perf showed in their create stacks
 // (docs/cases/other-filesystems.md has the evidence). Names that two of
 // them share ("init_once", each inode cache's constructor) are left out:
-// unowned is "more work", never the wrong filesystem. Two configurations on different filesystems run different
-// code below the VFS: a diff calls such frames the other filesystem's own
-// code path, never "new code".
+// unowned is "more work", never the wrong filesystem. Two configurations
+// on different filesystems run different code below the VFS: a diff calls
+// such frames the other filesystem's own code path, never "new code".
 #pragma once
 
 #include <array>
@@ -23,7 +23,8 @@ struct FsCode {
 };
 
 namespace fs_code_detail {
-// clang-format off: the lists read as the sources group them
+// The lists keep the sources' grouping, not one name a line.
+// clang-format off
 inline constexpr std::string_view kXfs[] = {"xfs*", "__xfs*", "_xfs*", "xlog*", "__xlog*"};
 // fs/ext4 and fs/jbd2. The unprefixed names are the static functions perf
 // showed in create stacks, owned by address (the kernel's text of
