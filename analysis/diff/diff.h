@@ -42,9 +42,15 @@ struct RunSet {
   std::vector<std::string> sources;  // file of each run, same order
 };
 
+// The most runs a side may have (docs/HARDENING.md, "Readers"): each is
+// held in memory whole, and past a few dozen runs a test's power grows
+// little.
+inline constexpr std::size_t kMaxRunsPerSide = 100;
+
 // A profile file, or a directory whose *.profile files (sorted by name,
-// not recursive) are the runs. Errors name the file; an empty directory is
-// an error. `label` "" = the path as given.
+// not recursive) are the runs. Errors name the file; an empty directory, or
+// one of more than kMaxRunsPerSide profiles, is an error, before any is
+// read. `label` "" = the path as given.
 Result<RunSet> load_runs(const std::string& path, const std::string& label = {});
 
 struct DiffConfig {

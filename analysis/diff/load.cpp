@@ -30,6 +30,11 @@ Result<std::vector<std::string>> profiles_in(const std::string& dir) {
     return Error{fmt::format("{}: no *.profile files in the directory", dir),
                  "record each run with `fscost record -o DIR/runN.profile ...`, or name a "
                  "profile file"};
+  if (files.size() > kMaxRunsPerSide)
+    return Error{fmt::format("{}: {} *.profile files; fscost diff takes at most {} runs a side",
+                             dir, files.size(), kMaxRunsPerSide),
+                 "move some runs to another directory (a few dozen runs are plenty for the "
+                 "tests), or diff subsets"};
   std::sort(files.begin(), files.end());
   return files;
 }

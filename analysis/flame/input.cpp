@@ -78,11 +78,24 @@ SvgOptions flame_svg_options(const Profile& p, View view,
   return o;
 }
 
+namespace {
+
+// What the reader's depth cut left out, said under the title as the roots
+// left out are: a graph of folded stacks has no drop counters to print.
+std::vector<std::string> depth_note(std::uint64_t cut) {
+  if (cut == 0) return {};
+  return {fmt::format("frames beyond {} of {} stack{} (stack_depth_truncated)", kMaxStackDepth,
+                      cut, cut == 1 ? "" : "s")};
+}
+
+}  // namespace
+
 FlameInput flame_input(const FoldedStacks& folded, int column) {
   FlameInput in;
   in.stacks.reserve(folded.stacks.size());
   for (const auto& s : folded.stacks)
     in.stacks.emplace_back(to_frames(s.frames), column == 1 ? s.value2.value_or(0) : s.value);
+  in.skipped = depth_note(folded.depth_truncated);
   return in;
 }
 
@@ -91,6 +104,7 @@ FlameInput flame_input(const InternedFolded& folded, int column) {
   in.stacks.reserve(folded.stacks.size());
   for (const auto& s : folded.stacks)
     in.stacks.emplace_back(s.frames, column == 1 ? s.value2.value_or(0) : s.value);
+  in.skipped = depth_note(folded.depth_truncated);
   return in;
 }
 

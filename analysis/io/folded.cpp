@@ -9,6 +9,7 @@
 #include <map>
 #include <tuple>
 
+#include "io/depth_cut.h"
 #include "model/operations.h"
 
 namespace fscost {
@@ -64,14 +65,17 @@ bool looks_numeric(std::string_view tok) {
   return parse_number(tok, v) != Number::Invalid;
 }
 
-std::vector<std::string> split_frames(std::string_view stack) {
+// Root first, cut at the depth limit (io/depth_cut.h).
+std::vector<std::string> split_frames(std::string_view stack, std::uint64_t& cut) {
   std::vector<std::string> frames;
   for (;;) {
     auto semi = stack.find(';');
     frames.emplace_back(stack.substr(0, semi));
-    if (semi == std::string_view::npos) return frames;
+    if (semi == std::string_view::npos || frames.size() == kReadDepth) break;
     stack.remove_prefix(semi + 1);
   }
+  cut += cut_depth(frames);
+  return frames;
 }
 
 class LineParser {
@@ -186,7 +190,7 @@ Result<FoldedStacks> parse_folded(std::string_view text, const std::string& orig
   FoldedStacks out;
   out.two_column = two_columns(text, columns);
   auto err = each_line(text, origin, out.two_column, [&](std::string_view line, FoldedStack st) {
-    st.frames = split_frames(line);
+    st.frames = split_frames(line, out.depth_truncated);
     out.stacks.push_back(std::move(st));
   });
   if (err) return *err;
@@ -205,7 +209,7 @@ Result<InternedFolded> parse_folded_interned(std::string_view text, const std::s
   auto err = each_line(text, origin, out.two_column, [&](std::string_view line, FoldedStack st) {
     InternedFoldedStack s{{}, st.value, st.value2};
     std::size_t d = 0;
-    for (bool more = true; more; ++d) {
+    for (bool more = true; more && d < kReadDepth; ++d) {
       auto semi = line.find(';');
       more = semi != std::string_view::npos;
       std::string_view f = line.substr(0, semi);
@@ -220,6 +224,7 @@ Result<InternedFolded> parse_folded_interned(std::string_view text, const std::s
       prev_text.push_back(f);
       s.frames.push_back(prev.back());
     }
+    out.depth_truncated += cut_depth(s.frames);
     out.stacks.push_back(std::move(s));
   });
   if (err) return *err;
@@ -288,6 +293,7 @@ Profile profile_from_folded(const FoldedStacks& stacks, const FoldedImportOption
     p.samples_total = add_saturating(p.samples_total, count);
   }
   p.drops["folded_rounded_to_zero"] = rounded_to_zero;
+  if (stacks.depth_truncated) p.drops["stack_depth_truncated"] = stacks.depth_truncated;
   return p;
 }
 

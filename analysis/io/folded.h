@@ -35,6 +35,9 @@ struct FoldedStack {
 struct FoldedStacks {
   std::vector<FoldedStack> stacks;  // in input order, not merged
   bool two_column = false;          // every stack has value2
+  // Stacks deeper than kMaxStackDepth (model/profile.h), cut as they were
+  // read to their outermost frames and a last "[truncated]".
+  std::uint64_t depth_truncated = 0;
 };
 
 // How many counts end each line.
@@ -48,7 +51,9 @@ enum class FoldedColumns {
 // form "frame;... VALUE VALUE2" (difffolded.pl) on every line. Values are
 // non-negative decimal numbers, fractions and exponents allowed; a value of
 // digits only that fits 64 bits is also kept exactly (`count`). Blank lines
-// are skipped, a trailing '\r' is ignored, frames may hold spaces. Errors name
+// are skipped, a trailing '\r' is ignored, frames may hold spaces. A stack
+// deeper than kMaxStackDepth is cut as it is read (`depth_truncated`), so
+// its frames past the cut are never split out. Errors name
 // `origin` and the 1-based line: "x.folded:3: no count after the stack".
 // Never throws.
 Result<FoldedStacks> parse_folded(std::string_view text, const std::string& origin,
@@ -65,6 +70,7 @@ struct InternedFoldedStack {
 struct InternedFolded {
   std::vector<InternedFoldedStack> stacks;  // in input order, not merged
   bool two_column = false;
+  std::uint64_t depth_truncated = 0;  // as FoldedStacks'
 };
 Result<InternedFolded> parse_folded_interned(std::string_view text, const std::string& origin,
                                              FoldedColumns columns = FoldedColumns::Detect);
@@ -98,6 +104,8 @@ struct FoldedImportOptions {
 // stacks and samples_total stop at 2^64 - 1 rather than wrap. Equal stacks are
 // merged, sorted by (kind, name, frames). meta.target is "folded",
 // meta.command `opt.origin`; samples_total is the sum of the kept counts.
+// `stacks.depth_truncated` becomes drops["stack_depth_truncated"] (set
+// only when a stack was cut).
 Profile profile_from_folded(const FoldedStacks& stacks, const FoldedImportOptions& opt = {});
 
 }  // namespace fscost

@@ -13,6 +13,8 @@
 #include <set>
 #include <tuple>
 
+#include "io/depth_cut.h"
+
 namespace fscost {
 
 namespace {
@@ -175,6 +177,7 @@ class Importer {
   std::map<std::uint64_t, std::uint64_t> periods_;  // period -> samples
   std::uint64_t no_stack_ = 0;
   std::uint64_t truncated_ = 0;  // samples with a cut frame line
+  std::uint64_t depth_cut_ = 0;  // stacks cut at kMaxStackDepth
   std::optional<std::uint64_t> first_ns_, last_ns_;
 };
 
@@ -266,6 +269,9 @@ void Importer::finish_sample() {
   } else {
     kind = SampleKind::Kernel;
   }
+  // Cut once the op is known: perf prints the leaf first, and the
+  // outermost frames, the ones kept, are the last lines read.
+  depth_cut_ += cut_depth(kernel);
   merged_[{kind, std::move(name), std::move(kernel)}] += 1;
 }
 
@@ -337,6 +343,7 @@ Result<Profile> Importer::result() {
   }
   p_.drops["perf_no_stack"] = no_stack_;
   p_.drops["perf_truncated_stack"] = truncated_;
+  if (depth_cut_) p_.drops["stack_depth_truncated"] = depth_cut_;
   return std::move(p_);
 }
 

@@ -79,6 +79,12 @@ struct ImportOptions {
   // write (default: "samples", else the profile's default sample type).
   std::optional<std::string> sample_type;
   std::size_t max_bytes = std::size_t{1} << 30;  // decompressed
+  // The frames all samples' stacks may hold together (docs/HARDENING.md,
+  // "Readers"): 32 Mi, 256 MiB of them, far above any real profile's sum
+  // over its (distinct) samples; a crafted one reaches it after 32 Ki
+  // samples cut to the deepest stack. Samples past it are left out,
+  // counted in drops["pprof_frames_capped"].
+  std::uint64_t max_frames = std::uint64_t{1} << 25;
 };
 
 // A profile.proto (gzipped or not) as a Profile. fscost's own exports come
@@ -87,7 +93,9 @@ struct ImportOptions {
 // format (locks come back named, address 0), nor are lock holders. Any
 // other profile's samples of the chosen type become on-CPU stacks, owned as
 // folded import owns them (io/folded.h: a root fscost names, else "other").
-// Never throws.
+// A sample's stack is built no deeper than kMaxStackDepth (its K location
+// ids × L inlined lines each are never expanded past it), counted in
+// drops["stack_depth_truncated"]. Never throws.
 Result<Profile> import_pprof(std::string_view data, const ImportOptions& opt);
 
 }  // namespace fscost::pprof

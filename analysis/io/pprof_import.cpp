@@ -1,13 +1,17 @@
 // A profile.proto back into a Profile (io/pprof.h).
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <limits>
 #include <map>
 #include <tuple>
 #include <unordered_map>
 
+#include "io/depth_cut.h"
 #include "io/folded.h"
 #include "io/pprof.h"
 #include "io/pprof_parts.h"
+#include "model/operations.h"
 #include "model/wait_class.h"
 #include "pprof_proto/profile.pb.h"
 
@@ -44,16 +48,35 @@ struct Labels {
   }
 };
 
+// The frames the samples' stacks may hold in all (ImportOptions::max_frames).
+struct FrameBudget {
+  std::uint64_t limit;
+  std::uint64_t kept = 0;       // frames of the samples taken
+  std::uint64_t depth_cut = 0;  // stacks cut at kMaxStackDepth
+  std::uint64_t capped = 0;     // samples left out: past `limit`
+  // Cuts `stack` to the depth limit; then whether it fits. Counts it either way.
+  bool take(Stack& stack) {
+    bool cut = cut_depth(stack);
+    if (stack.size() > limit - std::min(kept, limit)) return ++capped, false;
+    kept += stack.size();
+    depth_cut += cut;
+    return true;
+  }
+};
+
+using OnCpu = std::map<std::tuple<SampleKind, std::string, Stack>, std::uint64_t>;
+
 // Every location's frames, outermost first. A location's lines are its
 // inlined functions, the caller last (profile.proto), so they are reversed.
-Result<std::unordered_map<std::uint64_t, std::vector<std::string>>> locations(
-    const pb::Profile& in, const Strings& s) {
-  std::unordered_map<std::uint64_t, std::string> functions;
+// Interned: a name is held once however many lines repeat it.
+Result<std::unordered_map<std::uint64_t, Stack>> locations(const pb::Profile& in,
+                                                           const Strings& s) {
+  std::unordered_map<std::uint64_t, Frame> functions;
   for (const auto& f : in.function()) {
     if (!s.valid(f.name())) return Error{fmt::format("function {} has no name", f.id()), ""};
-    functions[f.id()] = s.at(f.name());
+    functions[f.id()] = Frame(s.at(f.name()));
   }
-  std::unordered_map<std::uint64_t, std::vector<std::string>> out;
+  std::unordered_map<std::uint64_t, Stack> out;
   for (const auto& l : in.location()) {
     auto& frames = out[l.id()];
     for (int i = l.line_size() - 1; i >= 0; --i) {
@@ -64,8 +87,12 @@ Result<std::unordered_map<std::uint64_t, std::vector<std::string>>> locations(
                      ""};
       frames.push_back(it->second);
     }
-    // Not symbolized: the address, as perf prints an unknown frame.
-    if (frames.empty()) frames.push_back(fmt::format("0x{:x}", l.address()));
+    // Not symbolized: the address, as perf prints an unknown frame; a
+    // kernel one (top bit set) is "[unknown]", as fscost's own stacks name
+    // it, since it would give away that kernel's KASLR offset in reports.
+    if (frames.empty())
+      frames.emplace_back((l.address() >> 63) != 0 ? std::string("[unknown]")
+                                                   : fmt::format("0x{:x}", l.address()));
   }
   return out;
 }
@@ -85,11 +112,49 @@ std::vector<std::optional<Measure>> measures(const pb::Profile& in, const String
 
 // Drops the owner's root frame, and the view's decoration ("[class]", the
 // lock's name) after it, as report/pprof.cpp wrote them.
-Stack strip(std::vector<std::string> frames, std::size_t from, std::string_view decoration) {
+Stack strip(Stack frames, std::size_t from, std::string_view decoration) {
   if (from < frames.size() && !decoration.empty() && frames[from] == decoration) ++from;
   if (from > frames.size()) from = frames.size();
   frames.erase(frames.begin(), frames.begin() + static_cast<std::ptrdiff_t>(from));
-  return to_frames(frames);
+  return frames;
+}
+
+using Locations = std::unordered_map<std::uint64_t, Stack>;
+
+// A sample's stack, root first, built no deeper than kReadDepth
+// (io/depth_cut.h): its K location ids of L inlined lines each are K × L
+// frames uncut, and a few KB of gzip hold K = L = 10,000. Every id is
+// still looked up, so an unknown one is an error wherever it is.
+Result<Stack> sample_stack(const pb::Sample& smp, const Locations& locs) {
+  Stack frames;
+  for (int i = smp.location_id_size() - 1; i >= 0; --i) {
+    auto it = locs.find(smp.location_id(i));
+    if (it == locs.end())
+      return Error{fmt::format("a sample names location {}, which is not in the profile",
+                               smp.location_id(i)),
+                   ""};
+    for (auto f = it->second.begin(); f != it->second.end() && frames.size() < kReadDepth; ++f)
+      frames.push_back(*f);
+  }
+  return frames;
+}
+
+void add_saturating(std::uint64_t& sum, std::uint64_t v) {
+  sum = sum > std::numeric_limits<std::uint64_t>::max() - v ? std::numeric_limits<std::uint64_t>::max()
+                                                            : sum + v;
+}
+
+// Another tool's sample, owned as folded import owns a stack (io/folded.h):
+// a root fscost names gives the owner and is dropped, any other is "other".
+void add_foreign(OnCpu& oncpu, Stack frames, std::uint64_t count) {
+  SampleKind kind = SampleKind::Op;
+  std::string name(op_name(Op::Other));
+  if (auto owner = frames.empty() ? std::nullopt : owner_from_root(frames.front().str())) {
+    kind = owner->first;
+    name = std::move(owner->second);
+    frames.erase(frames.begin());
+  }
+  add_saturating(oncpu[{kind, std::move(name), std::move(frames)}], count);
 }
 
 std::string type_list(const pb::Profile& in, const Strings& s) {
@@ -152,30 +217,25 @@ Result<Profile> import_pprof(std::string_view data, const ImportOptions& opt) {
                               type_list(in, s)));
   }
 
-  FoldedStacks foreign;
-  std::map<std::tuple<SampleKind, std::string, Stack>, std::uint64_t> oncpu;
+  OnCpu oncpu;  // ours: samples by owner and stack; another tool's: as folded import owns them
+  FrameBudget budget{opt.max_frames};
   std::uint64_t negative = 0;
   for (int index = 0; index < in.sample_size(); ++index) {
     const auto& smp = in.sample(index);
-    std::vector<std::string> frames;
-    for (int i = smp.location_id_size() - 1; i >= 0; --i) {
-      auto it = locs.value().find(smp.location_id(i));
-      if (it == locs.value().end())
-        return fail(fmt::format("a sample names location {}, which is not in the profile",
-                                smp.location_id(i)));
-      frames.insert(frames.end(), it->second.begin(), it->second.end());
-    }
+    auto stack = sample_stack(smp, locs.value());
+    if (!stack) return fail(stack.error().message);
     if (smp.value_size() != in.sample_type_size())
       return fail(fmt::format("a sample has {} values for {} sample types", smp.value_size(),
                               in.sample_type_size()));
+    if (!budget.take(stack.value())) continue;
+    Stack frames = std::move(stack).value();
     auto value = [&](std::size_t i) -> std::uint64_t {
       std::int64_t v = smp.value(static_cast<int>(i));
       negative += v < 0;
       return v < 0 ? 0 : static_cast<std::uint64_t>(v);
     };
     if (!ours) {
-      if (auto v = value(*foreign_index); v > 0)
-        foreign.stacks.push_back({std::move(frames), static_cast<double>(v), std::nullopt, v, std::nullopt});
+      if (auto v = value(*foreign_index); v > 0) add_foreign(oncpu, std::move(frames), v);
       continue;
     }
     Labels l;
@@ -193,13 +253,13 @@ Result<Profile> import_pprof(std::string_view data, const ImportOptions& opt) {
                        : kind == SampleKind::Kthread ? l.get(label::kThread)
                                                      : std::string();
     std::size_t root = 0;
-    if (auto owner = frames.empty() ? std::nullopt : owner_from_root(frames.front());
+    if (auto owner = frames.empty() ? std::nullopt : owner_from_root(frames.front().str());
         owner && owner->first == kind && owner->second == name)
       root = 1;
     std::uint64_t v[kMeasures] = {};
     for (std::size_t i = 0; i < by_index.size(); ++i)
       if (by_index[i]) v[*by_index[i]] = value(i);
-    if (v[kSamples] > 0) oncpu[{kind, name, strip(frames, root, "")}] += v[kSamples];
+    if (v[kSamples] > 0) add_saturating(oncpu[{kind, name, strip(frames, root, "")}], v[kSamples]);
     // As the profile file holds them (io/profile_io_extra.cpp): off-CPU time
     // and lock waits belong to an operation, a kernel thread or the kernel,
     // and off-CPU time has one of the wait classes.
@@ -240,24 +300,17 @@ Result<Profile> import_pprof(std::string_view data, const ImportOptions& opt) {
       p.locks.push_back(std::move(k));
     }
   }
-  if (!ours) {
-    FoldedImportOptions fo;
-    fo.origin = opt.origin;
-    Profile f = profile_from_folded(foreign, fo);
-    p.samples = std::move(f.samples);
-    p.samples_total = f.samples_total;
-    p.drops = std::move(f.drops);
-  } else {
-    for (auto& [key, count] : oncpu) {
-      auto& [kind, name, frames] = key;
-      p.samples.push_back({kind, name, frames, count});
-    }
-    // Idle and untracked samples are in samples_total only (a comment).
-    std::uint64_t kept = 0;
-    for (const auto& smp : p.samples) kept += smp.count;
-    p.samples_total = std::max(p.samples_total, kept);
+  std::uint64_t kept = 0;
+  for (auto& [key, count] : oncpu) {
+    auto& [kind, name, frames] = key;
+    p.samples.push_back({kind, name, frames, count});
+    add_saturating(kept, count);
   }
+  // Ours: idle and untracked samples are in samples_total only (a comment).
+  p.samples_total = ours ? std::max(p.samples_total, kept) : kept;
   p.drops["pprof_negative_values"] = negative;
+  if (budget.depth_cut) p.drops["stack_depth_truncated"] += budget.depth_cut;
+  if (budget.capped) p.drops["pprof_frames_capped"] = budget.capped;
   if (p.meta.duration_ns == 0 && in.duration_nanos() > 0)
     p.meta.duration_ns = static_cast<std::uint64_t>(in.duration_nanos());
   if (p.meta.start_unix_ns == 0) p.meta.start_unix_ns = in.time_nanos();

@@ -25,6 +25,9 @@ constexpr auto kDropCounters = std::to_array<DropCounter>({
      "the file was cut short or its lines shortened; run perf script again"},
     {"pprof_negative_values", "pprof sample values below zero, read as 0",
      "the profile's producer wrote negative counts; check the tool that wrote it"},
+    {"pprof_frames_capped",
+     "pprof samples left out: the stacks of those before them held 33,554,432 frames in all",
+     "import a smaller profile (pprof -focus/-prune_from, or fewer samples merged into it)"},
     // Any profile read (docs/HARDENING.md, "Input limits"):
     {"stack_depth_truncated",
      "stacks deeper than 1024 frames, cut to their outermost 1023 and a [truncated] frame",

@@ -122,6 +122,56 @@ Status replaceable(const std::string& path) {
                "write to a new file name (or `-` where the command allows standard output)"};
 }
 
+constexpr const char* kReadHint = "check the path and its permissions";
+
+Error open_error(std::string_view what, const std::string& path, int err) {
+  return Error{fmt::format("cannot open {} '{}': {}", what, path, errno_text(err)), kReadHint};
+}
+
+// The refusal of anything but a regular file. A directory keeps the
+// kernel's own words, as read() said them before.
+Error not_regular(std::string_view what, const std::string& path, mode_t mode) {
+  if (S_ISDIR(mode))
+    return Error{fmt::format("cannot read {} '{}': {}", what, path, errno_text(EISDIR)), kReadHint};
+  return Error{fmt::format("cannot read {} '{}': it is {}; fscost reads only regular files", what,
+                           path, file_kind(mode)),
+               "copy it to a regular file first; `fscost import` also reads standard input "
+               "(`... | fscost import FORMAT -`)"};
+}
+
+bool same_inode(const struct stat& a, const struct stat& b) {
+  return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+// `path` opened for reading if, and only if, it is a regular file; `st` is
+// its fstat. Opening is itself the danger: a FIFO blocks open() until a
+// writer comes, and a device node's open runs its driver (as root,
+// opening /dev/watchdog arms it). So the file is first looked at through
+// an O_PATH descriptor, which opens nothing, and then reopened through
+// /proc/self/fd, which opens that same inode even if the path was swapped
+// for a symlink to a device meanwhile. O_NONBLOCK and O_NOCTTY are only a
+// second line: neither keeps a driver's open from running.
+Result<Fd> open_regular(const std::string& path, std::string_view what, struct stat& st) {
+  Fd probe(::open(path.c_str(), O_PATH | O_CLOEXEC));
+  if (probe.get() < 0) return open_error(what, path, errno);
+  struct stat first {};
+  if (::fstat(probe.get(), &first) != 0) return open_error(what, path, errno);
+  if (!S_ISREG(first.st_mode)) return not_regular(what, path, first.st_mode);
+  constexpr int kFlags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
+  int raw = ::open(fmt::format("/proc/self/fd/{}", probe.get()).c_str(), kFlags);
+  // Without /proc (a bare chroot), by the path again; the checks below then
+  // catch a swap, if only after the open.
+  if (raw < 0 && errno == ENOENT) raw = ::open(path.c_str(), kFlags);
+  Fd fd(raw);
+  if (fd.get() < 0) return open_error(what, path, errno);
+  if (::fstat(fd.get(), &st) != 0) return open_error(what, path, errno);
+  if (!S_ISREG(st.st_mode)) return not_regular(what, path, st.st_mode);
+  if (!same_inode(first, st))
+    return Error{fmt::format("cannot read {} '{}': it was replaced while being opened", what, path),
+                 "try again once nothing is changing the file"};
+  return fd;
+}
+
 }  // namespace
 
 std::size_t max_input_bytes() {
@@ -175,23 +225,20 @@ Status check_output_path(const std::string& path) {
 }
 
 Result<std::string> read_whole_file(const std::string& path, std::string_view what) {
-  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (fd.get() < 0)
-    return Error{fmt::format("cannot open {} '{}': {}", what, path, errno_text(errno)),
-                 "check the path and its permissions"};
-  const std::size_t limit = max_input_bytes();
   struct stat st {};
-  if (::fstat(fd.get(), &st) == 0 && S_ISREG(st.st_mode) &&
-      static_cast<std::uint64_t>(st.st_size) > limit)
-    return input_too_large(what, path, limit);
+  auto fd = open_regular(path, what, st);
+  if (!fd) return fd.error();
+  const std::size_t limit = max_input_bytes();
+  if (static_cast<std::uint64_t>(st.st_size) > limit) return input_too_large(what, path, limit);
   std::string text;
-  if (S_ISREG(st.st_mode)) text.reserve(static_cast<std::size_t>(st.st_size));
+  text.reserve(static_cast<std::size_t>(st.st_size));
   char buf[1 << 16];
   for (;;) {
+    // A regular file can still grow while it is read (a recording in progress).
     if (text.size() > limit) return input_too_large(what, path, limit);
-    ssize_t n = ::read(fd.get(), buf, sizeof buf);
+    ssize_t n = ::read(fd.value().get(), buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0)  // e.g. EISDIR: open() accepts a directory, read() refuses it
+    if (n < 0)
       return Error{fmt::format("cannot read {} '{}': {}", what, path, errno_text(errno)),
                    "check the path and its permissions"};
     if (n == 0) return text;

@@ -14,14 +14,17 @@ namespace fscost {
 using Status = Result<std::monostate>;
 
 // The most any reader takes in: 1 GiB, or $FSCOST_MAX_INPUT ("4G", "512M",
-// bytes). A larger regular file is refused before it is read (fstat);
-// anything else (a pipe, /dev/zero) once that much has been read.
+// bytes). A larger file is refused before it is read (fstat), a file
+// growing past it once that much has been read.
 std::size_t max_input_bytes();
 // The error for input past that limit, naming it and how to raise it.
 Error input_too_large(std::string_view what, const std::string& path, std::size_t limit);
 
 // The contents of `path`; `what` names the file in messages ("profile").
-// Refuses more than max_input_bytes().
+// Refuses more than max_input_bytes(), and anything but a regular file
+// (symlinks to one are followed) without opening it: a FIFO would block
+// forever, a device's open runs its driver (/dev/watchdog arms). Callers
+// that take `-` read standard input themselves.
 Result<std::string> read_whole_file(const std::string& path, std::string_view what);
 
 // Whether `path` may be written as an output, checked before any work is

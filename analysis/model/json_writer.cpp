@@ -18,6 +18,10 @@ bool plain(std::string_view s) {
 
 }  // namespace
 
+std::string dump_json(const nlohmann::json& v, int indent) {
+  return v.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 void JsonWriter::open(char c) {
   comma();
   out_ += c;
@@ -38,8 +42,7 @@ void JsonWriter::string(std::string_view s) {
   }
   // Escapes, UTF-8 and its errors: nlohmann's own serializer, so the bytes
   // are the ones dump(..., error_handler_t::replace) always wrote.
-  out_ += nlohmann::json(std::string(s)).dump(-1, ' ', false,
-                                              nlohmann::json::error_handler_t::replace);
+  out_ += dump_json(nlohmann::json(std::string(s)));
 }
 
 void JsonWriter::key(std::string_view k) {
@@ -80,7 +83,7 @@ void JsonWriter::value(std::nullptr_t) {
 
 void JsonWriter::value(const nlohmann::json& v) {
   comma();
-  out_ += v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  out_ += dump_json(v);
 }
 
 void JsonWriter::signed_value(long long v) {

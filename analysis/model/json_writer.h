@@ -15,6 +15,12 @@
 
 namespace fscost {
 
+// nlohmann's dump() with invalid UTF-8 replaced by U+FFFD, as every fscost
+// JSON output writes it: the strict default throws type_error 316, and one
+// non-UTF-8 byte in an argv or a file name must not abort a run's output.
+// `indent` as dump()'s: -1 compact.
+std::string dump_json(const nlohmann::json& v, int indent = -1);
+
 class JsonWriter {
  public:
   explicit JsonWriter(std::string& out) : out_(out) {}

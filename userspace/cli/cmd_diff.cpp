@@ -58,8 +58,10 @@ void add_diff(CLI::App& app, std::function<int()>& run) {
   auto a = std::make_shared<DiffArgs>();
   auto* sub = app.add_subcommand(
       "diff", "Explain where B's extra (or saved) kernel cost per operation comes from");
-  sub->add_option("a", a->a, "A: a profile, or a directory of profiles (one per run)")->required();
-  sub->add_option("b", a->b, "B: a profile, or a directory of profiles (one per run)")->required();
+  const std::string runs = fmt::format("a directory of profiles (one per run, at most {})",
+                                       kMaxRunsPerSide);
+  sub->add_option("a", a->a, "A: a profile, or " + runs)->required();
+  sub->add_option("b", a->b, "B: a profile, or " + runs)->required();
   sub->add_option("--label-a", a->label_a, "Name of A in the output (default: its path)");
   sub->add_option("--label-b", a->label_b, "Name of B in the output (default: its path)");
   sub->add_option("-o,--output", a->output,

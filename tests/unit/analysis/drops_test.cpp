@@ -70,6 +70,7 @@ TEST(Drops, UserspaceCountersFollowTheBpfOnes) {
   EXPECT_EQ(rest, (std::vector<std::string_view>{"prog_missed", "folded_rounded_to_zero",
                                                  "perf_no_stack", "perf_truncated_stack",
                                                  "pprof_negative_values",
+                                                 "pprof_frames_capped",
                                                  "stack_depth_truncated"}));
 }
 

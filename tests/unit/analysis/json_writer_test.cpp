@@ -114,5 +114,15 @@ TEST(JsonWriter, Integers) {
             "[18446744073709551615,-9223372036854775808,0,-1]");
 }
 
+// A compare's options JSON holds its argv: one byte of Latin-1 in it made
+// nlohmann's strict dump throw (type_error 316) and aborted the run.
+TEST(JsonWriter, DumpJsonReplacesInvalidUtf8) {
+  json doc = {{"argv", {"fscost", "caf\xe9", "ok"}}};
+  EXPECT_THROW((void)doc.dump(2), json::type_error);
+  EXPECT_EQ(dump_json(doc), "{\"argv\":[\"fscost\",\"caf\xEF\xBF\xBD\",\"ok\"]}");
+  EXPECT_EQ(dump_json(doc, 2),
+            "{\n  \"argv\": [\n    \"fscost\",\n    \"caf\xEF\xBF\xBD\",\n    \"ok\"\n  ]\n}");
+}
+
 }  // namespace
 }  // namespace fscost

@@ -1,14 +1,20 @@
 // Regression tests for what the fuzz targets (tests/fuzz) found in the
 // readers, and for the edges they enforce: each input here was accepted
-// wrongly, lost precision, or failed with an unclear message before.
+// wrongly, lost precision, or failed with an unclear message before; and the
+// caps of issue 28 ("Readers": depth cut, pprof frames, file types, runs).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "diff/diff.h"
 #include "fixture.h"
+#include "flame/flamegraph.h"
 #include "io/folded.h"
 #include "io/perf_script.h"
 #include "io/pprof.h"
@@ -203,6 +209,183 @@ TEST(ReaderLimits, PerfScriptCompleteFramesAreNotCountedAsTruncated) {
       "t.txt"));
   EXPECT_EQ(p.samples.size(), 1u);
   EXPECT_EQ(p.drops.at("perf_truncated_stack"), 0u);
+}
+
+// Readers cut a deep stack as they read it (issue 28): a 100,000-frame
+// folded line used to be split whole, and every tree walk after it
+// recursed once per frame (SIGSEGV). Exactly kMaxStackDepth frames stay.
+std::string folded_line(std::size_t depth, const std::string& count = "7") {
+  std::string line = "create";
+  for (std::size_t i = 1; i < depth; ++i) line += ";g" + std::to_string(i % 100);
+  return line + " " + count + "\n";
+}
+
+TEST(ReaderLimits, FoldedDeepStackIsCutAsItIsRead) {
+  auto f = take(parse_folded(folded_line(100'000) + folded_line(kMaxStackDepth) +
+                                 folded_line(kMaxStackDepth + 1),
+                             "x"));
+  ASSERT_EQ(f.stacks.size(), 3u);
+  EXPECT_EQ(f.depth_truncated, 2u);
+  EXPECT_EQ(f.stacks[0].frames.size(), kMaxStackDepth);
+  EXPECT_EQ(f.stacks[0].frames.back(), "[truncated]");
+  EXPECT_EQ(f.stacks[0].frames[kMaxStackDepth - 2], "g22");  // the outermost are kept
+  EXPECT_EQ(f.stacks[1].frames.size(), kMaxStackDepth);
+  EXPECT_EQ(f.stacks[1].frames.back(), "g23");  // at the limit: not cut
+  EXPECT_EQ(f.stacks[2].frames.back(), "[truncated]");
+  EXPECT_EQ(f.stacks[0].count, std::optional<std::uint64_t>(7));
+  Profile p = profile_from_folded(f);
+  EXPECT_EQ(p.drops.at("stack_depth_truncated"), 2u);
+  EXPECT_EQ(p.samples.at(0).frames.size(), kMaxStackDepth - 1);  // the op root is the owner
+  EXPECT_FALSE(profile_from_folded(take(parse_folded("a;b 1\n", "x"))).drops.contains(
+      "stack_depth_truncated"));
+}
+
+TEST(ReaderLimits, FoldedInternedCutsTheSameAndTheGraphSaysSo) {
+  std::string text = folded_line(100'000, "3 4") + "create;a 1 2\n";
+  auto plain = take(parse_folded(text, "x"));
+  auto f = take(parse_folded_interned(text, "x"));
+  ASSERT_TRUE(f.two_column);
+  EXPECT_EQ(f.depth_truncated, 1u);
+  ASSERT_EQ(f.stacks.size(), 2u);
+  EXPECT_EQ(f.stacks[0].frames, plain.stacks[0].frames);
+  EXPECT_EQ(f.stacks[0].value2, std::optional<double>(4));
+  FlameInput in = flame_input(f, 1);
+  EXPECT_EQ(in.skipped, (std::vector<std::string>{
+                            "frames beyond 1024 of 1 stack (stack_depth_truncated)"}));
+  EXPECT_TRUE(flame_input(take(parse_folded_interned("a 1\n", "x"))).skipped.empty());
+}
+
+std::string perf_sample(std::size_t depth) {
+  std::string s = "app 10 [000] 1.000000: 1000000 cpu-clock: \n";
+  for (std::size_t i = 0; i + 3 < depth; ++i)
+    s += fmt::format("\tffffffff81400000 f{}+0x1 ([kernel.kallsyms])\n", i);
+  s += "\tffffffff81400200 __x64_sys_read+0x9 ([kernel.kallsyms])\n"
+       "\tffffffff81400300 do_syscall_64+0x71 ([kernel.kallsyms])\n"
+       "\tffffffff81400400 entry_SYSCALL_64+0x7c ([kernel.kallsyms])\n\n";
+  return s;
+}
+
+TEST(ReaderLimits, PerfScriptDeepStackIsCutAfterItsOpIsKnown) {
+  Profile p = take(import_perf_script(perf_sample(100'000) + perf_sample(50), "t.txt"));
+  ASSERT_EQ(p.samples.size(), 2u);
+  EXPECT_EQ(p.drops.at("stack_depth_truncated"), 1u);
+  const StackSample* deep = p.samples[0].frames.size() > 50 ? &p.samples[0] : &p.samples[1];
+  EXPECT_EQ(deep->name, "read");  // named by the outermost frames, which are kept
+  EXPECT_EQ(deep->frames.size(), kMaxStackDepth);
+  EXPECT_EQ(deep->frames.front(), "entry_SYSCALL_64");
+  EXPECT_EQ(deep->frames.back(), "[truncated]");
+  Profile shallow = take(import_perf_script(perf_sample(50), "t.txt"));
+  EXPECT_FALSE(shallow.drops.contains("stack_depth_truncated"));
+}
+
+// The K × L bomb: one location of `lines` inlined lines, named `ids` times
+// by each of `samples` samples. A few KB of gzip; uncut, K × L frames per
+// sample.
+perftools::profiles::Profile pprof_bomb(int lines, int ids, int samples) {
+  perftools::profiles::Profile in;
+  in.add_string_table("");
+  in.add_string_table("samples");
+  in.add_string_table("count");
+  in.add_string_table("frame");
+  auto* t = in.add_sample_type();
+  t->set_type(1);
+  t->set_unit(2);
+  auto* f = in.add_function();
+  f->set_id(1);
+  f->set_name(3);
+  auto* loc = in.add_location();
+  loc->set_id(1);
+  for (int i = 0; i < lines; ++i) loc->add_line()->set_function_id(1);
+  for (int s = 0; s < samples; ++s) {
+    auto* smp = in.add_sample();
+    for (int i = 0; i < ids; ++i) smp->add_location_id(1);
+    smp->add_value(1);
+  }
+  return in;
+}
+
+TEST(ReaderLimits, PprofSampleStackIsCutBeforeItIsExpanded) {
+  std::string gz = take(pprof::gzip(pprof_bomb(10'000, 10'000, 20).SerializeAsString()));
+  EXPECT_LT(gz.size(), 8u << 10);  // 10^8 frames a sample, uncut
+  Profile p = take(pprof::import_pprof(gz, {"bomb.pb.gz"}));
+  ASSERT_EQ(p.samples.size(), 1u);  // twenty equal stacks, merged
+  EXPECT_EQ(p.samples[0].name, "other");
+  EXPECT_EQ(p.samples[0].count, 20u);
+  EXPECT_EQ(p.samples[0].frames.size(), kMaxStackDepth);
+  EXPECT_EQ(p.samples[0].frames.back(), "[truncated]");
+  EXPECT_EQ(p.drops.at("stack_depth_truncated"), 20u);
+  EXPECT_FALSE(p.drops.contains("pprof_frames_capped"));
+}
+
+TEST(ReaderLimits, PprofFramesInAllAreCappedAndCounted) {
+  pprof::ImportOptions opt{"x.pb"};
+  opt.max_frames = 3000;
+  std::string raw = pprof_bomb(5, 256, 5).SerializeAsString();  // 1280 frames a sample
+  Profile p = take(pprof::import_pprof(raw, opt));
+  EXPECT_EQ(p.samples.at(0).count, 2u);  // 2 × 1024 frames fit in 3000, the third does not
+  EXPECT_EQ(p.samples_total, 2u);
+  EXPECT_EQ(p.drops.at("pprof_frames_capped"), 3u);
+  EXPECT_EQ(p.drops.at("stack_depth_truncated"), 2u);  // of the samples kept
+  opt.max_frames = pprof::ImportOptions{}.max_frames;
+  EXPECT_EQ(opt.max_frames, std::uint64_t{1} << 25);
+  Profile all = take(pprof::import_pprof(raw, opt));
+  EXPECT_FALSE(all.drops.contains("pprof_frames_capped"));
+  EXPECT_EQ(all.samples_total, 5u);
+}
+
+// The cut stops taking frames, not looking: an unknown location past it
+// is still an error.
+TEST(ReaderLimits, PprofUnknownLocationPastTheCutIsRefused) {
+  auto in = pprof_bomb(2000, 1, 1);
+  in.mutable_sample(0)->add_location_id(1);
+  in.mutable_sample(0)->add_location_id(99);  // the leaf: looked up last
+  in.mutable_sample(0)->mutable_location_id()->SwapElements(0, 2);
+  auto r = pprof::import_pprof(in.SerializeAsString(), {"x.pb"});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "x.pb: a sample names location 99, which is not in the profile");
+}
+
+// Readers open only regular files: open() of a FIFO blocks until a writer
+// comes (this test would hang), and a device's open runs its driver.
+TEST(ReaderLimits, FifoDeviceAndSymlinkToADeviceAreRefusedUnopened) {
+  test::TempDir dir;
+  std::string fifo = dir.file("trap.profile");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string link = dir.file("dev.folded");
+  std::filesystem::create_symlink("/dev/null", link);
+  struct Case {
+    std::string path, kind;
+  } cases[] = {{fifo, "a FIFO"}, {"/dev/null", "a character device"}, {link, "a character device"}};
+  for (const auto& c : cases) {
+    auto r = read_whole_file(c.path, "folded stacks");
+    ASSERT_FALSE(r) << c.path;
+    EXPECT_EQ(r.error().message, "cannot read folded stacks '" + c.path + "': it is " + c.kind +
+                                     "; fscost reads only regular files");
+    EXPECT_NE(r.error().hint.find("standard input"), std::string::npos);
+  }
+  EXPECT_FALSE(read_profile(fifo));
+  // A symlink to a regular file is still followed.
+  std::string real = dir.file("real.folded");
+  ASSERT_TRUE(write_file_atomic("a 1\n", real));
+  std::filesystem::create_symlink(real, dir.file("link.folded"));
+  EXPECT_EQ(take(read_whole_file(dir.file("link.folded"), "x")), "a 1\n");
+}
+
+// A directory of profiles is refused past the cap before any is read
+// (these are not profiles: reading one would be another error).
+TEST(ReaderLimits, DiffRunsPerSideAreCapped) {
+  test::TempDir dir;
+  for (std::size_t i = 0; i <= kMaxRunsPerSide; ++i)
+    ASSERT_TRUE(write_file_atomic("not json", dir.file(fmt::format("run{}.profile", i))));
+  auto r = load_runs(dir.path().string());
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, dir.path().string() +
+                                   ": 101 *.profile files; fscost diff takes at most 100 runs a side");
+  std::filesystem::remove(dir.file("run0.profile"));
+  r = load_runs(dir.path().string());
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message.rfind(dir.file("run1.profile") + ": truncated or corrupt JSON", 0), 0u)
+      << r.error().message;  // read now: the first by name
 }
 
 }  // namespace
