@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "io/profile_io.h"
@@ -76,6 +77,36 @@ TEST(DeepStacks, EveryCommandThatDrawsOrDiffsFinishes) {
   EXPECT_EQ(run("import folded " + d.path + "/deep.folded -o " + d.path + "/folded.profile"), 0);
   EXPECT_EQ(run("flamegraph " + d.path + "/folded.profile -o " + d.path + "/g.svg"), 0);
   EXPECT_TRUE(fs::exists(d.path + "/g.svg"));
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+void write_deep_folded(const std::string& path, int depth, const std::string& counts) {
+  std::ofstream f(path);
+  f << "create";
+  for (int i = 1; i < depth; ++i) f << ";g" << i % 100;
+  f << " " << counts << "\ncreate;xfs_create " << counts << "\n";
+}
+
+// flamegraph reads folded text itself, not through a profile: its reader
+// cuts too (a 100,000-frame line ended it with SIGSEGV, rc 139).
+TEST(DeepStacks, FlamegraphOfFoldedStacksCutsThemAndSaysSo) {
+  TempDir d;
+  std::string a = d.path + "/a.folded", b = d.path + "/b.folded", two = d.path + "/two.folded";
+  write_deep_folded(a, 100'000, "7");
+  write_deep_folded(b, 60'000, "5");
+  write_deep_folded(two, 100'000, "7 5");
+  EXPECT_EQ(run("flamegraph " + a + " -o " + d.path + "/a.svg"), 0);
+  std::string svg = slurp(d.path + "/a.svg");
+  EXPECT_NE(svg.find("[truncated]"), std::string::npos);
+  EXPECT_NE(svg.find("frames beyond 1024 of 1 stack (stack_depth_truncated)"), std::string::npos);
+  EXPECT_EQ(run("flamegraph --diff " + a + " " + b + " -o " + d.path + "/d.svg"), 0);
+  EXPECT_NE(slurp(d.path + "/d.svg").find("[truncated]"), std::string::npos);
+  EXPECT_EQ(run("flamegraph " + two + " -o " + d.path + "/two.svg"), 0);
+  EXPECT_NE(slurp(d.path + "/two.svg").find("[truncated]"), std::string::npos);
 }
 
 }  // namespace
