@@ -98,20 +98,21 @@ bool wait_for(const std::vector<std::string>& paths, std::chrono::seconds limit,
 }
 
 // What a compare with pid `pid` may have created and not released: its
-// images (/dev/shm/fscost-<pid>-*), loop devices over them, mounts and
-// mountpoints /tmp/fscost-mnt-<pid>-*, scratch files /tmp/fscost-check-*
-// are checked by name prefix of the pid-tagged pieces.
+// images (/dev/shm/fscost-<pid>-*), loop devices over them, its state
+// directory /run/fscost/<pid>-* (with the mountpoints in it) and mounts
+// there, checked by name prefix of the pid-tagged pieces.
 std::vector<std::string> leftovers_of(pid_t pid) {
   std::vector<std::string> found;
   std::string image = "/dev/shm/fscost-" + std::to_string(pid) + "-";
-  std::string mnt = "/tmp/fscost-mnt-" + std::to_string(pid) + "-";
+  std::string state = "/run/fscost/" + std::to_string(pid) + "-";
   for (const auto& e : fs::directory_iterator("/dev/shm"))
     if (e.path().string().rfind(image, 0) == 0) found.push_back("image " + e.path().string());
-  for (const auto& e : fs::directory_iterator("/tmp"))
-    if (e.path().string().rfind(mnt, 0) == 0) found.push_back("mountpoint " + e.path().string());
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator("/run/fscost", ec))
+    if (e.path().string().rfind(state, 0) == 0) found.push_back("state " + e.path().string());
   std::istringstream mounts(slurp("/proc/self/mountinfo"));
   for (std::string line; std::getline(mounts, line);)
-    if (line.find(" " + mnt) != std::string::npos) found.push_back("mount " + line);
+    if (line.find(" " + state) != std::string::npos) found.push_back("mount " + line);
   // losetup -J -l: every loop device and its backing file.
   auto lo = run_capture({"losetup", "-J", "-l"});
   if (lo && lo.value().ok() && !lo.value().out.empty()) {
@@ -244,6 +245,17 @@ TEST_F(CompareTest, TinyCompareProducesEveryOutput) {
         std::string p = out_ + "/runs/t1/" + side + "/" + run + ext;
         EXPECT_TRUE(fs::exists(p)) << p;
       }
+  // Issue 28: as root, every output is private: files 0600, directories 0700.
+  std::size_t checked = 0;
+  auto mode = [](const fs::path& p) { return fs::symlink_status(p).permissions() & fs::perms::mask; };
+  EXPECT_EQ(mode(out_), fs::perms::owner_all);
+  for (const auto& e : fs::recursive_directory_iterator(out_)) {
+    fs::perms want = e.is_directory() ? fs::perms::owner_all
+                                      : fs::perms::owner_read | fs::perms::owner_write;
+    EXPECT_EQ(mode(e.path()), want) << e.path();
+    ++checked;
+  }
+  EXPECT_GT(checked, 20u);
 }
 
 // Issue 20: two filesystems, each made by its own mkfs on the RAM disk.
@@ -805,15 +817,18 @@ TEST_F(CompareTest, HangupQuitAndPipeStopItLikeSigintAtAnyMoment) {
   }
 }
 
-// Removes what a killed compare `pid` left: mounts, then images (their
-// autoclear loop devices go with the last close).
+// Removes what a killed compare `pid` left, by hand (not with the code under
+// test): mounts, then images (their autoclear loop devices go with the last
+// close), then its state directory.
 void remove_leftovers_of(pid_t pid) {
-  std::string mnt = "/tmp/fscost-mnt-" + std::to_string(pid) + "-";
-  for (const auto& e : fs::directory_iterator("/tmp")) {
+  std::string state = "/run/fscost/" + std::to_string(pid) + "-";
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator("/run/fscost", ec)) {
     std::string p = e.path().string();
-    if (p.rfind(mnt, 0) != 0) continue;
-    run_capture({"umount", p}).value();
-    fs::remove(p);
+    if (p.rfind(state, 0) != 0) continue;
+    for (const auto& m : fs::directory_iterator(p, ec))
+      if (m.is_directory()) run_capture({"umount", m.path().string()}).value();
+    fs::remove_all(p, ec);
   }
   std::string image = "/dev/shm/fscost-" + std::to_string(pid) + "-";
   for (const auto& e : fs::directory_iterator("/dev/shm"))
@@ -844,12 +859,18 @@ TEST_F(CompareTest, NextStartReportsWhatAKilledCompareLeft) {
   std::string pid = std::to_string(c.pid);
   EXPECT_NE(err.find("a killed fscost left these behind"), std::string::npos) << err;
   EXPECT_NE(err.find("`fscost cleanup` removes them"), std::string::npos) << err;
-  EXPECT_NE(err.find("mount /tmp/fscost-mnt-" + pid + "-"), std::string::npos) << err;
+  EXPECT_NE(err.find("mount /run/fscost/" + pid + "-"), std::string::npos) << err;
   EXPECT_NE(err.find("image /dev/shm/fscost-" + pid + "-"), std::string::npos) << err;
-  EXPECT_NE(err.find("(umount /tmp/fscost-mnt-" + pid + "-"), std::string::npos) << err;
+  EXPECT_NE(err.find("(umount /run/fscost/" + pid + "-"), std::string::npos) << err;
 
-  remove_leftovers_of(c.pid);
+  // `fscost cleanup` removes exactly that, from the state file.
+  auto cleaned = run_capture({FSCOST_BIN, "cleanup"});
+  ASSERT_TRUE(cleaned);
+  EXPECT_EQ(cleaned.value().exit_code, 0) << cleaned.value().out << cleaned.value().err;
+  EXPECT_NE(cleaned.value().out.find("removed mount /run/fscost/" + pid + "-"), std::string::npos)
+      << cleaned.value().out;
   EXPECT_EQ(settled_leftovers_of(c.pid), std::vector<std::string>{});
+  remove_leftovers_of(c.pid);
 }
 
 }  // namespace

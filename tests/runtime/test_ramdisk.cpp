@@ -18,6 +18,7 @@
 
 #include "system/leftovers.h"
 #include "system/ramdisk.h"
+#include "system/run_state.h"
 #include "system/subprocess.h"
 #include "support.h"
 
@@ -76,12 +77,20 @@ TEST(Ramdisk, ScratchXfsCreatesAndRemovesEverything) {
     const ScratchXfs& s = scratch.value();
     image = s.image(), device = s.device(), dir = s.dir();
     EXPECT_EQ(image.rfind("/dev/shm/fscost-", 0), 0u) << image;
-    EXPECT_EQ(dir.rfind("/tmp/fscost-mnt-", 0), 0u) << dir;
+    EXPECT_EQ(dir.rfind("/run/fscost/" + std::to_string(::getpid()) + "-", 0), 0u) << dir;
     EXPECT_NE(backing_file(device).find(image), std::string::npos);
     std::string loop_name = device.substr(device.rfind('/') + 1);
     EXPECT_EQ(read_file("/sys/block/" + loop_name + "/loop/autoclear"), "1\n");
     EXPECT_NE(mountinfo_line(dir).find(" - xfs " + device), std::string::npos)
         << mountinfo_line(dir);
+    // Issue 28: no set-id program or device node acts on it, and only root
+    // can reach it: its parent is the 0700 state directory.
+    EXPECT_NE(mountinfo_line(dir).find(" rw,nosuid,nodev"), std::string::npos)
+        << mountinfo_line(dir);
+    struct stat parent {};
+    ASSERT_EQ(::stat(std::filesystem::path(dir).parent_path().c_str(), &parent), 0);
+    EXPECT_EQ(parent.st_mode & 07777, 0700u);
+    EXPECT_EQ(parent.st_uid, 0u);
     std::ofstream(dir + "/hello") << "hello";
     EXPECT_EQ(read_file(dir + "/hello"), "hello");
     for (const std::string& l : leftover_lines()) {
@@ -95,12 +104,12 @@ TEST(Ramdisk, ScratchXfsCreatesAndRemovesEverything) {
   EXPECT_TRUE(loop_released(device, image)) << backing_file(device);
 }
 
-// Names of this process's images and mountpoints that still exist.
+// Names of this process's images and state directories that still exist.
 std::vector<std::string> own_leftovers() {
   std::vector<std::string> found;
   std::string tag = "fscost-" + std::to_string(::getpid()) + "-";
-  std::string mnt_tag = "fscost-mnt-" + std::to_string(::getpid()) + "-";
-  for (const auto& [dir, prefix] : {std::pair{"/dev/shm", tag}, std::pair{"/tmp", mnt_tag}}) {
+  std::string state_tag = std::to_string(::getpid()) + "-";
+  for (const auto& [dir, prefix] : {std::pair{"/dev/shm", tag}, std::pair{"/run/fscost", state_tag}}) {
     std::unique_ptr<DIR, int (*)(DIR*)> d(::opendir(dir), ::closedir);
     while (dirent* e = d ? ::readdir(d.get()) : nullptr) {
       if (std::string(e->d_name).rfind(prefix, 0) == 0)
@@ -234,17 +243,79 @@ TEST(Ramdisk, KilledOwnerLeavesNoLoopDevice) {
       << "LO_FLAGS_AUTOCLEAR did not detach " << dev;
 }
 
-TEST(Ramdisk, FindLeftoversReportsDeadOwnersImages) {
+// Issue 28: a name is no leftover. Files and directories any user can make
+// under the names fscost once used (/tmp/fscost-mnt-<dead pid>-*, pid -1,
+// /dev/shm/fscost-<dead pid>-*.img) are not listed, and `fscost cleanup`
+// leaves them as they were.
+TEST(Ramdisk, NamesAloneAreNoLeftovers) {
+  FSCOST_REQUIRE_ROOT();
   pid_t pid = ::fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) ::_exit(0);
   ::waitpid(pid, nullptr, 0);  // a pid that is now gone
-  std::string stale = "/dev/shm/fscost-" + std::to_string(pid) + "-deadbeef.img";
-  ASSERT_GE(::open(stale.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0600), 0);
-  std::vector<std::string> found = leftover_lines();
-  ::unlink(stale.c_str());
-  EXPECT_NE(std::find(found.begin(), found.end(), "image " + stale + " (rm " + stale + ")"),
+  std::string p = std::to_string(pid);
+  std::vector<std::string> traps = {"/dev/shm/fscost-" + p + "-deadbeef.img",
+                                    "/tmp/fscost-mnt-" + p + "-trap", "/tmp/fscost-mnt--1-trap"};
+  struct Remove {
+    std::vector<std::string> paths;
+    ~Remove() {
+      for (const auto& t : paths) std::filesystem::remove_all(t);
+    }
+  } remove{traps};
+  // Made by an unprivileged user, as an attacker would.
+  auto made = run_capture({"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "sh",
+                           "-c", "echo x > " + traps[0] + " && mkdir " + traps[1] + " " + traps[2]});
+  ASSERT_TRUE(made && made.value().ok()) << (made ? made.value().err : made.error().message);
+  for (const std::string& l : leftover_lines())
+    for (const auto& t : traps) EXPECT_EQ(l.find(t), std::string::npos) << l;
+  auto run = run_capture({FSCOST_BIN, "cleanup"});
+  ASSERT_TRUE(run) << run.error().message;
+  EXPECT_TRUE(run.value().ok()) << run.value().out << run.value().err;
+  for (const auto& t : traps) EXPECT_TRUE(exists(t)) << t << " was removed";
+  EXPECT_EQ(read_file(traps[0]), "x\n");
+}
+
+// A state file is trusted only where only root can write it: a state
+// directory someone else owns is skipped, whatever it names.
+TEST(Ramdisk, ForeignStateDirectoryIsIgnored) {
+  FSCOST_REQUIRE_ROOT();
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) ::_exit(0);
+  ::waitpid(pid, nullptr, 0);
+  std::string dir = "/run/fscost/" + std::to_string(pid) + "-trap00";
+  std::string victim = "/dev/shm/fscost-victim-" + std::to_string(::getpid());
+  struct Remove {
+    std::string a, b;
+    ~Remove() { std::filesystem::remove_all(a), std::filesystem::remove(b); }
+  } remove{dir, victim};
+  { std::ofstream(victim) << "keep"; }
+  struct stat st {};
+  ASSERT_EQ(::stat(victim.c_str(), &st), 0);
+  ASSERT_EQ(::mkdir("/run/fscost", 0700) == 0 || errno == EEXIST, true);
+  ASSERT_EQ(::mkdir(dir.c_str(), 0700), 0);
+  RunStateData s;
+  s.pid = pid;
+  s.images.push_back({victim, st.st_dev, st.st_ino});
+  { std::ofstream(dir + "/state") << state_json(s); }
+  ASSERT_EQ(::chown(dir.c_str(), 65534, 65534), 0);  // as if a user had made it
+  for (const std::string& l : leftover_lines()) EXPECT_EQ(l.find(victim), std::string::npos) << l;
+  // Root's own directory with a state file a user may write: also skipped.
+  ASSERT_EQ(::chown(dir.c_str(), 0, 0), 0);
+  ASSERT_EQ(::chmod((dir + "/state").c_str(), 0666), 0);
+  for (const std::string& l : leftover_lines()) EXPECT_EQ(l.find(victim), std::string::npos) << l;
+  // Root's, private: named, and removed by `fscost cleanup` only because
+  // its inode is still the one recorded.
+  ASSERT_EQ(::chmod((dir + "/state").c_str(), 0600), 0);
+  auto found = leftover_lines();
+  EXPECT_NE(std::find(found.begin(), found.end(), "image " + victim + " (rm " + victim + ")"),
             found.end());
+  std::filesystem::remove(victim);
+  { std::ofstream(victim) << "new file, same name"; }
+  auto run = run_capture({FSCOST_BIN, "cleanup"});
+  ASSERT_TRUE(run) << run.error().message;
+  EXPECT_TRUE(exists(victim)) << "a new file under the recorded name is not the image";
+  EXPECT_FALSE(exists(dir)) << run.value().out << run.value().err;
 }
 
 // Removes what a killed ScratchXfs owner left, even when assertions fail.
@@ -253,6 +324,8 @@ struct LeftoverCleanup {
   ~LeftoverCleanup() {
     if (!dir.empty()) ::umount2(dir.c_str(), 0), ::rmdir(dir.c_str());
     if (!image.empty()) ::unlink(image.c_str());
+    if (dir.rfind("/run/fscost/", 0) == 0)  // its state directory
+      std::filesystem::remove_all(std::filesystem::path(dir).parent_path());
   }
 };
 
@@ -284,9 +357,8 @@ TEST(Ramdisk, KilledScratchOwnerIsReportedAsLeftover) {
   auto has = [&](const std::string& line) {
     return std::find(found.begin(), found.end(), line) != found.end();
   };
-  EXPECT_TRUE(has("mount " + cleanup.dir + " of " + device + " (umount " + cleanup.dir + ")"));
-  EXPECT_TRUE(
-      has("loop device " + device + " over " + cleanup.image + " (losetup -d " + device + ")"));
+  EXPECT_TRUE(has("mount " + cleanup.dir + " (umount " + cleanup.dir + ")"));
+  EXPECT_TRUE(has("loop device " + device + " (losetup -d " + device + ")"));
   EXPECT_TRUE(has("image " + cleanup.image + " (rm " + cleanup.image + ")"));
 
   // `fscost cleanup` removes all of it.
@@ -297,6 +369,7 @@ TEST(Ramdisk, KilledScratchOwnerIsReportedAsLeftover) {
   EXPECT_EQ(mountinfo_line(cleanup.dir), "");
   EXPECT_FALSE(exists(cleanup.dir));
   EXPECT_FALSE(exists(cleanup.image));
+  EXPECT_FALSE(exists(std::filesystem::path(cleanup.dir).parent_path())) << "the state directory";
   EXPECT_TRUE(loop_released(device, cleanup.image)) << backing_file(device);
   for (const std::string& l : leftover_lines())
     EXPECT_EQ(l.find(cleanup.image), std::string::npos) << "still there: " << l;

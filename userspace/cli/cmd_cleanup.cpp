@@ -1,11 +1,13 @@
 // fscost cleanup: removes what a killed fscost left behind (a SIGKILL runs
-// no destructor): its mounts, loop devices, RAM-disk images, directories.
+// no destructor): what its state file names (system/run_state.h), each
+// piece re-identified before it is removed (system/leftovers.h).
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
 #include <memory>
 
 #include "cli/commands.h"
+#include "model/escape.h"
 #include "system/leftovers.h"
 
 namespace fscost {
@@ -21,14 +23,14 @@ int cleanup(bool dry_run) {
   int failed = 0;
   for (const auto& l : found) {
     if (dry_run) {
-      fmt::print("would remove {}\n", l.line);
+      fmt::print("would remove {}\n", terminal_safe(l.line));
       continue;
     }
     if (auto st = remove_leftover(l); !st) {
-      fmt::print(stderr, "fscost cleanup: {}\n", st.error().message);
+      fmt::print(stderr, "fscost cleanup: {}\n", terminal_safe(st.error().message));
       ++failed;
     } else {
-      fmt::print("removed {}\n", l.line);
+      fmt::print("removed {}\n", terminal_safe(l.line));
     }
   }
   return failed ? 1 : 0;

@@ -24,6 +24,7 @@
 #include "collector/recording.h"
 #include "diff/diff.h"  // kStealShare
 #include "io/profile_io.h"
+#include "system/owned_dir.h"
 #include "system/ramdisk.h"
 
 namespace fscost {
@@ -71,22 +72,11 @@ void check_command_exists(const std::string& cmd) {
                   "install it, or give its full path");
 }
 
-// Old runs must not mix into a new compare's diff.
-void check_output_dir(const std::string& dir) {
-  std::error_code ec;
-  if (!fs::exists(dir, ec)) return;
-  if (!fs::is_directory(dir, ec))
-    throw UserError(dir + " exists and is not a directory", "choose another -o DIR");
-  if (!fs::is_empty(dir, ec))
-    throw UserError(dir + " is not empty; its runs would mix with this compare's",
-                    "choose a new -o DIR, or remove the old one");
-}
-
 void report_leftovers() {
   auto found = find_leftovers();
   if (found.empty()) return;
   fmt::print(stderr, "fscost compare: a killed fscost left these behind (not touched):\n");
-  for (const auto& f : found) fmt::print(stderr, "  {}\n", f.line);
+  for (const auto& f : found) fmt::print(stderr, "  {}\n", terminal_safe(f.line));
   fmt::print(stderr, "fscost compare: `fscost cleanup` removes them\n");
 }
 
@@ -101,7 +91,7 @@ struct Session {
   const CompareOptions& o;
   RunContext ctx;
   CompareOutcome outcome;
-  bool created_dir = false;
+  OwnedDir& out;  // -o, held open: every file is written through it
 };
 
 // The first run failing means the setup is wrong, not that B is slower:
@@ -115,8 +105,12 @@ struct Session {
   }
   if (!tail.empty()) tail = "\nthe workload's stderr (last lines):" + tail;
   std::string what = describe_run(r.plan, label_of(s.o, r.plan), s.o.runs);
-  std::error_code ec;
-  fs::remove_all(s.created_dir ? fs::path(s.o.output) : fs::path(s.o.output) / "runs", ec);
+  if (s.out.created()) {
+    s.out.remove_all();
+  } else {
+    std::error_code ec;
+    fs::remove_all(fs::path(s.o.output) / "runs", ec);
+  }
   throw UserError(fmt::format("the first run ({}) failed: {}{}", what, r.error, tail),
                   r.mkfs_cmd.empty() ? "" : "run the workload by hand on a fresh filesystem to see why");
 }
@@ -224,9 +218,7 @@ void measure(Session& s) {
   take(storage.attach());
   s.ctx.device = storage.device();
   s.outcome.storage = storage.description();
-  std::error_code ec;
-  s.created_dir = fs::create_directories(o.output, ec);
-  if (ec) throw UserError("cannot create " + o.output + ": " + ec.message());
+  s.ctx.storage = &storage;
 
   bool tty = !o.quiet && is_terminal(stderr);
   unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
@@ -235,10 +227,11 @@ void measure(Session& s) {
   Progress progress(stderr, tty, s.outcome.plan, labels, o.runs, cpus);
   if (!tty)
     progress.note(fmt::format("{} runs on {}; output in {}", s.outcome.plan.size(),
-                              s.outcome.storage, o.output));
+                              s.outcome.storage, s.out.shown()));
   run_all(s, progress);
   s.ctx.recorder = nullptr;  // detached when this returns
 }
+  s.ctx.storage = nullptr;
 
 int finish(const Session& s) {
   // Storage is gone; an impatient second ^C may now end us at once.
@@ -247,9 +240,9 @@ int finish(const Session& s) {
   CompareOutputs w = take(is_matrix(s.o) ? write_matrix_outputs(s.o, s.outcome)
                                          : write_compare_outputs(s.o, s.outcome));
   fmt::print("{}\n", terminal_safe(w.text));
-  fmt::print("fscost compare: summary {}\n", w.summary_txt);
-  fmt::print("fscost compare: report  {}\n", w.report_html);
-  fmt::print("fscost compare: data    {}\n", w.summary_json);
+  fmt::print("fscost compare: summary {}\n", terminal_safe(s.out.shown(w.summary_txt)));
+  fmt::print("fscost compare: report  {}\n", terminal_safe(s.out.shown(w.report_html)));
+  fmt::print("fscost compare: data    {}\n", terminal_safe(s.out.shown(w.summary_json)));
   std::fflush(stdout);
   if (int sig = compare_stop_signal()) return 128 + sig;
   return s.outcome.incomplete ? 1 : 0;
@@ -261,8 +254,12 @@ int run_compare(const CompareArgs& args) {
     throw UserError("fscost compare formats and mounts filesystems and loads BPF: it needs root",
                     "run it as root (sudo fscost compare …)");
   report_leftovers();
-  check_output_dir(o.output);
-  Session s{o, {}, {}, false};
+  // Made (or checked empty and private) now, before anything else, and
+  // held: a directory another user prepared cannot redirect root's writes.
+  OwnedDir out = take(OwnedDir::claim(o.output, "output directory"));
+  out.remove_if_empty_at_exit();
+  o.output = out.path();
+  Session s{o, {}, {}, out};
   s.ctx.opts = &o;
   if (o.workload.builtin())
     s.ctx.workload_exe = workload_exe(self_exe());

@@ -2,8 +2,12 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <functional>
+#include <optional>
 
 #include "cli/cmd_compare.h"
 #include "cli/cmd_convert.h"
@@ -15,11 +19,18 @@
 #include "cli/help_format.h"
 #include "collector/libbpf_log.h"
 #include "collector/map_sizes.h"
+#include "model/escape.h"
 #include "model/result.h"
 
 namespace {
 
 using fscost::RecordArgs;
+
+std::optional<mode_t> parse_umask(const std::string& v) {
+  if (v.empty() || v.size() > 4 || v.find_first_not_of("01234567") != std::string::npos)
+    return std::nullopt;
+  return static_cast<mode_t>(std::stoul(v, nullptr, 8));
+}
 using fscost::ReportArgs;
 
 void add_record(CLI::App& app, RecordArgs& a, std::function<int()>& run) {
@@ -125,6 +136,13 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", FSCOST_VERSION);
   RecordArgs record;
   ReportArgs report;
+  // Global, accepted after the command too (fscost compare --umask 022 …).
+  app.fallthrough();
+  std::string umask_arg;
+  app.add_option("--umask", umask_arg,
+                 "File mode mask of every output (octal); default as root 077: profiles, "
+                 "summaries and run logs 0600, directories 0700 (docs/HARDENING.md)")
+      ->check([](const std::string& v) { return parse_umask(v) ? "" : "an octal mask, e.g. 022"; });
   std::function<int()> run;
   add_record(app, record, run);
   add_report(app, report, run);
@@ -140,15 +158,22 @@ int main(int argc, char** argv) {
   if (int rc = parse(app, argc, argv); rc >= 0) return rc;
   fscost::setup_libbpf_logging();
   try {
+  // Outputs hold the host's name, the command lines, mkfs's UUIDs: as root,
+  // private unless asked otherwise. The workloads inherit the mask too.
+  if (!umask_arg.empty())
+    ::umask(*parse_umask(umask_arg));
+  else if (::geteuid() == 0)
+    ::umask(077);
     return run();
   } catch (const fscost::UserError& e) {
-    fmt::print(stderr, "fscost: error: {}\n", e.what());
-    if (!e.hint().empty()) fmt::print(stderr, "hint: {}\n", e.hint());
+    // Messages quote input (file names, spec words): no escapes to the terminal.
+    fmt::print(stderr, "fscost: error: {}\n", fscost::terminal_safe(e.what()));
+    if (!e.hint().empty()) fmt::print(stderr, "hint: {}\n", fscost::terminal_safe(e.hint()));
     return 1;
   } catch (const std::exception& e) {
     // Caught so the stack unwinds and every RAII resource (mounts, loop
     // devices, images) is released; e.g. a write to a closed stderr.
-    std::fprintf(stderr, "fscost: error: %s\n", e.what());
+    std::fprintf(stderr, "fscost: error: %s\n", fscost::terminal_safe(e.what()).c_str());
     return 1;
   }
 }

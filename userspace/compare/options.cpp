@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cctype>
@@ -65,17 +66,92 @@ Error spec_error(const std::string& spec, const std::string& why) {
                "'fs: ext4; mount: noatime'"};
 }
 
+// The pieces of an option word a device could hide in: the word, and each
+// value of a sub-option list ("logdev=/dev/sdc,size=64m" → "/dev/sdc", "64m").
+std::vector<std::string> values_of(const std::string& word) {
+  std::vector<std::string> v{word};
+  std::size_t start = 0;
+  for (;;) {
+    std::size_t comma = std::min(word.find(',', start), word.size());
+    std::string item = word.substr(start, comma - start);
+    if (auto eq = item.find('='); eq != std::string::npos) v.push_back(item.substr(eq + 1));
+    if (comma == word.size()) return v;
+    start = comma + 1;
+  }
+}
+
+// The keys given a value in a sub-option list: "logdev=/dev/sdc,size=64m" →
+// logdev, size.
+std::vector<std::string> keys_of(const std::string& word) {
+  std::vector<std::string> keys;
+  std::size_t start = word.rfind('-', 0) == 0 ? word.find_first_not_of('-') : 0;
+  while (start != std::string::npos && start < word.size()) {
+    std::size_t comma = std::min(word.find(',', start), word.size());
+    std::string item = word.substr(start, comma - start);
+    if (auto eq = item.find('='); eq != std::string::npos) keys.push_back(item.substr(0, eq));
+    start = comma + 1;
+  }
+  return keys;
+}
+
+// Whether `path` (followed through symlinks, "//dev/x", "/proc/self/root/dev/x")
+// is a block device.
+bool is_block_device(const std::string& path) {
+  struct stat st {};
+  return path.find('/') != std::string::npos && ::stat(path.c_str(), &st) == 0 &&
+         S_ISBLK(st.st_mode);
+}
+
+bool listed(const std::vector<std::string_view>& keys, const std::string& key) {
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
+// A user's own force flag: "-f", "--force", or a cluster of short flags
+// holding it ("-qF"); fscost adds its own only after its device checks.
+bool is_force_flag(const Filesystem& fs, const std::string& w) {
+  if (w == fs.force || w == "--force") return true;
+  bool cluster = w.size() > 2 && w[0] == '-' && w[1] != '-' &&
+                 std::all_of(w.begin() + 1, w.end(), [](unsigned char c) { return std::isalpha(c); });
+  return cluster && fs.force.size() == 2 && w.find(fs.force[1]) != std::string::npos;
+}
+
+Error device_word(const std::string& spec, const std::string& what) {
+  return Error{fmt::format("configuration '{}': {} names a device; fscost formats and mounts "
+                           "only the device it checked",
+                           spec, what),
+               "give the device with --device (one device; external log or realtime devices "
+               "are not supported)"};
+}
+
 // Options fscost compare itself controls: the dry-run flag (mkfs.xfs -N,
-// mke2fs -n) would leave nothing to mount; a device argument would format
-// something else.
+// mke2fs -n) would leave nothing to mount; a force flag would override the
+// device checks; a device anywhere in the words would format something
+// fscost never checked.
 Status check_mkfs_words(const std::string& spec, const Filesystem& fs,
                         const std::vector<std::string>& words) {
-  for (std::size_t i = 0; i < words.size(); i++) {
-    if (!fs.dry_run.empty() && words[i] == fs.dry_run)
+  for (const std::string& w : words) {
+    if (!fs.dry_run.empty() && w == fs.dry_run)
       return spec_error(spec, fmt::format("{} (dry run) would leave nothing to mount", fs.dry_run));
-    if (words[i].rfind("/dev/", 0) == 0)
-      return spec_error(spec, "give the device with --device, not in the mkfs options");
+    if (is_force_flag(fs, w))
+      return Error{fmt::format("configuration '{}': '{}' would make {} overwrite what the device "
+                               "holds; fscost checks the device itself",
+                               spec, w, fs.mkfs),
+                   "leave it out; --force (with --device) is the one way to format a device "
+                   "that holds a filesystem"};
+    for (const std::string& v : values_of(w))
+      if (v.rfind("/dev/", 0) == 0 || is_block_device(v)) return device_word(spec, "'" + w + "'");
+    for (const std::string& k : keys_of(w))
+      if (listed(fs.mkfs_device_keys, k)) return device_word(spec, "'" + w + "' (" + k + "=)");
   }
+  return std::monostate{};
+}
+
+Status check_mount_words(const std::string& spec, const Filesystem& fs, const std::string& opts) {
+  for (const std::string& k : keys_of(opts))
+    if (listed(fs.mount_device_keys, k)) return device_word(spec, "mount option " + k + "=");
+  for (const std::string& v : values_of(opts))
+    if (v != opts && (v.rfind("/dev/", 0) == 0 || is_block_device(v)))
+      return device_word(spec, "mount option value '" + v + "'");
   return std::monostate{};
 }
 
@@ -162,6 +238,7 @@ Result<ConfigSpec> parse_config_spec(const std::string& spec, const std::string&
   }
   if (contains(c.mount_opts, " "))
     return spec_error(spec, "mount options are one comma-separated list, without spaces");
+  if (auto ok = check_mount_words(spec, *fs, c.mount_opts); !ok) return ok.error();
   if (!label.empty()) {
     c.label = label;
   } else if (fs_seen) {
@@ -192,6 +269,8 @@ Result<std::uint64_t> parse_size(const std::string& s) {
   else if (!unit.empty() || end == t.c_str())
     return Error{"bad size '" + s + "'", "give bytes or a number with K, M, G or T: 4G, 512M"};
   if (!(v > 0)) return Error{"size must be positive: '" + s + "'", {}};
+  // Converting a double past 2^64 is undefined; no RAM disk is 1 EiB.
+  if (!(v * mult < 0x1p60)) return Error{"size too large: '" + s + "'", "at most 1 EiB"};
   return static_cast<std::uint64_t>(v * mult);
 }
 

@@ -1,4 +1,5 @@
 #include "compare/run.h"
+#include "compare/storage.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -216,8 +217,14 @@ std::optional<Profile> record_workload(const RunContext& ctx, const RunFiles& f,
                                        const std::function<void()>& tick) {
   const CompareOptions& o = *ctx.opts;
   Recorder& rec = *ctx.recorder;
-  UniqueFd out_fd(::open(f.out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-  UniqueFd err_fd(::open(f.err.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  // New files only (a re-run removed its old ones), never through a symlink:
+  // the directory is fscost's own, and this keeps it so.
+  auto create = [](const std::string& path) {
+    ::unlink(path.c_str());
+    return UniqueFd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666));
+  };
+  UniqueFd out_fd = create(f.out);
+  UniqueFd err_fd = create(f.err);
   if (!out_fd || !err_fd) {
     r.error = "cannot create " + f.out + " / " + f.err + ": " + std::strerror(errno);
     return std::nullopt;
@@ -282,6 +289,11 @@ std::optional<Profile> record_one(const RunContext& ctx, const RunFiles& f, RunR
   // no discard.
   std::vector<std::string> opts =
       o.device.empty() ? without_discard(fs, cfg.mkfs_opts) : cfg.mkfs_opts;
+  if (ctx.storage)
+    if (auto ok = ctx.storage->check_before_mkfs(); !ok) {
+      r.error = ok.error().message;
+      return std::nullopt;
+    }
   auto mkfs = run_mkfs(fs, ctx.device, opts, mkfs_program(o, cfg));
   if (!mkfs) {
     r.error = mkfs.error().message;

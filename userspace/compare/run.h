@@ -28,12 +28,14 @@ int compare_stop_signal();
 inline constexpr int kCompareStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};  // 0, or the first SIGINT/SIGTERM received
 
 class Recorder;
+class CompareStorage;
 
 struct RunContext {
   const CompareOptions* opts = nullptr;
   Recorder* recorder = nullptr;  // loaded and attached for the whole compare
   std::string workload_exe;      // fscost-workload (built-in workloads)
   std::string device;        // formatted every run
+  const CompareStorage* storage = nullptr;  // re-checked before every mkfs
   // Per configuration: "mkfs.xfs version 6.15.0", "mke2fs 1.47.0 (5-Feb-2023)".
   std::vector<std::string> mkfs_version;
   // fscost's own probe time per traced operation, from each configuration's

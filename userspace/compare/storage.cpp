@@ -4,10 +4,12 @@
 #include <fmt/format.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
+#include <filesystem>
 
 #include "system/sys_util.h"
 
@@ -48,6 +50,25 @@ class ScratchFile {
   std::string path_;
 };
 
+// The device's own node: `dev` with its symlinks resolved, which must be a
+// block device in /dev (where only root makes nodes).
+Result<std::pair<std::string, dev_t>> canonical_device(const std::string& dev) {
+  struct stat st {};
+  if (::stat(dev.c_str(), &st) != 0)
+    return Error{"--device " + dev + ": " + errno_text(), "give a block device, e.g. /dev/sdb"};
+  if (!S_ISBLK(st.st_mode))
+    return Error{"--device " + dev + " is not a block device", "give a block device, e.g. /dev/sdb"};
+  std::error_code ec;
+  std::string real = std::filesystem::canonical(dev, ec).string();
+  struct stat rst {};
+  if (ec || real.rfind("/dev/", 0) != 0 || ::lstat(real.c_str(), &rst) != 0 ||
+      !S_ISBLK(rst.st_mode) || rst.st_rdev != st.st_rdev)
+    return Error{fmt::format("--device {} does not resolve to a device node in /dev ({})", dev,
+                             real.empty() ? ec.message() : real),
+                 "give the device's own path, e.g. /dev/sdb"};
+  return std::pair{real, st.st_rdev};
+}
+
 }  // namespace
 
 Result<CompareStorage> CompareStorage::ram_disk(std::uint64_t bytes) {
@@ -60,13 +81,27 @@ Result<CompareStorage> CompareStorage::ram_disk(std::uint64_t bytes) {
 }
 
 Result<CompareStorage> CompareStorage::device(const std::string& dev, bool force) {
-  if (auto ok = check_device_unused(dev, force); !ok) return ok.error();
-  auto bytes = device_bytes(dev);
+  auto canon = canonical_device(dev);
+  if (!canon) return canon.error();
+  const std::string& node = canon.value().first;
+  if (auto ok = check_device_unused(node, force); !ok) return ok.error();
+  auto bytes = device_bytes(node);
   if (!bytes) return bytes.error();
   CompareStorage s;
-  s.dev_ = dev;
+  s.dev_ = node;
+  s.rdev_ = canon.value().second;
   s.bytes_ = bytes.value();
   return s;
+}
+
+Status CompareStorage::check_before_mkfs() const {
+  struct stat st {};
+  if (::lstat(dev_.c_str(), &st) != 0 || !S_ISBLK(st.st_mode) ||
+      (rdev_ != 0 && st.st_rdev != rdev_))
+    return Error{fmt::format("{} is no longer the device checked at the start", dev_),
+                 "something replaced the device node; stopping before formatting it"};
+  // The in-use checks only: from the second run on it holds our filesystem.
+  return check_device_unused(dev_, true);
 }
 
 Status CompareStorage::check_mkfs(const ConfigSpec& c, const std::string& side,
@@ -112,6 +147,8 @@ Status CompareStorage::attach() {
   if (!loop) return loop.error();
   loop_.emplace(std::move(loop).value());
   dev_ = loop_->path();
+  struct stat st {};
+  if (::stat(dev_.c_str(), &st) == 0) rdev_ = st.st_rdev;
   // A fresh loop over a fresh image is empty; checked anyway, as every
   // device is before its first mkfs.
   return check_device_unused(dev_, false);

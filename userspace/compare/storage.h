@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <sys/types.h>
 #include <string>
 
 #include "compare/options.h"
@@ -18,8 +19,14 @@ class CompareStorage {
   // loop device comes with attach(), after the options are checked.
   static Result<CompareStorage> ram_disk(std::uint64_t bytes);
   // check_device_unused(dev, force): refuses a mounted device or one that
-  // holds a filesystem (or any signature) unless --force.
+  // holds a filesystem (or any signature) unless --force. `dev` is resolved
+  // once, to its device number and its node under /dev: a symlink changed
+  // later cannot point the next mkfs elsewhere.
   static Result<CompareStorage> device(const std::string& dev, bool force);
+
+  // Before every mkfs: the node still is the device checked at the start
+  // (same device number) and nothing mounted or opened it meanwhile.
+  Status check_before_mkfs() const;
 
   // mkfs.xfs -N (dry run: nothing written) with the configuration's
   // options on a sparse file of the same size, so a rejected option stops
@@ -38,6 +45,7 @@ class CompareStorage {
   std::optional<ShmImage> image_;
   std::optional<LoopDevice> loop_;
   std::string dev_;
+  dev_t rdev_ = 0;
   std::uint64_t bytes_ = 0;
 };
 

@@ -21,7 +21,10 @@ const Filesystem kFilesystems[] = {
      .dry_run = "-N",
      .version_word = "mkfs.xfs",
      .info = {"xfs_info", "{dir}"},
-     .min_size = "XFS wants more than 300 MB"},
+     .min_size = "XFS wants more than 300 MB",
+     // -d name= and -l name= name a section's device or file, as logdev= and rtdev= do.
+     .mkfs_device_keys = {"logdev", "rtdev", "name"},
+     .mount_device_keys = {"logdev", "rtdev"}},
     {.name = "ext4",
      .mkfs = "mkfs.ext4",
      .force = "-F",
@@ -31,7 +34,9 @@ const Filesystem kFilesystems[] = {
      .dry_run = "-n",
      .version_word = "mke2fs",
      .info = {"dumpe2fs", "-h", "{dev}"},
-     .min_size = "ext4 with a journal wants a few MB"},
+     .min_size = "ext4 with a journal wants a few MB",
+     .mkfs_device_keys = {"device"},  // -J device=
+     .mount_device_keys = {"journal_path", "journal_dev"}},
     {.name = "btrfs",
      .mkfs = "mkfs.btrfs",
      .force = "-f",
@@ -39,7 +44,9 @@ const Filesystem kFilesystems[] = {
      .dry_run = "",  // mkfs.btrfs has none
      .version_word = "btrfs-progs",
      .info = {"btrfs", "inspect-internal", "dump-super", "{dev}"},
-     .min_size = "btrfs wants more than 114 MB"},
+     .min_size = "btrfs wants more than 114 MB",
+     .mkfs_device_keys = {},  // its extra devices are positionals: refused as block devices
+     .mount_device_keys = {"device"}},
 };
 
 // mkfs.xfs follows its one-line complaint with the whole usage text; keep the

@@ -32,6 +32,11 @@ struct Filesystem {
   // Reads the mounted filesystem's settings: {dir} and {dev} are replaced.
   std::vector<std::string_view> info;
   std::string_view min_size;  // what mkfs wants, for the hint when it refuses
+  // Option keys whose value names another device: mkfs sub-options
+  // ("-l logdev=/dev/sdc") and mount options ("logdev=/dev/sdc"). fscost
+  // formats only the device it checked, so a configuration may not give them.
+  std::vector<std::string_view> mkfs_device_keys;
+  std::vector<std::string_view> mount_device_keys;
 };
 
 // Every filesystem fscost can format, XFS first.

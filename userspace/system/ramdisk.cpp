@@ -4,6 +4,7 @@
 #include <linux/loop.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -17,6 +18,7 @@
 #include <thread>
 #include <utility>
 
+#include "system/run_state.h"
 #include "system/sys_util.h"
 
 namespace fscost {
@@ -44,6 +46,9 @@ Result<ShmImage> ShmImage::create(uint64_t bytes) {
   UniqueFd fd(::open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
   if (!fd) return Error{std::string("cannot create ") + name + ": " + errno_text(), {}};
   ShmImage img(name, bytes);  // from here on the destructor unlinks it
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) return Error{std::string("cannot stat ") + name + ": " + errno_text(), {}};
+  if (auto ok = run_state::add_image({name, st.st_dev, st.st_ino}); !ok) return ok.error();
   if (::ftruncate(fd.get(), static_cast<off_t>(bytes)) != 0)
     return Error{"cannot size " + img.path_ + " to " + human_bytes(bytes) + ": " + errno_text(),
                  {}};
@@ -73,8 +78,11 @@ ShmImage& ShmImage::operator=(ShmImage&& o) noexcept {
 }
 
 void ShmImage::remove() {
-  if (!path_.empty() && ::unlink(path_.c_str()) != 0 && errno != ENOENT)
+  if (path_.empty()) return;
+  if (::unlink(path_.c_str()) != 0 && errno != ENOENT)
     std::fprintf(stderr, "warning: cannot remove %s: %s\n", path_.c_str(), strerror(errno));
+  else
+    run_state::forget_image(path_);
   path_.clear();
 }
 
@@ -124,7 +132,15 @@ Result<LoopDevice> LoopDevice::attach(const std::string& file) {
     bool ok = ::ioctl(dev.get(), LOOP_CONFIGURE, &cfg) == 0;
     if (!ok && (errno == ENOTTY || errno == EINVAL))
       ok = bind_legacy(dev.get(), backing.get(), cfg.info);
-    if (ok) return LoopDevice(std::move(dev), path);
+    if (ok) {
+      LoopDevice loop(std::move(dev), path);  // detached on the error paths below
+      struct stat d {}, b {};
+      if (::fstat(loop.fd_.get(), &d) != 0 || ::fstat(backing.get(), &b) != 0)
+        return Error{"cannot stat " + path + " or " + file + ": " + errno_text(), {}};
+      if (auto st = run_state::add_loop({path, d.st_rdev, b.st_dev, b.st_ino}); !st)
+        return st.error();
+      return loop;
+    }
     if (errno != EBUSY)
       return Error{"cannot bind " + file + " to " + path + ": " + errno_text(), {}};
   }
@@ -148,6 +164,9 @@ void LoopDevice::detach() {
   if (::ioctl(fd_.get(), LOOP_CLR_FD, 0) != 0 && errno != ENXIO)
     std::fprintf(stderr, "warning: cannot detach %s: %s\n", path_.c_str(), strerror(errno));
   fd_.reset();
+  // Autoclear finishes the detach at the mount's last close; the mount is
+  // recorded on its own, so the loop device is no longer ours to undo.
+  run_state::forget_loop(path_);
 }
 
 // ---- Mount ----
@@ -172,12 +191,19 @@ constexpr MountFlag kMountFlags[] = {
     {"nosuid", MS_NOSUID},
     {"nodev", MS_NODEV},
     {"noexec", MS_NOEXEC},
+    {"suid", 0},
+    {"dev", 0},
+    {"exec", 0},
 };
+
+// The scratch filesystem is fscost's: no set-id program or device node on
+// it acts, unless the configuration asks ("mount: suid,dev").
+constexpr unsigned long kDefaultMountFlags = MS_NOSUID | MS_NODEV;
 
 // Splits "noatime,logbsize=256k" into MS_NOATIME and "logbsize=256k": mount(2)
 // takes generic flags as bits, and XFS rejects them in its data string.
 std::pair<unsigned long, std::string> split_mount_options(const std::string& options) {
-  unsigned long flags = 0;
+  unsigned long flags = kDefaultMountFlags;
   std::string data, opt;
   std::istringstream in(options);
   while (std::getline(in, opt, ',')) {
@@ -186,6 +212,8 @@ std::pair<unsigned long, std::string> split_mount_options(const std::string& opt
     for (const MountFlag& f : kMountFlags) {
       if (opt == f.name) flags |= f.flag, generic = true;
     }
+    if (opt == "suid") flags &= ~MS_NOSUID;
+    if (opt == "dev") flags &= ~MS_NODEV;
     if (!generic) data += (data.empty() ? "" : ",") + opt;
   }
   return {flags, data};
@@ -195,9 +223,9 @@ std::pair<unsigned long, std::string> split_mount_options(const std::string& opt
 
 Result<Mount> Mount::create(const std::string& dev, const std::string& fstype,
                             const std::string& options) {
-  std::string tmpl = kMountPrefix + std::to_string(::getpid()) + "-XXXXXX";
-  if (!::mkdtemp(tmpl.data()))
-    return Error{"cannot create a mountpoint in /tmp: " + errno_text(), {}};
+  auto dir = run_state::make_mountpoint();
+  if (!dir) return dir.error();
+  std::string tmpl = std::move(dir).value();
   Mount m(tmpl);  // from here on the destructor removes the directory
   auto [flags, data] = split_mount_options(options);
   if (::mount(dev.c_str(), tmpl.c_str(), fstype.c_str(), flags, data.c_str()) != 0) {
@@ -209,6 +237,12 @@ Result<Mount> Mount::create(const std::string& dev, const std::string& fstype,
     std::string opts = options.empty() ? "" : " -o " + options;
     return Error{"cannot mount " + dev + " (" + fstype + opts + "): " + strerror(err), hint};
   }
+  // The mount's id tells `fscost cleanup` it is still this mount.
+  struct statx stx {};
+  if (::statx(AT_FDCWD, tmpl.c_str(), AT_SYMLINK_NOFOLLOW, STATX_MNT_ID, &stx) != 0 ||
+      !(stx.stx_mask & STATX_MNT_ID))
+    return Error{"cannot read the mount id of " + tmpl + ": " + errno_text(), {}};
+  if (auto ok = run_state::set_mount(tmpl, stx.stx_mnt_id); !ok) return ok.error();
   return m;
 }
 
@@ -241,6 +275,8 @@ void Mount::unmount() {
     std::fprintf(stderr, "warning: cannot unmount %s: %s\n", dir_.c_str(), strerror(errno));
   if (::rmdir(dir_.c_str()) != 0)
     std::fprintf(stderr, "warning: cannot remove %s: %s\n", dir_.c_str(), strerror(errno));
+  else
+    run_state::forget_mount(dir_);
   dir_.clear();
 }
 

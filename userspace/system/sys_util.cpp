@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <cstdlib>
 #include <exception>
 #include <fstream>
 #include <memory>
@@ -29,17 +30,6 @@ std::string human_bytes(uint64_t b) {
 }
 
 bool pid_alive(pid_t pid) { return pid > 0 && (::kill(pid, 0) == 0 || errno == EPERM); }
-
-pid_t pid_after(const std::string& s, const std::string& prefix) {
-  if (s.rfind(prefix, 0) != 0) return 0;
-  size_t end = 0;
-  try {
-    long pid = std::stol(s.substr(prefix.size()), &end);
-    return s[prefix.size() + end] == '-' ? static_cast<pid_t>(pid) : 0;
-  } catch (const std::exception&) {
-    return 0;
-  }
-}
 
 std::vector<std::string> list_dir(const std::string& path) {
   std::vector<std::string> names;
@@ -82,7 +72,7 @@ std::vector<MountEntry> read_mountinfo() {
     std::string fstype, source, super;
     f >> fstype >> source >> super;
     mounts.push_back({majmin, unescape_mountinfo(mountpoint), unescape_mountinfo(source), fstype,
-                      options, super});
+                      options, super, std::strtoull(id.c_str(), nullptr, 10)});
   }
   return mounts;
 }

@@ -12,11 +12,10 @@
 
 namespace fscost {
 
-// Where the RAM disk's pieces are created. find_leftovers() recognises a
-// crashed run's pieces by these same names, so they live in one place.
+// Where the RAM disk's images are created (their mountpoints are made in
+// the state directory, run_state.h).
 inline constexpr const char* kShmDir = "/dev/shm";
 inline constexpr const char* kImagePrefix = "fscost-";
-inline constexpr const char* kMountPrefix = "/tmp/fscost-mnt-";
 
 // strerror(errno).
 std::string errno_text();
@@ -36,9 +35,6 @@ std::string human_bytes(uint64_t b);
 // True while `pid` exists, even when it is not ours to signal.
 bool pid_alive(pid_t pid);
 
-// Parses the <pid> of "<prefix><pid>-..." ; 0 when the name does not fit.
-pid_t pid_after(const std::string& s, const std::string& prefix);
-
 // The entries of a directory, without "." and ".."; empty if it cannot be read.
 std::vector<std::string> list_dir(const std::string& path);
 
@@ -49,6 +45,7 @@ struct MountEntry {
   std::string fstype;
   std::string options;        // per-mount: "rw,relatime"
   std::string super_options;  // the filesystem's: "rw,inode64,logbufs=8,logbsize=32k,noquota"
+  std::uint64_t mount_id = 0;  // as statx's STATX_MNT_ID gives it
 };
 
 // The mounts of /proc/self/mountinfo, with paths unescaped.

@@ -1,4 +1,6 @@
 // fscost compare's option parsing: specs, sizes, thread lists, workloads.
+#include <sys/stat.h>
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -55,6 +57,47 @@ TEST(CompareOptions, ConfigSpecRejectsWhatCompareControls) {
   EXPECT_FALSE(parse_config_spec("mkfs: -N", "", ""));
   EXPECT_FALSE(parse_config_spec("mkfs: -m rmapbt=1 /dev/sda", "", ""));
   EXPECT_FALSE(parse_config_spec("mount: noatime, nodiratime", "", ""));
+}
+
+// Issue 28: a device reaches mkfs or mount(2) only through --device and its
+// checks; every other way to name one in a configuration is refused, per
+// filesystem, as is a force flag of the user's own.
+TEST(CompareOptions, ConfigSpecRefusesDevicesAndForceInAnyForm) {
+  auto refused = [](const std::string& spec) {
+    auto c = parse_config_spec(spec, "", "");
+    return !c && (c.error().message.find("names a device") != std::string::npos ||
+                  c.error().message.find("overwrite") != std::string::npos);
+  };
+  for (const char* spec : {
+           "mkfs: -l logdev=/dev/loop7,size=64m",  // xfs external log
+           "mkfs: -l size=64m,logdev=/tmp/x",       // the key, wherever its value points
+           "mkfs: -r rtdev=/dev/loop7",             // xfs realtime device
+           "mkfs: -d name=/tmp/image",              // xfs data section's own device or file
+           "mkfs: //dev/loop7",                     // positional spellings
+           "mkfs: /proc/self/root/dev/loop0",
+           "mkfs: -f",                              // xfs force
+           "mkfs: --force",
+           "fs: ext4; mkfs: -J device=/dev/loop7",  // ext4 external journal
+           "fs: ext4; mkfs: -J device=UUID=1234",
+           "fs: ext4; mkfs: -F",                    // mke2fs force, even a mounted device
+           "fs: ext4; mkfs: -qF",
+           "fs: btrfs; mkfs: -f",
+           "mount: logdev=/dev/loop7",              // mount(2) options naming a device
+           "mount: noatime,rtdev=/dev/loop7",
+           "fs: ext4; mount: journal_path=/dev/loop7",
+           "fs: ext4; mount: journal_dev=1793",
+           "fs: btrfs; mount: device=/dev/loop7",
+       })
+    EXPECT_TRUE(refused(spec)) << spec;
+  // /dev/loop0 exists on these machines: a block device however it is written.
+  struct stat st {};
+  if (::stat("/dev/loop0", &st) == 0 && S_ISBLK(st.st_mode))
+    EXPECT_TRUE(refused("fs: btrfs; mkfs: -L x /dev/../dev/loop0"));
+  // What is not a device passes: a label, sizes, a file-type feature.
+  for (const char* spec : {"mkfs: -l size=64m -L name", "mkfs: -n ftype=1 -m rmapbt=1",
+                           "fs: ext4; mkfs: -J size=64 -O ^has_journal", "mount: noatime,logbsize=256k",
+                           "mount: suid,dev"})
+    EXPECT_TRUE(parse_config_spec(spec, "", "")) << spec;
 }
 
 // Issue 20: a configuration names its filesystem; the label says which.
@@ -198,6 +241,7 @@ TEST(CompareOptions, CheckRejects) {
   EXPECT_FALSE(bad([](CompareArgs& a) { a.steal_reruns = 0; }));
   EXPECT_TRUE(bad([](CompareArgs& a) { a.order = "zigzag"; }));
   EXPECT_TRUE(bad([](CompareArgs& a) { a.size = "lots"; }));
+  EXPECT_TRUE(bad([](CompareArgs& a) { a.size = "1e30G"; }));  // past 2^64: refused, not UB
   EXPECT_TRUE(bad([](CompareArgs& a) { a.device = "/dev/sdz", a.size_given = true; }));
   EXPECT_TRUE(bad([](CompareArgs& a) { a.dirs = "both"; }));
   EXPECT_TRUE(bad([](CompareArgs& a) { a.probes = "nonsense"; }));
