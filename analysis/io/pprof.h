@@ -79,6 +79,10 @@ struct ImportOptions {
   // write (default: "samples", else the profile's default sample type).
   std::optional<std::string> sample_type;
   std::size_t max_bytes = std::size_t{1} << 30;  // decompressed
+  // What parsing may allocate, estimated from the wire format before it is
+  // parsed (docs/HARDENING.md, "Readers"): a 5-byte sample is a 150-byte
+  // message once parsed, so max_bytes alone allows tens of GB.
+  std::uint64_t max_parse_bytes = std::uint64_t{1} << 30;
   // The frames all samples' stacks may hold together (docs/HARDENING.md,
   // "Readers"): 32 Mi, 256 MiB of them, far above any real profile's sum
   // over its (distinct) samples; a crafted one reaches it after 32 Ki

@@ -171,9 +171,18 @@ Result<Profile> import_pprof(std::string_view data, const ImportOptions& opt) {
   };
   auto raw = gunzip(data, opt.max_bytes);
   if (!raw) return fail(raw.error().message);
+  constexpr const char* kNotPprof = "a pprof file is a gzipped perftools.profiles.Profile";
+  auto cost = parse_cost(raw.value());
+  if (!cost) return fail("not a pprof profile.proto", kNotPprof);
+  if (*cost > opt.max_parse_bytes)
+    return fail(fmt::format("its {} bytes would take about {} MiB of memory to parse, more "
+                            "than the limit of {} MiB",
+                            raw.value().size(), *cost >> 20, opt.max_parse_bytes >> 20),
+                "no profiler writes a profile of this shape (millions of tiny samples or "
+                "ids); if it is real, import it in parts (pprof -focus, -tagfocus)");
   pb::Profile in;
   if (raw.value().size() > INT32_MAX || !in.ParseFromString(raw.value()))
-    return fail("not a pprof profile.proto", "a pprof file is a gzipped perftools.profiles.Profile");
+    return fail("not a pprof profile.proto", kNotPprof);
   if (in.string_table_size() == 0 || !in.string_table(0).empty())
     return fail("not a pprof profile.proto: its string table must start with \"\"");
   Strings s(in);

@@ -345,6 +345,30 @@ TEST(ReaderLimits, PprofUnknownLocationPastTheCutIsRefused) {
   EXPECT_EQ(r.error().message, "x.pb: a sample names location 99, which is not in the profile");
 }
 
+// Parsing itself is bounded: a 5-byte sample is a 150-byte message once
+// parsed, so 145 KB of gzip holding 20 million of them took 3 GB. The
+// cost is estimated from the wire format, before anything is parsed.
+TEST(ReaderLimits, PprofParseCostIsEstimatedAndCappedBeforeParsing) {
+  std::string raw = pprof_bomb(1, 0, 1'000'000).SerializeAsString();  // 1 M samples, 5 bytes each
+  std::string gz = take(pprof::gzip(raw));
+  EXPECT_LT(gz.size(), 16u << 10);
+  pprof::ImportOptions opt{"flood.pb.gz"};
+  EXPECT_EQ(opt.max_parse_bytes, std::uint64_t{1} << 30);
+  opt.max_parse_bytes = 64 << 20;
+  auto r = pprof::import_pprof(gz, opt);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message,
+            fmt::format("flood.pb.gz: its {} bytes would take about 160 MiB of memory to parse, "
+                        "more than the limit of 64 MiB",
+                        raw.size()));
+  opt.max_parse_bytes = 256 << 20;
+  EXPECT_EQ(take(pprof::import_pprof(gz, opt)).samples_total, 1'000'000u);
+  // Not protobuf at all: the same error as libprotobuf's refusal.
+  r = pprof::import_pprof("\x0a\xff\xff\xff\x0f", opt);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "flood.pb.gz: not a pprof profile.proto");
+}
+
 // Readers open only regular files: open() of a FIFO blocks until a writer
 // comes (this test would hang), and a device's open runs its driver.
 TEST(ReaderLimits, FifoDeviceAndSymlinkToADeviceAreRefusedUnopened) {
