@@ -294,5 +294,22 @@ TEST_F(HardeningReaders, PprofBombIsCutPerSampleAndCounted) {
   EXPECT_EQ(p.drops.at("stack_depth_truncated"), static_cast<std::uint64_t>(kSamples));
 }
 
+// The other bomb: millions of 5-byte samples, 150 bytes each once parsed.
+TEST_F(HardeningReaders, PprofFloodIsRefusedBeforeItIsParsed) {
+  std::string raw = field(1, "\x08\x01\x10\x02");
+  const std::string sample = field(2, field(2, "\x01"));  // value: [1]
+  raw.reserve(raw.size() + 20'000'000 * sample.size());
+  for (int i = 0; i < 20'000'000; ++i) raw += sample;
+  for (const char* s : {"", "samples", "count"}) raw += field(6, s);
+  std::string gz = take(pprof::gzip(raw));
+  raw = {};
+  ASSERT_LT(gz.size(), 256u << 10);
+  user_file(dir_ / "flood.pb.gz", gz);
+  Measured m = fscost({"import", "pprof", "-q", dir_ / "flood.pb.gz", "-o", dir_ / "f.profile"});
+  std::printf("pprof flood: %zu bytes of gzip, 20,000,000 samples: %s\n", gz.size(), show(m).c_str());
+  expect_refused(m, "would take about 3204 MiB of memory to parse, more than the limit of 1024 MiB");
+  EXPECT_LT(m.maxrss_kib, 512 << 10) << show(m);
+}
+
 }  // namespace
 }  // namespace fscost
