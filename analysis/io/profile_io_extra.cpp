@@ -4,6 +4,9 @@
 // checked as strictly as the required ones.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <charconv>
+
 #include "io/profile_json.h"
 #include "model/wait_class.h"
 
@@ -54,11 +57,54 @@ OffCpuStack parse_offcpu(Checker& c, const Node& n, const Stack& frames) {
   return s;
 }
 
+// A lock record says which lock it is by "lock_id", its id in the recording
+// (1, 2, …), or by "address", its kernel address, from a recording that kept
+// them (--keep-addresses): a "0x…" string, exact in readers whose numbers
+// are doubles; a number in profiles written before ids. Both land in
+// `address`: every 64-bit kernel address has its top bit set and no id
+// does, so the views tell them apart (views/lock_names.h) and the writer
+// picks the key.
+constexpr bool is_kernel_address(std::uint64_t a) { return (a >> 63) != 0; }
+
+std::uint64_t parse_address(Checker& c, const Node& n) {
+  if (!n.v.is_string()) return c.u64(n);
+  std::string_view s = c.view(n);
+  std::uint64_t v = 0;
+  bool hex = s.starts_with("0x") && s.size() > 2 && s.size() <= 18;
+  auto [end, ec] =
+      std::from_chars(s.data() + std::min<std::size_t>(2, s.size()), s.data() + s.size(), v, 16);
+  if (!hex || ec != std::errc() || end != s.data() + s.size())
+    c.fail(n, fmt::format("expected a 0x-prefixed hex address of up to 16 digits, got \"{}\"", s));
+  return v;
+}
+
+std::uint64_t parse_lock_identity(Checker& c, const Node& n) {
+  auto id = c.find(n, "lock_id");
+  auto address = c.find(n, "address");
+  if (id && address) c.fail(n, "both lock_id and address (a lock has one or the other)");
+  if (address) return parse_address(c, *address);
+  if (!id) {
+    c.fail(n, "missing required field lock_id (or address)");
+    return 0;
+  }
+  std::uint64_t v = c.u64(*id);
+  if (c.ok() && is_kernel_address(v))
+    c.fail(*id, fmt::format("lock_id {} has the top bit set, as only a kernel address has", v));
+  return v;
+}
+
+void add_lock_identity(std::uint64_t v, ojson& out) {
+  if (is_kernel_address(v))
+    out["address"] = fmt::format("{:#x}", v);
+  else
+    out["lock_id"] = v;
+}
+
 LockStat parse_lock(Checker& c, const Node& n, const Stack& frames) {
   LockStat s;
   s.kind = parse_owner(c, n);
   s.name = c.str(c.field(n, "name"));
-  s.address = c.u64(c.field(n, "address"));
+  s.address = parse_lock_identity(c, n);
   s.symbol = c.str(c.field(n, "symbol"));
   s.flags = c.u32(c.field(n, "flags"));
   s.frames = parse_stack(c, c.field(n, "stack"), frames);
@@ -73,7 +119,7 @@ LockStat parse_lock(Checker& c, const Node& n, const Stack& frames) {
 LockHolder parse_holder(Checker& c, const Node& n, const Stack& frames) {
   LockHolder h;
   h.op = c.str(c.field(n, "op"));
-  h.address = c.u64(c.field(n, "address"));
+  h.address = parse_lock_identity(c, n);
   h.symbol = c.str(c.field(n, "symbol"));
   h.flags = c.u32(c.field(n, "flags"));
   h.frames = parse_stack(c, c.field(n, "stack"), frames);
@@ -93,17 +139,18 @@ LockHolder parse_holder(Checker& c, const Node& n, const Stack& frames) {
 }
 
 ojson holder_json(const LockHolder& h, FrameTable& table) {
-  return {{"op", h.op},
-          {"address", h.address},
-          {"symbol", h.symbol},
-          {"flags", h.flags},
-          {"stack", stack_json(h.frames, table)},
-          {"holder_kind", h.holder_kind},
-          {"holder", h.holder},
-          {"holder_class", h.holder_class},
-          {"holder_stack", stack_json(h.holder_frames, table)},
-          {"count", h.count},
-          {"total_ns", h.total_ns}};
+  ojson o = {{"op", h.op}};
+  add_lock_identity(h.address, o);
+  o["symbol"] = h.symbol;
+  o["flags"] = h.flags;
+  o["stack"] = stack_json(h.frames, table);
+  o["holder_kind"] = h.holder_kind;
+  o["holder"] = h.holder;
+  o["holder_class"] = h.holder_class;
+  o["holder_stack"] = stack_json(h.holder_frames, table);
+  o["count"] = h.count;
+  o["total_ns"] = h.total_ns;
+  return o;
 }
 
 ojson offcpu_json(const OffCpuStack& s, FrameTable& table) {
@@ -118,11 +165,17 @@ ojson offcpu_json(const OffCpuStack& s, FrameTable& table) {
 }
 
 ojson lock_json(const LockStat& s, FrameTable& table) {
-  return {
-      {"kind", to_string(s.kind)}, {"name", s.name},         {"address", s.address},
-      {"symbol", s.symbol},        {"flags", s.flags},       {"stack", stack_json(s.frames, table)},
-      {"count", s.count},          {"total_ns", s.total_ns}, {"max_ns", s.max_ns},
-      {"spin_ns", s.spin_ns},      {"sleep_ns", s.sleep_ns}};
+  ojson o = {{"kind", to_string(s.kind)}, {"name", s.name}};
+  add_lock_identity(s.address, o);
+  o["symbol"] = s.symbol;
+  o["flags"] = s.flags;
+  o["stack"] = stack_json(s.frames, table);
+  o["count"] = s.count;
+  o["total_ns"] = s.total_ns;
+  o["max_ns"] = s.max_ns;
+  o["spin_ns"] = s.spin_ns;
+  o["sleep_ns"] = s.sleep_ns;
+  return o;
 }
 
 }  // namespace

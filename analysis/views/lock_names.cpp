@@ -198,7 +198,8 @@ std::string lock_name(const LockStat& s) {
   if (!s.symbol.empty()) return s.symbol;
   std::ptrdiff_t site = lock_site(s.frames);
   if (site >= 0) return role_name(s.frames, site, s.flags);
-  return fmt::format("lock@0x{:x}", s.address);
+  return is_kernel_address(s.address) ? fmt::format("lock@0x{:x}", s.address)
+                                      : fmt::format("lock#{}", s.address);
 }
 
 namespace {

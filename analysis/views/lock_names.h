@@ -28,9 +28,17 @@ inline constexpr std::uint32_t kLockMutex = 32;
 // combinations the kernel does not emit.
 std::string lock_type(std::uint32_t flags);
 
+// A lock record's `address` is the lock's kernel address only if the
+// recording kept them (--keep-addresses); by default it is the lock's id in
+// its recording (1, 2, …), so that nothing shared defeats KASLR. Every
+// 64-bit kernel address has its top bit set (the rule of perf script import
+// too); an id never does.
+inline bool is_kernel_address(std::uint64_t a) { return (a >> 63) != 0; }
+
 // The static lock's symbol if known; else its role from the stack at
 // contention_begin ("i_rwsem (parent dir, filename_create)", "xfs_buf lock
-// (AGI)", "<function> lock"); else "lock@0x<address>" if there is no stack.
+// (AGI)", "<function> lock"); else, if there is no stack, "lock#<id>", or
+// "lock@0x<address>" from a recording that kept addresses.
 std::string lock_name(const LockStat& s);
 
 // The lock a sampled stack spins on, named as lock_name names a traced
@@ -62,7 +70,7 @@ struct LockRow {
   std::uint64_t max_ns = 0;
   std::uint64_t spin_ns = 0;
   std::uint64_t sleep_ns = 0;
-  std::uint64_t addresses = 0;  // distinct lock addresses merged into this row
+  std::uint64_t addresses = 0;  // distinct locks (addresses, or ids) merged into this row
   // cpu-clock samples of the op spinning optimistically on this lock
   // (spinning_lock), which the tracepoints never time; the lock view fills
   // it, lock_rows leaves it 0.

@@ -227,9 +227,17 @@ TEST(LockName, EveryInternalFrameIsSkipped) {
     EXPECT_EQ(lock_name(at({"caller_fn", f})), "caller_fn lock") << f;
 }
 
-TEST(LockName, AddressWhenThereIsNoCallSite) {
+// Without a call site a lock has only its identity: its id in the recording
+// by default, its address where the recording kept addresses.
+TEST(LockName, IdOrAddressWhenThereIsNoCallSite) {
+  EXPECT_EQ(lock_name(at({}, 3)), "lock#3");
+  EXPECT_EQ(lock_name(at({"_raw_spin_lock", "queued_spin_lock_slowpath"}, 12)), "lock#12");
   EXPECT_EQ(lock_name(at({}, 0xffff888012345678)), "lock@0xffff888012345678");
-  EXPECT_EQ(lock_name(at({"_raw_spin_lock", "queued_spin_lock_slowpath"}, 0xabc)), "lock@0xabc");
+  EXPECT_EQ(lock_name(at({"_raw_spin_lock", "queued_spin_lock_slowpath"}, 0xffffffff82a0c040)),
+            "lock@0xffffffff82a0c040");
+  // The largest id is still one; the smallest kernel address is an address.
+  EXPECT_EQ(lock_name(at({}, (1ull << 63) - 1)), "lock#9223372036854775807");
+  EXPECT_EQ(lock_name(at({}, 1ull << 63)), "lock@0x8000000000000000");
 }
 
 // The stacks perf record -g showed on the rmapbt demo (docs/CASES.md, case

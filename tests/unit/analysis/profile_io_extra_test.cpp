@@ -142,8 +142,8 @@ TEST(ProfileIoExtra, LockEntriesAreChecked) {
   doc["locks"][0]["flags"] = 1ull << 32;
   EXPECT_EQ(parse_error(doc), "p.json: locks[0].flags: 4294967296 does not fit in 32 bits");
   doc = full_doc();
-  doc["locks"][4]["address"] = "0xffff";
-  EXPECT_EQ(parse_error(doc), "p.json: locks[4].address: expected unsigned integer, got string");
+  doc["locks"][4]["address"] = true;
+  EXPECT_EQ(parse_error(doc), "p.json: locks[4].address: expected unsigned integer, got boolean");
   doc = full_doc();
   doc["locks"][3].erase("sleep_ns");
   EXPECT_EQ(parse_error(doc), "p.json: locks[3].sleep_ns: missing required field");
