@@ -66,17 +66,19 @@ struct FrameBudget {
 
 using OnCpu = std::map<std::tuple<SampleKind, std::string, Stack>, std::uint64_t>;
 
-// Every location's frames, outermost first. A location's lines are its
-// inlined functions, the caller last (profile.proto), so they are reversed.
-// Interned: a name is held once however many lines repeat it.
-Result<std::unordered_map<std::uint64_t, Stack>> locations(const pb::Profile& in,
-                                                           const Strings& s) {
+// Location id -> its frames, outermost first.
+using Locations = std::unordered_map<std::uint64_t, Stack>;
+
+// Every location's frames. A location's lines are its inlined functions,
+// the caller last (profile.proto), so they are reversed. Interned: a name
+// is held once however many lines repeat it.
+Result<Locations> locations(const pb::Profile& in, const Strings& s) {
   std::unordered_map<std::uint64_t, Frame> functions;
   for (const auto& f : in.function()) {
     if (!s.valid(f.name())) return Error{fmt::format("function {} has no name", f.id()), ""};
     functions[f.id()] = Frame(s.at(f.name()));
   }
-  std::unordered_map<std::uint64_t, Stack> out;
+  Locations out;
   for (const auto& l : in.location()) {
     auto& frames = out[l.id()];
     for (int i = l.line_size() - 1; i >= 0; --i) {
@@ -118,8 +120,6 @@ Stack strip(Stack frames, std::size_t from, std::string_view decoration) {
   frames.erase(frames.begin(), frames.begin() + static_cast<std::ptrdiff_t>(from));
   return frames;
 }
-
-using Locations = std::unordered_map<std::uint64_t, Stack>;
 
 // A sample's stack, root first, built no deeper than kReadDepth
 // (io/depth_cut.h): its K location ids of L inlined lines each are K × L
