@@ -72,11 +72,12 @@ std::string bucket_name(std::uint32_t kind, std::uint32_t op, const char* name) 
 
 // "xfs-cil/loop0: xlog_cil_push_work" (the analysis' background bucket:
 // workqueue and work function), or the bare bucket outside a work item.
-// A kernel function's name by its address; "" for 0.
+// A kernel function's name by its address; "" for 0. One outside every
+// symbol is "[unknown]", as in stacks (Kallsyms::format): a raw text address
+// in a shared report would give away the kernel's KASLR offset.
 std::string function_name(std::uint64_t func, const Kallsyms& ksyms) {
   if (!func) return {};
-  auto sym = ksyms.lookup_text(func);
-  return sym ? std::string(sym->name) : fmt::format("{:#x}", func);
+  return ksyms.format(func);
 }
 
 std::string work_bucket(const std::string& bucket, std::uint64_t func, const Kallsyms& ksyms) {

@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <unordered_map>
 
 #include "collector/profile_builder.h"
 #include "collector/sampler.h"  // online_cpus
@@ -59,6 +60,15 @@ Result<std::monostate> traced_syncfs(Collector& c, const std::string& dir) {
 }
 
 }  // namespace
+
+void hide_lock_addresses(Profile& p) {
+  std::unordered_map<std::uint64_t, std::uint64_t> ids;
+  auto id = [&ids](std::uint64_t& address) {
+    address = ids.try_emplace(address, ids.size() + 1).first->second;
+  };
+  for (auto& s : p.locks) id(s.address);
+  for (auto& h : p.lock_holders) id(h.address);
+}
 
 Result<Recorder> Recorder::open(const CollectorConfig& cfg, const Features& f) {
   auto c = Collector::load(cfg, f);
@@ -125,6 +135,7 @@ Result<Profile> Recorder::profile(Metadata meta, const Rusage& rusage, UserSymbo
     ksyms_.emplace(std::move(k).value());
   }
   Profile p = build_profile(raw, *ksyms_, usyms, std::move(meta), rusage, target_dev_);
+  if (!keep_addresses_) hide_lock_addresses(p);
   // With the CPU count (meta.cpus): what a figure from a 2-vCPU VM must not
   // be mistaken for on a 64-CPU host.
   if (std::string model = cpu_model(); !model.empty()) p.setup.emplace("cpu_model", model);

@@ -35,6 +35,10 @@ class Recorder {
 
   const Collector& collector() const { return *collector_; }
 
+  // --keep-addresses: profiles keep each lock's kernel address; by default
+  // it is replaced by the lock's id in its recording (hide_lock_addresses).
+  void keep_addresses(bool keep) { keep_addresses_ = keep; }
+
   // The recording's metadata as far as it is known before it starts: this
   // host and kernel, the target, the probes (and those absent here).
   Metadata metadata(const Target& target) const;
@@ -58,6 +62,14 @@ class Recorder {
   std::uint32_t freq_hz_ = 0;
   std::uint32_t target_dev_ = 0;
   int recordings_ = 0;
+  bool keep_addresses_ = false;
 };
+
+// Each lock address of `p` (locks[], lock_holders[]) replaced by the lock's
+// id in this recording: 1, 2, … in order of first appearance, locks[] first,
+// one id per address, so a lock contended under two operations, or waited
+// on in locks[] and lock_holders[], keeps one identity. A kernel address in
+// a shared profile or report would give away the kernel's KASLR offset.
+void hide_lock_addresses(Profile& p);
 
 }  // namespace fscost
