@@ -214,6 +214,7 @@ void measure(Session& s) {
   CollectorConfig cc;
   cc.groups = take(parse_probe_groups(o.probes));
   Recorder recorder = take(Recorder::open(cc, f));
+  recorder.keep_addresses(o.keep_addresses);
   s.ctx.recorder = &recorder;
   take(storage.attach());
   s.ctx.device = storage.device();
@@ -351,6 +352,8 @@ void add_compare(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--probes", a->probes, "Probe groups for fscost record")->capture_default_str();
   sub->add_option("-o,--output", a->output, "Output directory (new or empty)")->required();
   sub->add_flag("-q,--quiet", a->quiet, "No progress line");
+  sub->add_flag("--keep-addresses", a->keep_addresses,
+                "Keep lock addresses in the profiles (default: per-recording ids; they reveal KASLR)");
   sub->callback([a, &run, size, opt_a] {
     a->size_given = size->count() > 0;
     a->ab_given = opt_a->count() > 0;

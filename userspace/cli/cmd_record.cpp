@@ -99,6 +99,7 @@ int cmd_record(const RecordArgs& args) {
 
   Target target = make_target(a);
   Recorder recorder = take(Recorder::open(a.collector, f));
+  recorder.keep_addresses(a.keep_addresses);
   const RecordingOptions ro{.fs_dir = a.fs_dir, .sync = a.sync_fs, .bpf_stats = a.collector.bpf_stats};
   install_stop_handlers();
 

@@ -24,6 +24,7 @@ struct RecordArgs {
   std::string fs_dir;  // --fs: the test filesystem (XFS events, device writes by kind)
   bool sync_fs = false;  // --sync: syncfs(--fs) inside the recording after the command
   bool quiet = false;    // -q: no progress line, no summary unless something was dropped
+  bool keep_addresses = false;  // --keep-addresses: lock addresses in the profile (not ids)
   CollectorConfig collector;
 };
 

@@ -65,6 +65,8 @@ void add_record(CLI::App& app, RecordArgs& a, std::function<int()>& run) {
       ->needs(fs);
   sub->add_flag("--bpf-stats", a.collector.bpf_stats,
                 "Time fscost's own BPF programs (bpf_stats; costs two clock reads per event)");
+  sub->add_flag("--keep-addresses", a.keep_addresses,
+                "Keep lock addresses in the profile (default: per-recording ids; they reveal KASLR)");
   sub->add_flag("-q,--quiet", a.quiet,
                 "No progress line; no summary line unless something was dropped");
   auto* cmd = sub->add_option("command", a.command, "Command to run and record (after --)");

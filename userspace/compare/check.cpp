@@ -226,6 +226,7 @@ Result<CompareOptions> check_compare_args(const CompareArgs& a) {
   if (a.output.empty()) return Error{"no output directory", "give one with -o DIR"};
   o.output = a.output;
   o.quiet = a.quiet;
+  o.keep_addresses = a.keep_addresses;
   return o;
 }
 

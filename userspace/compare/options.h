@@ -110,6 +110,7 @@ struct CompareArgs {
   std::string probes = "default";
   std::string output;
   bool quiet = false;
+  bool keep_addresses = false;  // --keep-addresses: lock addresses in the profiles (not ids)
 };
 
 struct CompareOptions {
@@ -135,6 +136,7 @@ struct CompareOptions {
   std::string probes;
   std::string output;
   bool quiet = false;
+  bool keep_addresses = false;  // --keep-addresses: lock addresses in the profiles (not ids)
 };
 
 // More than two configurations: a matrix of them, each diffed against the
