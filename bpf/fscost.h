@@ -180,13 +180,35 @@ struct fscost_sample_key {
 };
 
 /* A kernel stack, leaf first. Stored under a 64-bit hash of its content, so
- * that, unlike BPF_MAP_TYPE_STACK_TRACE, distinct stacks never evict or
- * collide with each other in practice (p ~ n^2 / 2^65). */
+ * that, unlike BPF_MAP_TYPE_STACK_TRACE, distinct stacks never evict each
+ * other, and collide rarely (p ~ n^2 / 2^65 for random stacks). A collision
+ * is told by `check`, a second hash the store compares instead of the
+ * frames: a mismatch is counted (stack_hash_collision), not merged. */
 struct fscost_stack {
 	__u32 depth;
-	__u32 pad;
+	__u32 check;		/* fscost_stack_hash()'s second hash */
 	__u64 ips[FSCOST_STACK_DEPTH];
 };
+
+/* The map key of st's frames: FNV-1a over the words, 0 reserved for "no
+ * stack"; and st->check, an independent hash (add, then multiply by the
+ * 64-bit golden ratio) that a word-wise FNV collision does not share but
+ * with probability 2^-32. One loop for both: the second costs two
+ * instructions a frame. Here, not in common.bpf.h, so that C++ computes
+ * the same keys (tests craft colliding stacks with it). */
+static inline __attribute__((always_inline)) __u64 fscost_stack_hash(struct fscost_stack *st)
+{
+	__u64 h = 0xcbf29ce484222325ULL, c = 0;
+
+	for (int i = 0; i < FSCOST_STACK_DEPTH; i++) {
+		if (i >= (int)st->depth)
+			break;
+		h = (h ^ st->ips[i]) * 0x100000001b3ULL;
+		c = (c + st->ips[i]) * 0x9e3779b97f4a7c15ULL;
+	}
+	st->check = (__u32)(c >> 32) ^ (__u32)c ^ st->depth;
+	return h ? h : 1;
+}
 
 /* Indexes of the drop counters in the .bss `drops` array (FSCOST_DROP_TABLE). */
 enum fscost_drop {

@@ -88,6 +88,16 @@
 	X(STACK_OTHER, "stack_other_errors",					\
 	  "kernel stacks lost: bpf_get_stack failed, or a stack vanished before it was read", \
 	  "see `fscost features`")						\
+	X(STACK_UPDATE_FAILED, "stack_update_failed",				\
+	  "stacks lost: storing a new stack failed other than by a full map "	\
+	  "(its bucket lock refused a re-entrant or timed-out update)",		\
+	  "none needed when small: a program of ours (lock contention, "	\
+	  "or the sampler) ran inside another's update of the map")		\
+	X(STACK_HASH_COLLISION, "stack_hash_collision",				\
+	  "stacks lost: another stack was stored under the same 64-bit content " \
+	  "hash (told apart by a second hash kept with each stack)",		\
+	  "none needed when small (random stacks collide ~n^2/2^65); "		\
+	  "a steady count means the hash suits these stacks badly: report it")	\
 	X(SAMPLE_MAP_FULL, "sample_map_full",					\
 	  "samples lost: the (operation, stack) aggregation map was full",	\
 	  "raise --max-stacks")							\
@@ -107,6 +117,10 @@
 	X(BACKGROUND_MAP_FULL, "background_map_full",				\
 	  "XFS events of kernel threads lost: the (thread, work function) map was full", \
 	  "raise --max-background")						\
+	X(DEV_WRITE_FULL, "dev_write_full",					\
+	  "block writes not counted in the written bytes: the (device, write "	\
+	  "class) map was full",						\
+	  "raise --max-devices")						\
 	X(BACKGROUND_LOST, "background_state_lost",				\
 	  "kernel-thread off-CPU intervals or lock waits not timed: no per-thread " \
 	  "state could be stored for the thread (task storage found no memory, or " \
@@ -120,6 +134,12 @@
 	  "lock contentions not timed: a third contention began while a task "	\
 	  "already waited on two (an interrupt contending inside a contention)", \
 	  "none needed when small next to the contention counts; "		\
-	  "the BPF side tracks two nested waits per task")
+	  "the BPF side tracks two nested waits per task")			\
+	X(MAP_UPDATE_FAILED, "map_update_failed",				\
+	  "entries lost in an aggregation or per-thread map: an insert failed "	\
+	  "other than by a full map (its bucket lock refused a re-entrant or "	\
+	  "timed-out update)",							\
+	  "none needed when small: a program of ours (lock contention, or the " \
+	  "sampler) ran inside another's update of the map")
 
 #endif /* FSCOST_TABLES_H */

@@ -200,11 +200,9 @@ static __always_inline void record_wait(struct fscost_task *t, struct fscost_loc
 	} else {
 		key.kind = FSCOST_SK_KERNEL;
 	}
-	v = lookup_or_init(&lock_stats, &key, &init);
-	if (!v) {
-		count_drop(FSCOST_DROP_LOCK_MAP_FULL);
+	v = lookup_or_init(&lock_stats, &key, &init, FSCOST_DROP_LOCK_MAP_FULL);
+	if (!v)
 		return;
-	}
 	__sync_fetch_and_add(&v->count, 1);
 	__sync_fetch_and_add(&v->total_ns, total);
 	__sync_fetch_and_add(&v->sleep_ns, sleep);

@@ -14,11 +14,9 @@ static __always_inline void add_sample(struct fscost_sample_key *key)
 {
 	__u64 *count, zero = 0;
 
-	count = lookup_or_init(&samples, key, &zero);
+	count = lookup_or_init(&samples, key, &zero, FSCOST_DROP_SAMPLE_MAP_FULL);
 	if (count)
 		__sync_fetch_and_add(count, 1);
-	else
-		count_drop(FSCOST_DROP_SAMPLE_MAP_FULL);
 }
 
 SEC("perf_event")

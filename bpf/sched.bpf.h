@@ -162,9 +162,10 @@ static __always_inline void switch_out(void *ctx, struct fscost_task *t,
 		struct fscost_blocked b = { .op = t->op, .reason = t->off_reason, .stack = t->off_stack,
 					    .since_ns = now };
 		__u32 tid = BPF_CORE_READ(prev, pid);
+		long err = bpf_map_update_elem(&blocked, &tid, &b, BPF_ANY);
 
-		if (bpf_map_update_elem(&blocked, &tid, &b, BPF_ANY))
-			count_drop(FSCOST_DROP_HOLDER_MAP_FULL);
+		if (err)
+			count_insert_error(err, FSCOST_DROP_HOLDER_MAP_FULL);
 	}
 }
 
@@ -317,13 +318,14 @@ static __always_inline void handle_fork(struct task_struct *parent, struct task_
 	struct fscost_task zero;
 	__u32 tid;
 	__u8 one = 1;
+	long err;
 
 	if (trace_all)
 		return;
 	if (!bpf_map_lookup_elem(&tracked, &ptgid))
 		return;
-	if (ptgid != ctgid && bpf_map_update_elem(&tracked, &ctgid, &one, BPF_ANY)) {
-		count_drop(FSCOST_DROP_TRACKED_MAP_FULL);
+	if (ptgid != ctgid && (err = bpf_map_update_elem(&tracked, &ctgid, &one, BPF_ANY))) {
+		count_insert_error(err, FSCOST_DROP_TRACKED_MAP_FULL);
 		return;
 	}
 	if (btf) {
@@ -335,7 +337,11 @@ static __always_inline void handle_fork(struct task_struct *parent, struct task_
 	tid = BPF_CORE_READ(child, pid);
 	__builtin_memset(&zero, 0, sizeof(zero));
 	zero.gen = run_gen;
-	if (bpf_map_update_elem(&tasks, &tid, &zero, BPF_NOEXIST) == -E2BIG)
+	/* BPF_ANY: the child has not run yet, so an entry under its tid is a
+	 * dead thread's (it would read as "no state": untracked, silently).
+	 * Any failure, not only a full map, leaves the child stateless:
+	 * sys_enter must then look it up and create its state. */
+	if (bpf_map_update_elem(&tasks, &tid, &zero, BPF_ANY))
 		states_complete = false;
 }
 

@@ -21,7 +21,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 256);
+	__uint(max_entries, 256);	/* --max-devices */
 	__type(key, struct fscost_dev_key);
 	__type(value, __u64);
 } dev_write_bytes SEC(".maps");
@@ -119,11 +119,9 @@ static __always_inline void count_background_xfs(__u32 ev, __u32 flags)
 
 	kthread_name(flags, key.name);
 	key.func = current_work_func(flags);
-	c = lookup_or_init(&bg_xfs, &key, &zero);
-	if (!c) {
-		count_drop(FSCOST_DROP_BACKGROUND_MAP_FULL);
+	c = lookup_or_init(&bg_xfs, &key, &zero, FSCOST_DROP_BACKGROUND_MAP_FULL);
+	if (!c)
 		return;
-	}
 	if (ev < FSCOST_XFS_EVENTS)
 		__sync_fetch_and_add(&c->n[ev], 1);
 }
@@ -221,9 +219,9 @@ static __always_inline void handle_block_rq_issue(struct request *rq)
 		key.io_class = FSCOST_IO_LOG;
 	else if (opf & (1u << meta_bit))
 		key.io_class = FSCOST_IO_META;
-	v = lookup_or_init(&dev_write_bytes, &key, &zero);
+	v = lookup_or_init(&dev_write_bytes, &key, &zero, FSCOST_DROP_DEV_WRITE_FULL);
 	if (v)
-		__sync_fetch_and_add(v, bytes);	/* 256 devices: a full map is not expected */
+		__sync_fetch_and_add(v, bytes);
 }
 
 SEC("tp_btf/block_rq_issue")

@@ -76,6 +76,7 @@ Result<std::monostate> Collector::configure(const Features& f) {
       set_size(s->maps.tasks, btf_flavour_ ? 1 : z.max_threads) ||
       set_size(s->maps.tracked, z.max_procs) || set_size(s->maps.offcpu, z.max_offcpu) ||
       set_size(s->maps.lock_stats, z.max_locks) || set_size(s->maps.bg_xfs, z.max_background) ||
+      set_size(s->maps.dev_write_bytes, z.max_devices) ||
       set_size(s->maps.lock_holders, z.max_locks) || set_size(s->maps.blocked, z.max_threads) ||
       without_task_storage(s->maps.task_store, f))
     return Error{"cannot size the BPF maps", "check --stack-storage-size/--max-* values"};

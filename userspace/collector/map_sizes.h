@@ -14,12 +14,12 @@ namespace fscost {
 
 struct MapSizeOptions {  // unset: from the CPU count
   std::optional<std::uint32_t> stack_storage, max_stacks, max_threads, max_procs, max_offcpu,
-      max_locks, max_background;
+      max_locks, max_background, max_devices;
 };
 
 struct MapSizes {
   std::uint32_t stack_storage, max_stacks, max_threads, max_procs, max_offcpu, max_locks,
-      max_background;
+      max_background, max_devices;
 };
 
 inline constexpr std::uint32_t kMinMapEntries = 16, kMaxMapEntries = 1u << 22;
@@ -49,6 +49,8 @@ inline constexpr MapSizeOption kMapSizeOptions[] = {
      16384, 128},
     {"--max-background", "(kernel thread, work function) entries for XFS events",
      &MapSizeOptions::max_background, &MapSizes::max_background, 1024, 8},
+    {"--max-devices", "(block device, write class) entries for bytes written",
+     &MapSizeOptions::max_devices, &MapSizes::max_devices, 256, 2},
 };
 
 MapSizes resolve_map_sizes(const MapSizeOptions& asked, unsigned cpus);

@@ -42,11 +42,30 @@ TEST(Drops, NamesAreUniqueAndDescribed) {
 TEST(Drops, EveryFullMapNamesItsKnob) {
   int full = 0;
   for (const auto& d : bpf_drop_counters()) {
-    if (!d.name.ends_with("_map_full")) continue;
+    if (!d.name.ends_with("_full")) continue;
     ++full;
     EXPECT_TRUE(d.hint.starts_with("raise --")) << d.name << ": " << d.hint;
   }
-  EXPECT_EQ(full, 8);
+  EXPECT_EQ(full, 9);  // eight *_map_full and dev_write_full
+}
+
+// Issue 28: the losses that were silent have their own counters, which say
+// what was lost and do not send the reader to a size option that cannot help.
+TEST(Drops, FormerlySilentLossesAreCounted) {
+  EXPECT_EQ(describe_drop("dev_write_full").hint, "raise --max-devices");
+  EXPECT_NE(describe_drop("dev_write_full").description.find("(device, write class)"),
+            std::string_view::npos);
+  for (std::string_view name :
+       {"stack_update_failed", "stack_hash_collision", "map_update_failed"}) {
+    DropCounter d = describe_drop(name);
+    EXPECT_NE(d.description, describe_drop("no_such_counter").description) << name;
+    EXPECT_FALSE(d.hint.starts_with("raise --")) << name << ": not a size";
+    EXPECT_TRUE(
+        d.description.starts_with(name == "map_update_failed" ? "entries lost" : "stacks lost"))
+        << name << ": " << d.description;
+  }
+  EXPECT_NE(describe_drop("stack_hash_collision").description.find("second hash"),
+            std::string_view::npos);
 }
 
 TEST(Drops, KnobsForKnownCounters) {

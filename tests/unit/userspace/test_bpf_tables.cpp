@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "collector/bpf_abi.h"
 #include "collector/hooks.h"
 #include "fscost_bpf.skel.h"
 #include "model/drops.h"
@@ -87,6 +88,43 @@ TEST(BpfTables, DropNamesByEnumIndex) {
 #undef CHECK_DROP
   EXPECT_EQ(bpf[FSCOST_DROP_STACK_FULL].name, "stack_map_full");
   EXPECT_EQ(bpf[FSCOST_DROP_LOCK_NESTING].name, "lock_nesting");
+  EXPECT_EQ(bpf[FSCOST_DROP_DEV_WRITE_FULL].name, "dev_write_full");
+  EXPECT_EQ(bpf[FSCOST_DROP_STACK_UPDATE_FAILED].name, "stack_update_failed");
+  EXPECT_EQ(bpf[FSCOST_DROP_STACK_HASH_COLLISION].name, "stack_hash_collision");
+  EXPECT_EQ(bpf[FSCOST_DROP_MAP_UPDATE_FAILED].name, "map_update_failed");
+}
+
+fscost_stack stack_of(std::initializer_list<__u64> ips) {
+  fscost_stack st{};
+  for (__u64 ip : ips) st.ips[st.depth++] = ip;
+  return st;
+}
+
+// The stack map's key is word-wise FNV-1a, which an adversary (or bad luck)
+// can make collide: with b2 = b ^ h(x, a) ^ h(x, a2), [x, a, b] and
+// [x, a2, b2] share it. The second hash the BPF store compares tells them
+// apart (the store itself, under a real collision: runtime BpfDrops tests).
+TEST(BpfTables, StackHashCollisionsDifferInTheCheck) {
+  const __u64 x = 0x401000, a = 0x1000, b = 0x2000, a2 = 0x3000;
+  fscost_stack pa = stack_of({x, a}), pa2 = stack_of({x, a2});
+  const __u64 b2 = b ^ fscost_stack_hash(&pa) ^ fscost_stack_hash(&pa2);
+  fscost_stack s1 = stack_of({x, a, b}), s2 = stack_of({x, a2, b2});
+  ASSERT_EQ(fscost_stack_hash(&s1), fscost_stack_hash(&s2)) << "the crafted collision";
+  EXPECT_NE(s1.check, s2.check);
+  // Same frames: same key and check, whatever the unused tail holds.
+  fscost_stack s3 = s1;
+  s3.ips[5] = 0xdead;
+  s3.check = 0;
+  EXPECT_EQ(fscost_stack_hash(&s3), fscost_stack_hash(&s1));
+  EXPECT_EQ(s3.check, s1.check);
+  // A prefix is another stack: the depth is in the check.
+  fscost_stack z1 = stack_of({0}), z2 = stack_of({0, 0});
+  fscost_stack_hash(&z1);
+  fscost_stack_hash(&z2);
+  EXPECT_NE(z1.check, z2.check);
+  // 0 is "no stack", never a key.
+  fscost_stack none{};
+  EXPECT_NE(fscost_stack_hash(&none), 0u);
 }
 
 #define SAME_REASON(id, name) \

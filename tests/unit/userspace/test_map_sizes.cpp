@@ -15,6 +15,7 @@ TEST(MapSizes, FloorsOnSmallMachinesPerCpuAbove128) {
   EXPECT_EQ(two.max_offcpu, 16384u);
   EXPECT_EQ(two.max_locks, 16384u);
   EXPECT_EQ(two.max_background, 1024u);
+  EXPECT_EQ(two.max_devices, 256u);
   // 128 CPUs: still the floors; 256: twice them.
   MapSizes m128 = resolve_map_sizes({}, 128), m256 = resolve_map_sizes({}, 256);
   EXPECT_EQ(m128.max_stacks, 32768u);
@@ -23,6 +24,7 @@ TEST(MapSizes, FloorsOnSmallMachinesPerCpuAbove128) {
   EXPECT_EQ(m256.max_threads, 32768u);
   EXPECT_EQ(m256.max_procs, 16384u);
   EXPECT_EQ(m256.max_background, 2048u);
+  EXPECT_EQ(m256.max_devices, 512u);
   // The options' own limit (2^22) bounds the default too.
   EXPECT_EQ(resolve_map_sizes({}, 1u << 20).max_stacks, 1u << 22);
   EXPECT_EQ(resolve_map_sizes({}, 0).max_stacks, 32768u);
