@@ -218,8 +218,8 @@ void measure(Session& s) {
   s.ctx.recorder = &recorder;
   take(storage.attach());
   s.ctx.device = storage.device();
-  s.outcome.storage = storage.description();
   s.ctx.storage = &storage;
+  s.outcome.storage = storage.description();
 
   bool tty = !o.quiet && is_terminal(stderr);
   unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
@@ -231,8 +231,8 @@ void measure(Session& s) {
                               s.outcome.storage, s.out.shown()));
   run_all(s, progress);
   s.ctx.recorder = nullptr;  // detached when this returns
-}
   s.ctx.storage = nullptr;
+}
 
 int finish(const Session& s) {
   // Storage is gone; an impatient second ^C may now end us at once.

@@ -136,8 +136,6 @@ int main(int argc, char** argv) {
   app.formatter(std::make_shared<fscost::HelpFormatter>());  // subcommands inherit it
   app.require_subcommand(1);
   app.set_version_flag("--version", FSCOST_VERSION);
-  RecordArgs record;
-  ReportArgs report;
   // Global, accepted after the command too (fscost compare --umask 022 …).
   app.fallthrough();
   std::string umask_arg;
@@ -145,6 +143,8 @@ int main(int argc, char** argv) {
                  "File mode mask of every output (octal); default as root 077: profiles, "
                  "summaries and run logs 0600, directories 0700 (docs/HARDENING.md)")
       ->check([](const std::string& v) { return parse_umask(v) ? "" : "an octal mask, e.g. 022"; });
+  RecordArgs record;
+  ReportArgs report;
   std::function<int()> run;
   add_record(app, record, run);
   add_report(app, report, run);
@@ -158,14 +158,14 @@ int main(int argc, char** argv) {
   fscost::add_cleanup(app, run);
   fscost::add_generate_docs(app, run);
   if (int rc = parse(app, argc, argv); rc >= 0) return rc;
-  fscost::setup_libbpf_logging();
-  try {
   // Outputs hold the host's name, the command lines, mkfs's UUIDs: as root,
   // private unless asked otherwise. The workloads inherit the mask too.
   if (!umask_arg.empty())
     ::umask(*parse_umask(umask_arg));
   else if (::geteuid() == 0)
     ::umask(077);
+  fscost::setup_libbpf_logging();
+  try {
     return run();
   } catch (const fscost::UserError& e) {
     // Messages quote input (file names, spec words): no escapes to the terminal.

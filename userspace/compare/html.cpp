@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "model/json_writer.h"  // dump_json: invalid UTF-8 replaced, never thrown
 #include "compare/report.h"
 #include "model/escape.h"  // append_escaped, append_escaped_lines
 
@@ -55,7 +56,7 @@ std::string setup_html(const CompareOptions& o, const CompareOutcome& out,
   }
   h += "</table>\n";
   nlohmann::json opts = options_json(o);
-  h += "<p>Workload: <code>" + esc(opts["workload"].dump()) +
+  h += "<p>Workload: <code>" + esc(dump_json(opts["workload"])) +
        "</code><br>Storage: " + esc(out.storage) + "<br>" +
        fmt::format("{} runs per side per thread count, order {} (seed {}).", o.runs,
                    to_string(o.order), o.order_seed) +

@@ -1,3 +1,4 @@
+#include "model/json_writer.h"  // dump_json: invalid UTF-8 replaced, never thrown
 #include "compare/matrix.h"
 
 #include <fmt/format.h>
@@ -345,7 +346,7 @@ Result<CompareOutputs> write_matrix_outputs(const CompareOptions& o, const Compa
   CompareOutputs w{
       o.output + "/summary.txt", o.output + "/summary.json", o.output + "/report.html", {}, true};
   w.text = render_matrix_text(o, out, m.value(), firsts);
-  std::string json = matrix_json(o, out, m.value()).dump(2) + "\n";
+  std::string json = dump_json(matrix_json(o, out, m.value()), 2) + "\n";
   std::string html = render_matrix_html(o, out, m.value(), firsts);
   for (auto [data, path] :
        {std::pair{&w.text, &w.summary_txt}, {&html, &w.report_html}, {&json, &w.summary_json}})

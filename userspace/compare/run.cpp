@@ -1,3 +1,4 @@
+#include "model/json_writer.h"  // dump_json: invalid UTF-8 replaced, never thrown
 #include "compare/run.h"
 #include "compare/storage.h"
 
@@ -367,7 +368,7 @@ RunResult execute_run(const RunContext& ctx, const PlannedRun& run,
   }
   if (r.error.empty() && !p) r.error = "the run recorded no profile";
   judge(ctx, f, r, p);
-  auto meta = write_file_atomic(run_json(r, *ctx.opts).dump(2) + "\n", f.meta);
+  auto meta = write_file_atomic(dump_json(run_json(r, *ctx.opts), 2) + "\n", f.meta);
   if (!meta && r.error.empty()) r.error = meta.error().message;
   return r;
 }
