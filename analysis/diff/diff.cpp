@@ -77,6 +77,7 @@ Diff diff_all_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   compare_chains(d, a, b);
   std::vector<FlameNode> trees = find_paths(d, a, b, *sa, *sb, cfg);
   control_fdr(d);
+  find_exact_changes(d);
   const CrossFs fs = cross_fs(d);
   parallel_for(d.ops.size(), [&](std::size_t i) {
     classify_locks(d.ops[i]);
@@ -98,6 +99,39 @@ Diff diff_all_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   return d;
 }
 
+
+// The op that costs the workload most, tested: what an estimate with and
+// without some runs is told by.
+const OpDiff* headline_op(const Diff& d) {
+  for (const auto& op : d.ops)
+    if (op.tested && op.op != "other") return &op;
+  return nullptr;
+}
+
+// "create on-CPU +0.40 µs/op (CI -0.20..+1.00)".
+std::string estimate(const OpDiff& op) {
+  const Comparison& c = op.oncpu;
+  return fmt::format("{} on-CPU {}/op (CI {}..{})", op.op, ns_text(c.delta(), true),
+                     ns_text(c.ci_lo(), true), ns_text(c.ci_hi(), true));
+}
+
+// More than one outlier on a side is the host's doing (a neighbour, steal,
+// reclaim), not a bad run; dropping the slow runs of one side biases the
+// difference. All are kept, and the estimate without them is said beside.
+void keep_clustered(Diff& d, const Diff& without, std::size_t out_a, std::size_t out_b) {
+  std::string what = fmt::format("{} run{} of A and {} of B", out_a, out_a == 1 ? "" : "s", out_b);
+  std::string msg = fmt::format(
+      "outliers cluster: {} are far off their side's median; that is the host (a busy or "
+      "stolen machine), not the runs, so every run is kept",
+      what);
+  const OpDiff* with = headline_op(d);
+  const OpDiff* w = nullptr;
+  for (const auto& op : without.ops)
+    if (with && op.op == with->op) w = &op;
+  if (with && w)
+    msg += fmt::format(": {}; without them {}", estimate(*with), estimate(*w).substr(w->op.size() + 1));
+  d.warnings.insert(d.warnings.begin(), {"outlier-cluster", msg + "; re-run on a quieter host"});
+}
 
 // The diff without the outlier runs, when the first pass found some and
 // each side keeps at least 3 runs without them.
@@ -145,8 +179,12 @@ CrossFs cross_fs(const Diff& d) {
 
 Diff diff_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   Diff d = diff_all_runs(a, b, cfg);
-  if (cfg.drop_outliers)
-    if (auto kept = without_outliers(d, a, b, cfg)) return std::move(*kept);
+  if (!cfg.drop_outliers) return d;
+  auto kept = without_outliers(d, a, b, cfg);
+  if (!kept) return d;
+  std::size_t out_a = outlier_runs(d, false).size(), out_b = outlier_runs(d, true).size();
+  if (out_a <= 1 && out_b <= 1) return std::move(*kept);
+  keep_clustered(d, *kept, out_a, out_b);
   return d;
 }
 

@@ -213,6 +213,29 @@ struct DeltaPath {
   std::size_t besides = 0;
 };
 
+// A count that B changed beyond its own run-to-run spread: every run of one
+// side above every run of the other, the gap between them wider than
+// either side's own range, and at least kExactShare of A's mean. Events per
+// op, contentions per op and bytes are exact, deterministic figures: they
+// say what B does differently even when the time it costs is noise
+// (docs/DIFF.md, "Exact changes").
+inline constexpr double kExactShare = 0.10;
+struct ExactChange {
+  std::string what;  // "xfs_trans_commit", "contentions on AGI buffer [semaphore]", "log"
+  Comparison c;
+};
+// Code B runs and A does not, by presence over runs: sampled in every B
+// run, in no A run, where A's runs would have shown it at B's rate (at
+// least kPresenceSamples expected in them together: a chance of e^-4.6
+// = 1% of missing it by sampling alone). `gone`: the same, A's and not B's.
+inline constexpr double kPresenceSamples = 4.6;
+struct NewCode {
+  std::string name;        // "xfs_attr_*" (a family) or a function
+  bool family = false;
+  bool gone = false;       // A's, not B's
+  double ns_per_op = 0;    // on the side that runs it
+};
+
 struct OpDiff {
   std::string op;
   bool tested = true;  // in the FDR families (DiffConfig::min_ops; not "other")
@@ -243,6 +266,10 @@ struct OpDiff {
   // ns per run.
   std::optional<WaitChain> chain_a, chain_b;
   std::vector<Comparison> hop_waits;
+  // Exact changes and new code (find_exact_changes), the largest first;
+  // for tested ops only.
+  std::vector<ExactChange> exact;
+  std::vector<NewCode> new_code;
 };
 
 // One kernel-thread bucket (workqueue or thread, and the work function a
@@ -328,6 +355,8 @@ struct Diff {
   // the runs were recorded with --fs.
   std::vector<std::pair<std::string, Comparison>> device_bytes_by_kind;
   std::vector<BackgroundDiff> background;  // per bucket, by |Δ CPU| descending
+  // Whole-run exact changes: the test device's bytes by kind.
+  std::vector<ExactChange> exact;
   // fscost's own probe time per traced operation, from each side's warm-up
   // run (bpf_stats); NaN where not measured.
   double tracer_a = std::numeric_limits<double>::quiet_NaN();
@@ -341,6 +370,9 @@ struct Diff {
   // the explanation read, and what the HTML report draws.
   std::shared_ptr<const MeanStacks> stacks_a, stacks_b;
 };
+
+// Whether `c` moved beyond its own run-to-run spread (ExactChange).
+bool exact_change(const Comparison& c);
 
 // Throws UserError if a side has no runs.
 Diff diff_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg = {});

@@ -61,6 +61,12 @@ std::vector<FlameNode> find_paths(Diff& d, const RunSet& a, const RunSet& b,
                                   const MeanStacks& sa, const MeanStacks& sb,
                                   const DiffConfig& cfg);
 
+// After control_fdr: each tested op's exact changes (events and
+// contentions per op beyond their run-to-run spread) and new code (present
+// in every run of one side, in none of the other); the device's bytes by
+// kind. OpDiff::exact, new_code; Diff::exact.
+void find_exact_changes(Diff& d);
+
 // After classify_locks: the op's on-CPU delta split into new code, spin and
 // more work (call graph of the mean stacks of a and b).
 // `tree`: flame_diff_tree of the op's on-CPU mean stacks, as find_paths

@@ -128,6 +128,28 @@ double t_quantile(double p, double df) {
   return quantile(StudentT(df), p);
 }
 
+Resolution resolution(std::span<const double> a, std::span<const double> b, double delta,
+                      double alpha, double power) {
+  Moments ma = moments(a), mb = moments(b);
+  if (ma.n < 2 || mb.n < 2) return {kNaN, kNaN, 0};
+  double na = static_cast<double>(ma.n), nb = static_cast<double>(mb.n);
+  double sd = std::sqrt(((na - 1) * ma.var + (nb - 1) * mb.var) / (na + nb - 2));
+  auto factor = [&](double df) {
+    return t_quantile(1 - alpha / 2, df) + t_quantile(power, df);
+  };
+  Resolution r{sd, factor(na + nb - 2) * sd * std::sqrt(1 / na + 1 / nb), 0};
+  if (!(std::fabs(delta) > 0) || !std::isfinite(delta) || !std::isfinite(sd)) return r;
+  for (std::size_t n = 2; n <= kMaxRunsNeeded; ++n) {
+    double dn = static_cast<double>(n);
+    if (factor(2 * dn - 2) * sd * std::sqrt(2 / dn) <= std::fabs(delta)) {
+      r.runs_needed = n;
+      return r;
+    }
+  }
+  r.runs_needed = kMaxRunsNeeded + 1;
+  return r;
+}
+
 Welch welch_test(std::span<const double> a, std::span<const double> b, double level) {
   Moments ma = moments(a), mb = moments(b);
   if (ma.n < 2 || mb.n < 2) return {false, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN};
@@ -158,8 +180,10 @@ CountTest count_test(std::span<const double> ka, std::span<const double> ea,
   const double Ka = sum(ka), Ea = sum(ea), Kb = sum(kb), Eb = sum(eb);
   if (ka.size() < 2 || kb.size() < 2 || ka.size() != ea.size() || kb.size() != eb.size() ||
       !(Ea > 0) || !(Eb > 0) || !std::isfinite(Ka + Kb))
-    return {false, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN};
+    return {false, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN};
   c.valid = true;
+  c.exposure_a = Ea;
+  c.exposure_b = Eb;
   c.rate_a = Ka / Ea;
   c.rate_b = Kb / Eb;
   c.diff = c.rate_b - c.rate_a;

@@ -67,6 +67,7 @@ struct CountTest {
   double t = 0;
   double p = 1;                   // two-sided
   double ci_lo = 0, ci_hi = 0;    // Wald interval for diff, √(φ (r_a/E_a + r_b/E_b))
+  double exposure_a = 0, exposure_b = 0;  // Σe of each side: samples = rate × exposure
 };
 CountTest count_test(std::span<const double> ka, std::span<const double> ea,
                      std::span<const double> kb, std::span<const double> eb,
@@ -90,6 +91,22 @@ MannWhitney mann_whitney(std::span<const double> a, std::span<const double> b);
 // correction J = 1 − 3 / (4 (n_a + n_b) − 9). NaN if a side has n < 2;
 // ±inf if the pooled sd is 0 and the means differ; 0 if both are equal.
 double hedges_g(std::span<const double> a, std::span<const double> b);
+
+// What a two-sided t test at `alpha` with `power` can resolve at the
+// noise of a and b (their pooled sd): the smallest |mean difference| at
+// these run counts, and the runs per side that would resolve `delta`
+// ((t_{1−α/2} + t_power) · sd · √(1/n_a + 1/n_b) with df n_a + n_b − 2,
+// the usual design approximation). NaN / 0 when a side has < 2 runs or
+// the sd is undefined; runs_needed is 0 when delta is 0 and capped at
+// kMaxRunsNeeded (more than that: say "over").
+inline constexpr std::size_t kMaxRunsNeeded = 1000;
+struct Resolution {
+  double sd = 0;          // pooled
+  double min_effect = 0;  // at n_a, n_b
+  std::size_t runs_needed = 0;
+};
+Resolution resolution(std::span<const double> a, std::span<const double> b, double delta,
+                      double alpha = 0.05, double power = 0.8);
 
 // Benjamini–Hochberg adjusted p-values (q-values), in the input's order:
 // q_i = min over j with rank ≥ rank_i of p_j · m / rank_j, capped at 1.

@@ -27,6 +27,103 @@ bool changed(const OpDiff& op) {
   return op.tested && (op.oncpu.significant() || op.offcpu.significant() || lock_changed(op));
 }
 
+// An op whose time is not resolved but whose exact counts or code changed:
+// what B does differently has an answer, what it costs does not yet.
+bool exactly_changed(const OpDiff& op) {
+  return op.tested && !changed(op) && (!op.exact.empty() || !op.new_code.empty());
+}
+
+// "+0.40 µs/op (CI -0.20..+1.00)", one scale for the three.
+std::string delta_ci(const Comparison& c) {
+  double mag = std::max({std::fabs(c.delta()), std::fabs(c.ci_lo()), std::fabs(c.ci_hi())});
+  auto v = [&](double x) { return diff_fmt::number(x, c.unit, mag, true); };
+  return fmt::format("{}{} (CI {}..{})", v(c.delta()), diff_fmt::suffix(c.unit, mag), v(c.ci_lo()),
+                     v(c.ci_hi()));
+}
+
+// "about 12 runs a side would resolve it", from the pooled noise.
+std::string runs_needed(const Comparison& c, double alpha) {
+  auto r = stats::resolution(c.a, c.b, c.delta(), alpha);
+  if (r.runs_needed == 0) return {};
+  if (r.runs_needed > stats::kMaxRunsNeeded)
+    return fmt::format("over {} runs a side would resolve this difference", stats::kMaxRunsNeeded);
+  return fmt::format("about {} runs a side would resolve this difference", r.runs_needed);
+}
+
+// "xfs_trans_commit 1.02 -> 2.02/op in every run".
+std::string exact_text(const ExactChange& e) {
+  const Comparison& c = e.c;
+  if (c.unit == "/op")  // counts per op: three digits tell 1.02 from 2.02
+    return fmt::format("{} {:.3g} -> {:.3g}/op", e.what, c.sa.mean, c.sb.mean);
+  double mag = std::max(std::fabs(c.sa.mean), std::fabs(c.sb.mean));
+  return fmt::format("{} {} -> {}{}", e.what, diff_fmt::number(c.sa.mean, c.unit, mag, false),
+                     diff_fmt::number(c.sb.mean, c.unit, mag, false), diff_fmt::suffix(c.unit, mag));
+}
+
+std::string new_code_text(const OpDiff& op, bool gone) {
+  std::vector<std::string> names;
+  for (const auto& n : op.new_code)
+    if (n.gone == gone && names.size() < 4) names.push_back(n.name);
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+// The op's exact facts: counts beyond their spread, code new in B (or gone).
+void exact_lines(Page& page, const OpDiff& op) {
+  std::vector<std::string> ex;
+  for (const auto& e : op.exact)
+    if (ex.size() < 3) ex.push_back(exact_text(e));
+  if (!ex.empty())
+    page.para(fmt::format("exact, every B run beyond every A run: {}.", fmt::join(ex, "; ")),
+              "  - ", "    ");
+  for (bool gone : {false, true})
+    if (std::string names = new_code_text(op, gone); !names.empty())
+      page.para(fmt::format("{}: {}.",
+                            gone ? "gone in B (sampled in every A run, no B run)"
+                                 : "new in B (sampled in every B run, no A run)",
+                            names),
+                "  - ", "    ");
+}
+
+// Time not resolved, facts exact: the op's block.
+void unresolved_block(Page& page, const Diff& d, const OpDiff& op) {
+  const Comparison& c = op.oncpu;
+  std::string need = runs_needed(c, d.config.alpha);
+  page.para(fmt::format("{}: on-CPU not resolved at {}+{} runs (q {}), {}{}.", op.op, c.sa.n,
+                        c.sb.n, diff_fmt::q_text(c.q), delta_ci(c), need.empty() ? "" : "; " + need));
+  exact_lines(page, op);
+}
+
+// Nothing resolved: the largest differences seen, and the smallest effect
+// these runs could have told from noise, never a bare "no change".
+std::string silence(const Diff& d, std::size_t width) {
+  Page p;
+  p.width = width;
+  p.blank();
+  std::vector<const OpDiff*> tested;
+  for (const auto& op : d.ops)
+    if (op.tested && op.op != "other") tested.push_back(&op);
+  if (tested.empty()) {
+    p.para("No operation was called often enough to be tested.");
+    return p.out;
+  }
+  p.para("No tested operation's cost changed beyond this noise. The largest differences:");
+  for (std::size_t i = 0; i < tested.size() && i < 2; ++i) {
+    const Comparison& c = tested[i]->oncpu;
+    auto r = stats::resolution(c.a, c.b, c.delta(), d.config.alpha);
+    std::string floor;
+    if (std::isfinite(r.min_effect) && c.sa.mean > 0)
+      floor = fmt::format("; below {}{} ({:.0f}%) an effect cannot be told from noise at {}+{} runs",
+                          diff_fmt::number(r.min_effect, c.unit, r.min_effect, false),
+                          diff_fmt::suffix(c.unit, r.min_effect), 100 * r.min_effect / c.sa.mean,
+                          c.sa.n, c.sb.n);
+    std::string need = runs_needed(c, d.config.alpha);
+    p.para(fmt::format("{} on-CPU {}{}{}.", tested[i]->op, delta_ci(c), floor,
+                       need.empty() ? "" : "; " + need),
+           "  - ", "    ");
+  }
+  return p.out;
+}
+
 // How a lock's cost moved: the significant ones of its three figures.
 std::string how(const LockDiff& l) {
   std::vector<std::string> ways;
@@ -218,11 +315,14 @@ std::string first_screen(const Diff& d, std::size_t width) {
   std::vector<const OpDiff*> shown;
   std::vector<std::string> blocks;
   for (const auto& op : d.ops)
-    if (changed(op)) {
+    if (changed(op) || exactly_changed(op)) {
       Page b;
       b.width = width;
       b.blank();
-      op_block(b, d, op);
+      if (changed(op))
+        op_block(b, d, op);
+      else
+        unresolved_block(b, d, op);
       blocks.push_back(std::move(b.out));
       shown.push_back(&op);
     }
@@ -243,8 +343,19 @@ std::string first_screen(const Diff& d, std::size_t width) {
       if (material(k)) kinds.push_back(kind + " " + diff_fmt::value(k.delta(), k.unit, true));
     dev += kinds.empty() ? "." : fmt::format(": {}.", fmt::join(kinds, ", "));
   }
+  // The device's bytes by kind that moved beyond their spread while the
+  // total did not resolve.
+  std::string exact_dev;
+  if (dev.empty()) {
+    std::vector<std::string> kinds;
+    for (const auto& e : d.exact) kinds.push_back(exact_text(e));
+    if (!kinds.empty())
+      exact_dev = fmt::format("test device writes per run, exact (every B run beyond every A "
+                              "run): {}.",
+                              fmt::join(kinds, "; "));
+  }
   std::size_t bg_at = blocks.size();  // none
-  if (!bg.empty() || !waits.empty() || !events.empty() || !dev.empty()) {
+  if (!bg.empty() || !waits.empty() || !events.empty() || !dev.empty() || !exact_dev.empty()) {
     // Second: after the op that costs most, before the smaller ones (the
     // demo's whole story is writeback work).
     bg_at = std::min<std::size_t>(1, blocks.size());
@@ -258,6 +369,7 @@ std::string first_screen(const Diff& d, std::size_t width) {
     if (!events.empty())
       b.para(fmt::format("kernel threads' filesystem events per run: {}.", fmt::join(events, "; ")));
     if (!dev.empty()) b.para(dev);
+    if (!exact_dev.empty()) b.para(exact_dev);
     blocks.insert(blocks.begin() + static_cast<std::ptrdiff_t>(bg_at), std::move(b.out));
   }
   Page warn;
@@ -300,8 +412,7 @@ std::string first_screen(const Diff& d, std::size_t width) {
     out += b;
     used += lines(b);
   }
-  if (blocks.empty())
-    out += "\nNo tested operation's cost changed significantly.\n";
+  if (blocks.empty()) out += silence(d, width);
   if (left_out > 0 || bg_left_out)
     out += fmt::format("\n{}{}{}: below.\n",
                        left_out ? fmt::format("{} more operation{} changed", left_out,

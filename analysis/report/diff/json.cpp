@@ -161,6 +161,30 @@ void families(W& w, const std::vector<FamilyDiff>& v) {
   w.end_array();
 }
 
+void exact(W& w, const std::vector<ExactChange>& v) {
+  w.begin_array();
+  for (const auto& e : v) {
+    w.begin_object();
+    w.member("what", e.what);
+    member(w, "comparison", e.c);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+void new_code(W& w, const std::vector<NewCode>& v) {
+  w.begin_array();
+  for (const auto& n : v) {
+    w.begin_object();
+    w.member("name", n.name);
+    w.member("family", n.family);
+    w.member("gone", n.gone);
+    w.member("ns_per_op", n.ns_per_op);
+    w.end_object();
+  }
+  w.end_array();
+}
+
 void function(W& w, const FunctionDiff& f) {
   w.begin_object();
   w.member("name", f.name);
@@ -263,6 +287,10 @@ void op_json(W& w, const OpDiff& o, std::size_t function_rows, std::size_t funct
   paths(w, o.paths);
   w.key("families");
   families(w, o.families);
+  w.key("exact");
+  exact(w, o.exact);
+  w.key("new_code");
+  new_code(w, o.new_code);
   w.key("offcpu_parts");
   parts(w, o.offcpu_parts);
   w.key("chains");
@@ -346,6 +374,8 @@ void totals(W& w, const Diff& d) {
   member(w, "fs_kthread_ns", d.fs_kthread_ns);
   member(w, "device_write_bytes", d.device_bytes);
   by_name(w, "device_write_bytes_by_kind", d.device_bytes_by_kind);
+  w.key("exact");
+  exact(w, d.exact);
   w.end_object();
 }
 
