@@ -111,7 +111,9 @@ struct LockStat {
   // operation (page faults, exit).
   SampleKind kind = SampleKind::Op;
   std::string name;  // operation, or kthread bucket; empty for Kernel
-  std::uint64_t address = 0;         // the lock's kernel address
+  // The lock's kernel address with --keep-addresses; else its id in the
+  // recording (1, 2, … by first appearance; an id never has the top bit set).
+  std::uint64_t address = 0;
   std::string symbol;                // kallsyms data symbol, when the lock is static
   // contention_begin flags of the first begin of each wait (LCB_F_SPIN=1,
   // READ=2, WRITE=4, RT=8, PERCPU=16, MUTEX=32), OR-ed over the waits.
@@ -128,7 +130,7 @@ struct LockStat {
 // each wait began: the edges of the wait-for graph (diff/wait_graph.h).
 struct LockHolder {
   std::string op;                // the waiting operation
-  std::uint64_t address = 0;     // the lock
+  std::uint64_t address = 0;     // the lock: address or id, as LockStat::address
   std::string symbol;            // kallsyms data symbol, when the lock is static
   std::uint32_t flags = 0;       // contention_begin flags of the waits (LockStat::flags)
   Stack frames;                  // the waiter's stack at contention_end (names the lock)

@@ -271,7 +271,8 @@ nlohmann::json options_json(const CompareOptions& o) {
                       {"steal_reruns", o.steal_reruns},
                       {"order", to_string(o.order)},
                       {"order_seed", o.order_seed},
-                      {"probes", o.probes}};
+                      {"probes", o.probes},
+                      {"keep_addresses", o.keep_addresses}};
   if (!is_matrix(o)) {
     j["a"] = config(o.a);
     j["b"] = config(o.b);
