@@ -6,6 +6,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -17,6 +19,7 @@
 #include "system/ramdisk.h"
 #include "system/subprocess.h"
 
+#if defined(__x86_64__)
 // Points the frame pointer at a crafted chain of frames and spins on one
 // instruction, so every user-mode sample's frame-pointer walk reads
 // [fscost_test_spin_loop, the chain's return addresses]. Never returns.
@@ -35,6 +38,7 @@ fscost_test_spin_loop:
 )");
 extern "C" [[noreturn]] __attribute__((visibility("hidden"))) void fscost_test_spin(void* fp);
 extern "C" __attribute__((visibility("hidden"))) char fscost_test_spin_loop[];
+#endif
 
 namespace fscost {
 namespace {
@@ -112,6 +116,7 @@ TEST(BpfDrops, DeviceWritesBeyondMaxDevicesAreCounted) {
   EXPECT_TRUE(fits.report["drops"].contains("dev_write_full")) << "listed when zero too";
 }
 
+#if defined(__x86_64__)  // the spinner is x86-64 assembly
 fscost_stack stack_of(std::initializer_list<__u64> ips) {
   fscost_stack st{};
   for (__u64 ip : ips) st.ips[st.depth++] = ip;
@@ -155,6 +160,10 @@ Reported record_spinners(bool collide) {
   fscost_stack s1 = stack_of({x, a, b}), s2 = stack_of({x, a2, b2});
   EXPECT_EQ(fscost_stack_hash(&s1) == fscost_stack_hash(&s2), collide);
   Spinners spinners(a, b, a2, b2);
+  if (spinners.pid() < 0) {
+    ADD_FAILURE() << "fork: " << std::strerror(errno);
+    return {};
+  }
   return record({"--user-stacks", "-p", std::to_string(spinners.pid()), "-d", "2"},
                 collide ? "collide" : "apart");
 }
@@ -175,6 +184,7 @@ TEST(BpfDrops, StackHashCollisionIsCountedNotMerged) {
   EXPECT_GT(apart.report.value("samples_total", std::uint64_t{0}), 1000u)
       << "two threads spun for 2 s: the sampler saw them";
 }
+#endif
 
 }  // namespace
 }  // namespace fscost
