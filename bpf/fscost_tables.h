@@ -90,7 +90,8 @@
 	  "see `fscost features`")						\
 	X(STACK_UPDATE_FAILED, "stack_update_failed",				\
 	  "stacks lost: storing a new stack failed other than by a full map "	\
-	  "(its bucket lock refused a re-entrant or timed-out update)",		\
+	  "(its bucket lock refused a re-entrant or timed-out update, or "	\
+	  "stack takes nested more than four deep on one CPU)",		\
 	  "none needed when small: a program of ours (lock contention, "	\
 	  "or the sampler) ran inside another's update of the map")		\
 	X(STACK_HASH_COLLISION, "stack_hash_collision",				\
