@@ -78,6 +78,7 @@ Diff diff_all_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   std::vector<FlameNode> trees = find_paths(d, a, b, *sa, *sb, cfg);
   control_fdr(d);
   find_exact_changes(d);
+  descend_call_trees(d, a, b);
   const CrossFs fs = cross_fs(d);
   parallel_for(d.ops.size(), [&](std::size_t i) {
     classify_locks(d.ops[i]);

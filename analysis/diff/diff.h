@@ -236,6 +236,16 @@ struct NewCode {
   double ns_per_op = 0;    // on the side that runs it
 };
 
+// A call-tree node whose share of its caller's samples B changed, found by
+// testing down the differential call tree (diff/descent.cpp): the deepest
+// node of a branch of discoveries, each a BH family of one node's children.
+struct ShareChange {
+  std::vector<std::string> frames;  // below the op, outermost first; the last is the node
+  double share_a = 0, share_b = 0;  // of its caller's samples, pooled over runs
+  double q = 1;                     // in its caller's family
+  Comparison ns;  // the node's inclusive ns/op per run: the size of it (its verdict unused)
+};
+
 struct OpDiff {
   std::string op;
   bool tested = true;  // in the FDR families (DiffConfig::min_ops; not "other")
@@ -270,6 +280,8 @@ struct OpDiff {
   // for tested ops only.
   std::vector<ExactChange> exact;
   std::vector<NewCode> new_code;
+  // Shares that changed down the call tree, by |Δ ns/op| (descend_call_trees).
+  std::vector<ShareChange> shares;
 };
 
 // One kernel-thread bucket (workqueue or thread, and the work function a

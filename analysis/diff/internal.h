@@ -67,6 +67,10 @@ std::vector<FlameNode> find_paths(Diff& d, const RunSet& a, const RunSet& b,
 // kind. OpDiff::exact, new_code; Diff::exact.
 void find_exact_changes(Diff& d);
 
+// After control_fdr: per tested op, its call tree tested top-down, each
+// node's children on their share of its samples (OpDiff::shares).
+void descend_call_trees(Diff& d, const RunSet& a, const RunSet& b);
+
 // After classify_locks: the op's on-CPU delta split into new code, spin and
 // more work (call graph of the mean stacks of a and b).
 // `tree`: flame_diff_tree of the op's on-CPU mean stacks, as find_paths

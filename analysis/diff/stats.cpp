@@ -174,13 +174,14 @@ Welch welch_test(std::span<const double> a, std::span<const double> b, double le
 }
 
 CountTest count_test(std::span<const double> ka, std::span<const double> ea,
-                     std::span<const double> kb, std::span<const double> eb, double level) {
+                     std::span<const double> kb, std::span<const double> eb, double level,
+                     double prior_dispersion, double prior_df) {
   CountTest c;
   auto sum = [](std::span<const double> x) { return std::accumulate(x.begin(), x.end(), 0.0); };
   const double Ka = sum(ka), Ea = sum(ea), Kb = sum(kb), Eb = sum(eb);
   if (ka.size() < 2 || kb.size() < 2 || ka.size() != ea.size() || kb.size() != eb.size() ||
       !(Ea > 0) || !(Eb > 0) || !std::isfinite(Ka + Kb))
-    return {false, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN};
+    return {false, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN};
   c.valid = true;
   c.exposure_a = Ea;
   c.exposure_b = Eb;
@@ -195,7 +196,9 @@ CountTest count_test(std::span<const double> ka, std::span<const double> ea,
   };
   pearson(ka, ea, c.rate_a);
   pearson(kb, eb, c.rate_b);
-  c.dispersion = std::max(1.0, chi2 / c.df);
+  c.chi2 = chi2;
+  c.dispersion = std::max(1.0, (chi2 + prior_df * prior_dispersion) / (c.df + prior_df));
+  c.df += prior_df;
   const double r0 = (Ka + Kb) / (Ea + Eb);
   if (r0 == 0) {  // no sample on either side
     c.t = 0;

@@ -68,10 +68,17 @@ struct CountTest {
   double p = 1;                   // two-sided
   double ci_lo = 0, ci_hi = 0;    // Wald interval for diff, √(φ (r_a/E_a + r_b/E_b))
   double exposure_a = 0, exposure_b = 0;  // Σe of each side: samples = rate × exposure
+  double chi2 = 0;  // Pearson χ² of both sides around their own rates (on n_a + n_b − 2 df)
 };
+// With `prior_df` > 0 the dispersion is moderated toward `prior_dispersion`
+// (a family's common one), as limma moderates variances: φ = max(1, (χ² +
+// prior_df · prior_dispersion) / (df + prior_df)) on df + prior_df degrees
+// of freedom. Eight runs' χ² alone is a noisy dispersion (it reads 2 for a
+// Poisson count as often as not); the siblings of one call-tree node share
+// their sampling process and lend it their df (diff/descent.cpp).
 CountTest count_test(std::span<const double> ka, std::span<const double> ea,
                      std::span<const double> kb, std::span<const double> eb,
-                     double level = 0.95);
+                     double level = 0.95, double prior_dispersion = 1, double prior_df = 0);
 
 // Two-sided Mann–Whitney U test. u is U of b (number of pairs with
 // b > a, ties counting 1/2). Exact distribution when there are no ties and

@@ -185,6 +185,21 @@ void new_code(W& w, const std::vector<NewCode>& v) {
   w.end_array();
 }
 
+void shares(W& w, const std::vector<ShareChange>& v) {
+  w.begin_array();
+  for (const auto& sh : v) {
+    w.begin_object();
+    w.key("frames");
+    strings(w, sh.frames);
+    w.member("share_a", sh.share_a);
+    w.member("share_b", sh.share_b);
+    w.member("q", sh.q);
+    member(w, "ns", sh.ns);
+    w.end_object();
+  }
+  w.end_array();
+}
+
 void function(W& w, const FunctionDiff& f) {
   w.begin_object();
   w.member("name", f.name);
@@ -291,6 +306,8 @@ void op_json(W& w, const OpDiff& o, std::size_t function_rows, std::size_t funct
   exact(w, o.exact);
   w.key("new_code");
   new_code(w, o.new_code);
+  w.key("shares");
+  shares(w, o.shares);
   w.key("offcpu_parts");
   parts(w, o.offcpu_parts);
   w.key("chains");

@@ -108,7 +108,8 @@ TEST(DiffExact, AAgainstAWithTheSameCountsNamesNothing) {
   for (std::uint32_t trial = 0; trial < 100; ++trial) {
     Draw d(1000 + trial);
     RunSet a = make_side({}, 5, 0.30, d, "A"), b = make_side({}, 5, 0.30, d, "B");
-    const OpDiff& op = create_of(diff_runs(a, b));
+    Diff diff = diff_runs(a, b);
+    const OpDiff& op = create_of(diff);
     named += !op.exact.empty() || !op.new_code.empty();
   }
   EXPECT_LE(named, 1) << "exact changes named in " << named << " of 100 A-vs-A trials";

@@ -60,5 +60,31 @@ TEST(DiffGolden, LockContention) {
                       }});
 }
 
+// Issue 29: real runs where the time is noise and the mechanism is exact
+// (tests/data/diff/fsmark-parent/README.md): parent pointers under fs_mark
+// at 5+5 runs on a loaded host. The first screen names create's exact
+// change (a second commit per create, which bpftrace counted on the same
+// workload: 1.033 -> 2.033), the families new in B, the roll chain down the
+// call tree, and how many runs would resolve the time.
+TEST(DiffGolden, RealFsMarkParentPointers) {
+  auto a = load_runs(data_path("diff/fsmark-parent/a"), "parent=0");
+  auto b = load_runs(data_path("diff/fsmark-parent/b"), "parent=1");
+  ASSERT_TRUE(a) << a.error().message;
+  ASSERT_TRUE(b) << b.error().message;
+  Diff d = diff_runs(a.value(), b.value());
+  std::string text = render_diff_text(d);
+  std::string first = text.substr(0, text.find("\n-----"));
+  expect_golden("diff/fsmark-parent.txt", first + "\n");
+  std::string flat;  // unwrapped
+  for (char c : first) flat += c == '\n' ? ' ' : c;
+  for (std::size_t at; (at = flat.find("  ")) != std::string::npos;) flat.erase(at, 1);
+  for (const char* want :
+       {"create: on-CPU not resolved at", "runs a side would resolve this difference",
+        "exact, every B run beyond every A run: xfs_trans_commit 1.03 -> 2.03/op",
+        "new in B (sampled in every B run, no A run): xfs_attr_*, xfs_attri_*",
+        "down the call tree: xfs_defer_trans_roll"})
+    EXPECT_NE(flat.find(want), std::string::npos) << want << "\n" << first;
+}
+
 }  // namespace
 }  // namespace fscost::test

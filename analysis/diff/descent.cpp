@@ -1,0 +1,270 @@
+// Testing down the differential call tree. A flat family of every
+// function's cost (~2000 under a create) spends its power on the many
+// tests, and each test carries the run-to-run drift of the whole op: a
+// busy host slows every function of a run together. Here a node's
+// children are tested on their *share of the node's samples*, run by run
+// (the count test with the node's samples as exposure): the drift the
+// children share cancels, and what is left is sampling noise. A node's
+// children form one Benjamini–Hochberg family, tested only under a node
+// whose own share changed (or under a node with a single child, which
+// carries all of it): Yekutieli's hierarchical procedure, so an A-vs-A
+// diff's first family holds its false discoveries to alpha, and a
+// deeper one is reached only through a discovery (docs/DIFF.md, "Down the
+// call tree").
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <unordered_map>
+
+#include "diff/internal.h"
+#include "views/stacks.h"  // FoldedFrames
+
+namespace fscost {
+
+namespace {
+
+// A child needs this many samples on both sides together to be tested: one
+// with fewer cannot reach any threshold, and would only grow the family.
+constexpr double kMinSamples = 4;
+// The weight of a family's common dispersion in each child's, in degrees
+// of freedom: a child's own 5+5 runs give it 8, so the family's counts a
+// little more than twice as much as the child's own (a child that varies
+// far more than its siblings still shows it).
+constexpr double kPriorDf = 20;
+// A share that moved is reported where the node's own cost per op moved
+// the same way by at least this much.
+constexpr double kMaterial = 0.10;
+// Down to this depth below the op (stacks are at most 127 kernel frames).
+constexpr std::size_t kMaxDepth = 128;
+
+// One op's stacks of every run of both sides, merged: per node, its
+// inclusive samples in each run (A's runs first).
+class RunTrie {
+ public:
+  explicit RunTrie(std::size_t runs) : runs_(runs) { nodes_.push_back({Frame(), {}, std::vector<double>(runs, 0)}); }
+
+  void add(std::size_t run, const Stack& frames, std::uint64_t count, FoldedFrames& ff) {
+    std::uint32_t at = 0;
+    nodes_[0].counts[run] += static_cast<double>(count);
+    for (std::size_t i = 0; i < frames.size() && i < kMaxDepth; ++i) {
+      at = child(at, ff.frame(frames[i]));
+      nodes_[at].counts[run] += static_cast<double>(count);
+    }
+  }
+
+  struct Node {
+    Frame frame;
+    std::vector<std::uint32_t> kids;
+    std::vector<double> counts;  // per run
+  };
+  const Node& node(std::uint32_t i) const { return nodes_[i]; }
+
+ private:
+  std::uint32_t child(std::uint32_t parent, const Frame& f) {
+    std::uint64_t key = (static_cast<std::uint64_t>(parent) << 32) | f.id();
+    auto [it, added] = index_.try_emplace(key, static_cast<std::uint32_t>(nodes_.size()));
+    if (added) {
+      nodes_.push_back({f, {}, std::vector<double>(runs_, 0)});
+      nodes_[parent].kids.push_back(it->second);
+    }
+    return it->second;
+  }
+
+  std::size_t runs_;
+  std::vector<Node> nodes_;
+  std::unordered_map<std::uint64_t, std::uint32_t> index_;
+};
+
+struct OpInput {
+  std::string op;
+  RunTrie trie;
+  std::vector<double> ns_per_sample;  // per run: 1e9 / freq / operations (0 if unknown)
+};
+
+std::span<const double> side(const std::vector<double>& v, std::size_t na, bool b) {
+  return b ? std::span<const double>(v).subspan(na) : std::span<const double>(v).first(na);
+}
+
+double total(std::span<const double> v) {
+  double s = 0;
+  for (double x : v) s += x;
+  return s;
+}
+
+class Descent {
+ public:
+  Descent(const OpInput& in, std::size_t na, const DiffConfig& cfg) : in_(in), na_(na), cfg_(cfg) {}
+
+  // The trunk first: from the op down through the child that carries most
+  // of its caller on both sides (xfs_create under xfs_generic_create), whose
+  // share cannot move when the change lies inside it. Each trunk node's
+  // children are a family tested at alpha / (trunk families), so that an
+  // A-vs-A diff still makes a false discovery with at most alpha's chance;
+  // below a discovery, the hierarchy at alpha.
+  std::vector<ShareChange> run() {
+    std::vector<std::pair<std::uint32_t, Stack>> trunk;
+    Stack path;
+    for (std::uint32_t n = 0;;) {
+      const RunTrie::Node& node = in_.trie.node(n);
+      std::optional<std::uint32_t> next = dominant(node);
+      if (node.kids.size() > 1 || (next && in_.trie.node(*next).counts != node.counts))
+        trunk.emplace_back(n, path);
+      if (!next || path.size() >= kMaxDepth) break;
+      n = *next;
+      path.push_back(in_.trie.node(n).frame);
+    }
+    const double level = cfg_.alpha / static_cast<double>(std::max<std::size_t>(1, trunk.size()));
+    for (auto& [n, at] : trunk) family(n, at, level);
+    // Shares are parts of a whole: a node's grows and its siblings' shrink
+    // with it. A finding is a node whose own cost moved the way its share
+    // did, by a tenth (or from nothing).
+    std::erase_if(found_, [](const ShareChange& s) {
+      const Comparison& c = s.ns;
+      bool same_way = (c.delta() > 0) == (s.share_b > s.share_a) && c.delta() != 0;
+      return !same_way || (std::isfinite(c.rel) && std::fabs(c.rel) < kMaterial);
+    });
+    // The deepest node of a branch is the finding: its callers' shares
+    // moved because of it.
+    std::erase_if(found_, [&](const ShareChange& s) {
+      return std::any_of(found_.begin(), found_.end(), [&](const ShareChange& t) {
+        return t.frames.size() > s.frames.size() &&
+               std::equal(s.frames.begin(), s.frames.end(), t.frames.begin());
+      });
+    });
+    return std::move(found_);
+  }
+
+ private:
+  // The child with at least half of the node's samples on each side.
+  std::optional<std::uint32_t> dominant(const RunTrie::Node& node) const {
+    const double a = total(side(node.counts, na_, false)), b = total(side(node.counts, na_, true));
+    for (std::uint32_t k : node.kids) {
+      const auto& kid = in_.trie.node(k);
+      if (2 * total(side(kid.counts, na_, false)) >= a && 2 * total(side(kid.counts, na_, true)) >= b &&
+          a + b > 0)
+        return k;
+    }
+    return std::nullopt;
+  }
+
+  // Below a discovery: a lone child carrying all of the node passes it on;
+  // otherwise the children are a family at alpha.
+  void walk(std::uint32_t n, Stack& path) {
+    const RunTrie::Node& node = in_.trie.node(n);
+    if (node.kids.empty() || path.size() >= kMaxDepth) return;
+    if (node.kids.size() == 1 && in_.trie.node(node.kids[0]).counts == node.counts) {
+      path.push_back(in_.trie.node(node.kids[0]).frame);
+      walk(node.kids[0], path);
+      path.pop_back();
+      return;
+    }
+    family(n, path, cfg_.alpha);
+  }
+
+  // Node `n`'s children (reached by `path`) on their share of its samples,
+  // one BH family at `level`; goes on under the ones whose share changed.
+  void family(std::uint32_t n, Stack& path, double level) {
+    const RunTrie::Node& node = in_.trie.node(n);    std::vector<std::uint32_t> tested;
+    std::vector<stats::CountTest> tests;
+    auto ea = side(node.counts, na_, false), eb = side(node.counts, na_, true);
+    auto test = [&](const RunTrie::Node& kid, double phi, double df) {
+      return stats::count_test(side(kid.counts, na_, false), ea, side(kid.counts, na_, true), eb,
+                               cfg_.level, phi, df);
+    };
+    // First each child on its own; then the family's common dispersion
+    // (Σχ² / Σdf) moderates each one's.
+    double chi2 = 0, df = 0;
+    for (std::uint32_t k : node.kids) {
+      const auto& kid = in_.trie.node(k);
+      if (total(kid.counts) < kMinSamples) continue;
+      auto t = test(kid, 1, 0);
+      if (!t.valid || !std::isfinite(t.p)) continue;
+      tested.push_back(k);
+      chi2 += t.chi2;
+      df += t.df;
+    }
+    const double common = df > 0 ? std::max(1.0, chi2 / df) : 1;
+    const double prior_df = std::min(kPriorDf, df);
+    std::vector<double> p;
+    for (std::uint32_t k : tested) {
+      tests.push_back(test(in_.trie.node(k), common, prior_df));
+      p.push_back(tests.back().p);
+    }
+    std::vector<double> q = stats::benjamini_hochberg(p);
+    const std::optional<std::uint32_t> trunk = dominant(node);
+    for (std::size_t i = 0; i < tested.size(); ++i) {
+      if (!(q[i] < level)) continue;
+      const auto& kid = in_.trie.node(tested[i]);
+      path.push_back(kid.frame);
+      found_.push_back(finding(path, tests[i], q[i], kid));
+      if (tested[i] != trunk) walk(tested[i], path);  // the trunk goes on in run()
+      path.pop_back();
+    }
+  }
+
+  ShareChange finding(const Stack& path, const stats::CountTest& t, double q,
+                      const RunTrie::Node& kid) const {
+    ShareChange s;
+    for (const Frame& f : path) s.frames.push_back(f.str());
+    s.share_a = t.rate_a;
+    s.share_b = t.rate_b;
+    s.q = q;
+    std::vector<double> va, vb;
+    for (std::size_t r = 0; r < kid.counts.size(); ++r)
+      (r < na_ ? va : vb).push_back(kid.counts[r] * in_.ns_per_sample[r]);
+    s.ns = compare(std::move(va), std::move(vb), "ns/op", cfg_.level, cfg_.alpha);
+    return s;
+  }
+
+  const OpInput& in_;
+  std::size_t na_;
+  const DiffConfig& cfg_;
+  std::vector<ShareChange> found_;
+};
+
+double ns_per_sample(const Profile& p, const std::string& op) {
+  for (const auto& o : p.ops)
+    if (o.name == op && o.count > 0 && p.meta.freq_hz > 0)
+      return 1e9 / p.meta.freq_hz / static_cast<double>(o.count);
+  return 0;
+}
+
+}  // namespace
+
+void descend_call_trees(Diff& d, const RunSet& a, const RunSet& b) {
+  if (d.cross_filesystem()) return;  // each side's own code: not a share that changed
+  std::vector<std::size_t> ops;
+  for (std::size_t i = 0; i < d.ops.size(); ++i)
+    if (d.ops[i].tested && d.ops[i].op != "other") ops.push_back(i);
+  const std::size_t runs = a.runs.size() + b.runs.size();
+  std::vector<OpInput> in;
+  in.reserve(ops.size());
+  for (std::size_t i : ops) in.push_back({d.ops[i].op, RunTrie(runs), {}});
+  std::unordered_map<std::string, std::size_t> by_name;
+  for (std::size_t k = 0; k < in.size(); ++k) by_name[in[k].op] = k;
+  FoldedFrames ff;
+  for (std::size_t r = 0; r < runs; ++r) {
+    const Profile& p = r < a.runs.size() ? a.runs[r] : b.runs[r - a.runs.size()];
+    for (auto& o : in) o.ns_per_sample.push_back(ns_per_sample(p, o.op));
+    const std::string* last = nullptr;
+    OpInput* at = nullptr;
+    for (const auto& s : p.samples) {
+      if (s.kind != SampleKind::Op || s.count == 0) continue;
+      if (!last || s.name != *last) {  // neighbouring samples mostly share their op
+        last = &s.name;
+        auto it = by_name.find(s.name);
+        at = it == by_name.end() ? nullptr : &in[it->second];
+      }
+      if (at) at->trie.add(r, s.frames, s.count, ff);
+    }
+  }
+  for (std::size_t k = 0; k < in.size(); ++k) {
+    OpDiff& op = d.ops[ops[k]];
+    op.shares = Descent(in[k], a.runs.size(), d.config).run();
+    std::stable_sort(op.shares.begin(), op.shares.end(), [](const auto& x, const auto& y) {
+      return std::fabs(x.ns.delta()) > std::fabs(y.ns.delta());
+    });
+  }
+}
+
+}  // namespace fscost
