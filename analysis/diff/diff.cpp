@@ -117,21 +117,23 @@ std::string estimate(const OpDiff& op) {
 }
 
 // More than one outlier on a side is the host's doing (a neighbour, steal,
-// reclaim), not a bad run; dropping the slow runs of one side biases the
-// difference. All are kept, and the estimate without them is said beside.
-void keep_clustered(Diff& d, const Diff& without, std::size_t out_a, std::size_t out_b) {
-  std::string what = fmt::format("{} run{} of A and {} of B", out_a, out_a == 1 ? "" : "s", out_b);
+// reclaim), not a bad run, and dropping the slow runs of one side can bias
+// the difference: said on the first screen, with the estimate that keeps
+// every run beside the one that leaves them out.
+void name_cluster(Diff& without, const Diff& all, std::size_t out_a, std::size_t out_b) {
   std::string msg = fmt::format(
-      "outliers cluster: {} are far off their side's median; that is the host (a busy or "
-      "stolen machine), not the runs, so every run is kept",
-      what);
-  const OpDiff* with = headline_op(d);
-  const OpDiff* w = nullptr;
-  for (const auto& op : without.ops)
-    if (with && op.op == with->op) w = &op;
-  if (with && w)
-    msg += fmt::format(": {}; without them {}", estimate(*with), estimate(*w).substr(w->op.size() + 1));
-  d.warnings.insert(d.warnings.begin(), {"outlier-cluster", msg + "; re-run on a quieter host"});
+      "outliers cluster: {} run{} of A and {} of B are far off their side's median; that is "
+      "the host (a busy or stolen machine) more than the runs",
+      out_a, out_a == 1 ? "" : "s", out_b);
+  const OpDiff* w = headline_op(without);
+  const OpDiff* with = nullptr;
+  for (const auto& op : all.ops)
+    if (w && op.op == w->op) with = &op;
+  if (w && with)
+    msg += fmt::format(": {} without them, {} with them", estimate(*w),
+                       estimate(*with).substr(with->op.size() + 1));
+  without.warnings.insert(without.warnings.begin(),
+                          {"outlier-cluster", msg + "; re-run on a quieter host"});
 }
 
 // The diff without the outlier runs, when the first pass found some and
@@ -184,9 +186,8 @@ Diff diff_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   auto kept = without_outliers(d, a, b, cfg);
   if (!kept) return d;
   std::size_t out_a = outlier_runs(d, false).size(), out_b = outlier_runs(d, true).size();
-  if (out_a <= 1 && out_b <= 1) return std::move(*kept);
-  keep_clustered(d, *kept, out_a, out_b);
-  return d;
+  if (out_a > 1 || out_b > 1) name_cluster(*kept, d, out_a, out_b);
+  return std::move(*kept);
 }
 
 }  // namespace fscost

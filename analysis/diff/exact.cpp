@@ -84,6 +84,8 @@ void find_exact_changes(Diff& d) {
     if (!d.cross_filesystem())
       for (const auto& [name, c] : op.xfs)
         if (std::max(c.sa.mean, c.sb.mean) >= 0.01 && exact_change(c)) op.exact.push_back({name, c});
+    // A workload that did different work: its operations per run.
+    if (op.op != "sync" && exact_change(op.count)) op.exact.push_back({"operations per run", op.count});
     for (const LockDiff& l : op.locks)
       if (std::max(l.contentions.sa.mean, l.contentions.sb.mean) >= 0.01 &&
           exact_change(l.contentions))

@@ -159,6 +159,62 @@ RunResult run_unstolen(Session& s, Progress& progress, const PlannedRun& run) {
   return r;
 }
 
+// The op the first screen leads with: the tested one that costs most.
+const OpDiff* headline_op(const Diff& d) {
+  for (const OpDiff& op : d.ops)
+    if (op.tested && op.op != "other") return &op;
+  return nullptr;
+}
+
+// --until-resolved=MAX: while the headline op's on-CPU time is not resolved
+// and the runs a side that would resolve it at this noise are at most MAX,
+// one more run of each configuration per thread count (in alternating
+// order, so the added runs stay counterbalanced), then the diff again.
+void run_until_resolved(Session& s, Progress& progress) {
+  if (s.o.until_resolved == 0 || is_matrix(s.o)) return;
+  for (int runs = s.o.runs; !compare_stop_signal() && !s.outcome.incomplete; ++runs) {
+    auto points = load_points(s.o, s.outcome);
+    auto h = headline_point(points);
+    const OpDiff* op = h ? headline_op(*points[*h].diff) : nullptr;
+    if (!op) return;
+    const Comparison& c = op->oncpu;
+    if (c.significant()) {
+      progress.note(fmt::format("{} on-CPU resolved at {} runs a side", op->op, runs));
+      return;
+    }
+    auto r = stats::resolution(c.a, c.b, c.delta());
+    std::string need = r.runs_needed > stats::kMaxRunsNeeded ? fmt::format("over {}", stats::kMaxRunsNeeded)
+                                                             : std::to_string(r.runs_needed);
+    if (runs >= s.o.until_resolved || r.runs_needed == 0 ||
+        r.runs_needed > static_cast<std::size_t>(s.o.until_resolved)) {
+      progress.note(fmt::format("{} on-CPU not resolved at {} runs a side; at this noise it would "
+                                "take {} (--until-resolved={}): stopping",
+                                op->op, runs, need, s.o.until_resolved));
+      return;
+    }
+    progress.note(fmt::format("{} on-CPU not resolved at {} runs a side (about {} would): one "
+                              "more of each",
+                              op->op, runs, need));
+    for (int t : s.o.threads)
+      for (int k = 0; k < 2; ++k) {
+        int config = runs % 2 == 0 ? k : 1 - k;
+        PlannedRun run{.index = s.outcome.plan.size(), .threads = t,
+                       .config = config, .rep = runs + 1};
+        s.outcome.plan.push_back(run);
+        progress.extend(run);
+        progress.start(run.index);
+        RunResult res = run_unstolen(s, progress, run);
+        s.outcome.results.push_back(res);
+        if (!res.ok() || res.interrupted) {
+          s.outcome.incomplete = true;
+          s.outcome.reason = fmt::format("added run {} failed: {}", run.index + 1, res.error);
+          return;
+        }
+        progress.finish(run.index, res.seconds, res.ops_per_s);
+      }
+  }
+}
+
 // Every planned run until the end, a stop signal or a failure.
 void run_all(Session& s, Progress& progress) {
   warm_up(s, progress);
@@ -182,6 +238,7 @@ void run_all(Session& s, Progress& progress) {
     ok++;
     progress.finish(run.index, r.seconds, r.ops_per_s);
   }
+  if (!s.outcome.incomplete) run_until_resolved(s, progress);
   if (int sig = compare_stop_signal()) {
     s.outcome.incomplete = true;
     s.outcome.reason = fmt::format("interrupted by SIG{}", sigabbrev_np(sig));
@@ -346,6 +403,9 @@ void add_compare(CLI::App& app, std::function<int()>& run) {
       ->capture_default_str();
   sub->add_option("--runs", a->runs, "Runs per configuration per thread count")
       ->capture_default_str();
+  sub->add_flag("--until-resolved{20}", a->until_resolved,
+                "Add interleaved runs while the headline op's time is not resolved and at most "
+                "MAX runs a side would resolve it (--until-resolved=MAX; alone: 20)");
   sub->add_option("--order", a->order, "abba (counterbalanced), abab, or random")
       ->capture_default_str();
   sub->add_option("--order-seed", a->order_seed, "Seed of --order random")->capture_default_str();

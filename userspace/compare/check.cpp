@@ -217,6 +217,11 @@ Result<CompareOptions> check_compare_args(const CompareArgs& a) {
   if (a.steal_reruns < 0)
     return Error{"--steal-reruns must be 0 or more", "4 (the default) or 0 to keep every run"};
   o.steal_reruns = a.steal_reruns;
+  if (a.until_resolved != 0 && (a.until_resolved <= a.runs || a.until_resolved > 100))
+    return Error{fmt::format("--until-resolved={} must be more than --runs ({}) and at most 100",
+                             a.until_resolved, a.runs),
+                 "give the most runs a side it may take, e.g. --until-resolved=20"};
+  o.until_resolved = a.until_resolved;
   auto order = parse_order(a.order);
   if (!order) return order.error();
   o.order = order.value();
@@ -269,6 +274,7 @@ nlohmann::json options_json(const CompareOptions& o) {
                       {"runs_per_config", o.runs},
                       {"warmup_runs_per_config", o.warmup},
                       {"steal_reruns", o.steal_reruns},
+                      {"until_resolved", o.until_resolved},
                       {"order", to_string(o.order)},
                       {"order_seed", o.order_seed},
                       {"probes", o.probes},

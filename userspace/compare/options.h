@@ -105,6 +105,7 @@ struct CompareArgs {
   int runs = 5;
   int warmup = 1;  // discarded runs per configuration before the measured ones
   int steal_reruns = 4;  // runs the host stole from that are run again, per compare
+  int until_resolved = 0;  // --until-resolved[=MAX]: runs a side at most; 0 = off
   std::string order = "abba";
   std::uint64_t order_seed = 1;
   std::string probes = "default";
@@ -131,6 +132,9 @@ struct CompareOptions {
   int runs = 0;
   int warmup = 1;
   int steal_reruns = 4;
+  // --until-resolved=MAX: pairs of runs are added, interleaved, while the
+  // headline op's time is not resolved and MAX runs a side would (0: off).
+  int until_resolved = 0;
   RunOrder order = RunOrder::Abba;
   std::uint64_t order_seed = 1;
   std::string probes;

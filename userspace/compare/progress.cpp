@@ -118,6 +118,11 @@ void Progress::start(std::size_t index) {
   std::fflush(out_);
 }
 
+void Progress::extend(const PlannedRun& run) {
+  plan_.push_back(run);
+  seconds_.emplace_back();
+}
+
 void Progress::tick() {
   if (tty_ && Clock::now() - drawn_ >= std::chrono::milliseconds(500)) draw();
 }

@@ -44,6 +44,8 @@ class Progress {
   Progress& operator=(const Progress&) = delete;
 
   void start(std::size_t index);
+  // A run added to the plan after the start (compare --until-resolved).
+  void extend(const PlannedRun& run);
   void tick();  // while a run is going; redraws at most twice a second
   void finish(std::size_t index, double seconds, std::optional<double> ops_per_s);
   void note(const std::string& line);  // a message, kept above the progress line

@@ -296,11 +296,17 @@ std::vector<std::string> background_events(const Diff& d) {
   return out;
 }
 
-// Warnings about the whole comparison, and those about an op shown here.
+// Warnings about the whole comparison, and those about an op whose change
+// is shown here; not those that change no figure on the screen (the user
+// share, other work on the machine, a handful of missed program runs), nor
+// the noise of an op whose line already says its time was not resolved.
+// All of them are in the full text below the separator.
 bool reads_here(const Warning& w, const std::vector<const OpDiff*>& shown) {
+  if (w.kind == "user-share" || w.kind == "busy-machine" || w.kind == "drops-minor") return false;
   if (w.kind != "noise" && w.kind != "op-count") return true;
-  return std::any_of(shown.begin(), shown.end(),
-                     [&](const OpDiff* op) { return w.message.starts_with(op->op + ":"); });
+  return std::any_of(shown.begin(), shown.end(), [&](const OpDiff* op) {
+    return w.message.starts_with(op->op + ":") && (w.kind != "noise" || changed(*op));
+  });
 }
 
 std::size_t lines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
@@ -442,7 +448,15 @@ std::string first_screen(const Diff& d, std::size_t width) {
     ++n;
   }
   out += warn.out.substr(0, at);
-  if (at < warn.out.size()) out += "(more warnings below)\n";
+  std::size_t more = 0;  // the warnings left out here, all of them in the text below
+  for (const auto& w : d.warnings) more += !(reads_here(w, shown) && !(bg_block && w.kind == "background"));
+  for (std::size_t rest = at; rest < warn.out.size();) {
+    more += warn.out.compare(rest, 2, "- ") == 0;
+    std::size_t nl = warn.out.find('\n', rest);
+    if (nl == std::string::npos) break;
+    rest = nl + 1;
+  }
+  if (more > 0) out += fmt::format("({} more warning{} below)\n", more, more == 1 ? "" : "s");
   return out;
 }
 
