@@ -90,6 +90,16 @@ void erase_by(std::vector<T>& v, Key T::*key, const std::string& value) {
   std::erase_if(v, [&](const T& e) { return e.*key == value; });
 }
 
+// One change to the record, under its lock, written at once.
+template <class Change>
+Status edit(Change change) {
+  Registry& r = registry();
+  std::lock_guard lock(r.mu);
+  r.forget_parent();
+  change(r.data);
+  return r.write();
+}
+
 }  // namespace
 
 namespace run_state {
@@ -113,52 +123,32 @@ Result<std::string> make_mountpoint() {
 }
 
 Status add_image(const MadeImage& m) {
-  Registry& r = registry();
-  std::lock_guard lock(r.mu);
-  r.forget_parent();
-  r.data.images.push_back(m);
-  return r.write();
+  return edit([&](RunStateData& d) { d.images.push_back(m); });
 }
 
 Status add_loop(const MadeLoop& m) {
-  Registry& r = registry();
-  std::lock_guard lock(r.mu);
-  r.forget_parent();
-  r.data.loops.push_back(m);
-  return r.write();
+  return edit([&](RunStateData& d) { d.loops.push_back(m); });
 }
 
 Status set_mount(const std::string& dir, std::uint64_t mnt_id) {
-  Registry& r = registry();
-  std::lock_guard lock(r.mu);
-  r.forget_parent();
-  for (MadeMount& m : r.data.mounts)
-    if (m.dir == dir) m.mnt_id = mnt_id;
-  return r.write();
+  return edit([&](RunStateData& d) {
+    for (MadeMount& m : d.mounts)
+      if (m.dir == dir) m.mnt_id = mnt_id;
+  });
 }
 
+// A piece is forgotten once it is released; nothing is left to undo if the
+// rewrite fails, so its error is not the caller's.
 void forget_image(const std::string& path) {
-  Registry& r = registry();
-  std::lock_guard lock(r.mu);
-  r.forget_parent();
-  erase_by(r.data.images, &MadeImage::path, path);
-  (void)r.write();
+  (void)edit([&](RunStateData& d) { erase_by(d.images, &MadeImage::path, path); });
 }
 
 void forget_loop(const std::string& path) {
-  Registry& r = registry();
-  std::lock_guard lock(r.mu);
-  r.forget_parent();
-  erase_by(r.data.loops, &MadeLoop::path, path);
-  (void)r.write();
+  (void)edit([&](RunStateData& d) { erase_by(d.loops, &MadeLoop::path, path); });
 }
 
 void forget_mount(const std::string& dir) {
-  Registry& r = registry();
-  std::lock_guard lock(r.mu);
-  r.forget_parent();
-  erase_by(r.data.mounts, &MadeMount::dir, dir);
-  (void)r.write();
+  (void)edit([&](RunStateData& d) { erase_by(d.mounts, &MadeMount::dir, dir); });
 }
 
 }  // namespace run_state

@@ -12,83 +12,17 @@
 #include <vector>
 
 #include "diff/diff.h"
-#include "diff_fixture.h"  // kCreatePath, frames_of
+#include "synthetic_runs.h"  // Draw, make_side, background
 
 namespace fscost::test {
 namespace {
 
-// mt19937's specified output only: the same runs with every library.
-class Draw {
- public:
-  explicit Draw(std::uint32_t seed) : g_(seed) {}
-  double uniform() { return (static_cast<double>(g_()) + 0.5) / 4294967296.0; }
-  double z() {
-    return std::sqrt(-2 * std::log(uniform())) * std::cos(6.283185307179586 * uniform());
-  }
-  std::uint64_t poisson(double lambda) {
-    if (lambda <= 0) return 0;
-    if (lambda > 30) return static_cast<std::uint64_t>(std::max(0.0, std::round(lambda + std::sqrt(lambda) * z())));
-    double p = std::exp(-lambda), cdf = p, u = uniform();
-    std::uint64_t k = 0;
-    while (u > cdf && k < 1000) cdf += (p *= lambda / static_cast<double>(++k));
-    return k;
-  }
-
- private:
-  std::mt19937 g_;
-};
-
-struct Function {
-  std::string leaf;
-  double per_run = 0;  // mean samples per run
-};
-
-constexpr std::uint32_t kFreq = 4999;
-constexpr std::uint64_t kOps = 20000;
 const std::string kTarget = "xfs_target_fn";
-
-// As diff_power_test's runs: every function one stack under create,
-// Poisson around its rate × a run factor (lognormal, sd `drift`) × the
-// run's op count (±5%).
-Profile make_run(const std::vector<Function>& fns, double drift, Draw& d) {
-  Profile p;
-  p.meta.kernel_release = "6.8.0-test";
-  p.meta.cpus = 2;
-  p.meta.freq_hz = kFreq;
-  p.meta.command = "synthetic";
-  const double factor = std::exp(drift * d.z() - drift * drift / 2);
-  const auto ops = static_cast<std::uint64_t>(static_cast<double>(kOps) * (1 + 0.05 * (2 * d.uniform() - 1)));
-  const double scale = static_cast<double>(ops) / static_cast<double>(kOps);
-  std::uint64_t total = 0;
-  for (const auto& f : fns) {
-    std::uint64_t k = d.poisson(f.per_run * factor * scale);
-    if (k == 0) continue;
-    p.samples.push_back({SampleKind::Op, "create", frames_of(kCreatePath, {f.leaf}), k});
-    total += k;
-  }
-  const auto oncpu = static_cast<std::uint64_t>(static_cast<double>(total) * 1e9 / kFreq);
-  p.ops.push_back({"create", ops, 0, oncpu, oncpu, std::vector<std::uint64_t>(kLatencyBuckets, 0), 0});
-  p.rusage = {true, oncpu / 10, oncpu, oncpu * 2};
-  p.meta.duration_ns = oncpu * 2;
-  return p;
-}
-
-RunSet make_side(const std::vector<Function>& fns, double drift, Draw& d, const std::string& label) {
-  RunSet s;
-  s.label = label;
-  for (std::size_t i = 0; i < 5; ++i) {
-    s.runs.push_back(make_run(fns, drift, d));
-    s.sources.push_back(label + "/run" + std::to_string(i + 1) + ".profile");
-  }
-  return s;
-}
 
 // 2000 functions whose rates span 1 to 5000 samples a run, log-uniformly
 // (a real create profile's long tail), and the target at 100 a run.
 std::vector<Function> functions(Draw& d, double target) {
-  std::vector<Function> fns;
-  for (std::size_t i = 0; i < 2000; ++i)
-    fns.push_back({"xfs_synth_f" + std::to_string(i), std::exp(std::log(5000.0) * d.uniform())});
+  std::vector<Function> fns = background(2000, d);
   fns.push_back({kTarget, target});
   return fns;
 }
@@ -123,7 +57,7 @@ TEST(DiffDescent, OneFunctionAtTwiceItsCostAmongTwoThousandIsFound) {
     Draw d(500 + trial);
     std::vector<Function> a = functions(d, 100), b = a;
     b.back().per_run = 200;
-    RunSet ra = make_side(a, 0.15, d, "A"), rb = make_side(b, 0.15, d, "B");
+    RunSet ra = make_side(a, 0.15, 5, d, "A"), rb = make_side(b, 0.15, 5, d, "B");
     Diff diff = diff_runs(ra, rb, keep_all());
     const OpDiff& op = create_of(diff);
     descent += descent_found(op);
@@ -139,7 +73,7 @@ TEST(DiffDescent, AAgainstAHoldsItsFalseDiscoveries) {
   for (std::uint32_t trial = 0; trial < kTrials; ++trial) {
     Draw d(900 + trial);
     std::vector<Function> fns = functions(d, 100);
-    RunSet ra = make_side(fns, 0.15, d, "A"), rb = make_side(fns, 0.15, d, "B");
+    RunSet ra = make_side(fns, 0.15, 5, d, "A"), rb = make_side(fns, 0.15, 5, d, "B");
     Diff diff = diff_runs(ra, rb, keep_all());
     trials_with_any += !create_of(diff).shares.empty();
   }

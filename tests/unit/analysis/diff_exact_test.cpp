@@ -11,38 +11,16 @@
 #include <vector>
 
 #include "diff/diff.h"
-#include "diff_fixture.h"  // kCreatePath, frames_of
+#include "synthetic_runs.h"  // Draw, kFreq
 #include "report/diff_report.h"
 
 namespace fscost::test {
 namespace {
 
-// mt19937's specified output only: the same runs with every library.
-class Draw {
- public:
-  explicit Draw(std::uint32_t seed) : g_(seed) {}
-  double uniform() { return (static_cast<double>(g_()) + 0.5) / 4294967296.0; }
-  double z() {
-    return std::sqrt(-2 * std::log(uniform())) * std::cos(6.283185307179586 * uniform());
-  }
-  std::uint64_t poisson(double lambda) {
-    if (lambda > 30) return static_cast<std::uint64_t>(std::max(0.0, std::round(lambda + std::sqrt(lambda) * z())));
-    double p = std::exp(-lambda), cdf = p, u = uniform();
-    std::uint64_t k = 0;
-    while (u > cdf && k < 1000) cdf += (p *= lambda / static_cast<double>(++k));
-    return k;
-  }
-
- private:
-  std::mt19937 g_;
-};
-
 struct Side {
   double commits_per_op = 1.02;  // xfs_trans_commit per create
   bool attr = false;             // xfs_attr_* sampled under create
 };
-
-constexpr std::uint32_t kFreq = 4999;
 
 // One run of 20,000 (±5%) creates at 6 µs on CPU each, drifting by a
 // lognormal factor of sd `time_sd`; its commits exact up to ±0.5%.
