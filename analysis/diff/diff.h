@@ -226,8 +226,9 @@ struct ExactChange {
 };
 // Code B runs and A does not, by presence over runs: sampled in every B
 // run, in no A run, where A's runs would have shown it at B's rate (at
-// least kPresenceSamples expected in them together: a chance of e^-4.6
-// = 1% of missing it by sampling alone). `gone`: the same, A's and not B's.
+// least kPresenceSamples expected in them together, a chance of e^-4.6 =
+// 1% of missing it by sampling alone, and more with many candidates:
+// e^-x ≤ 0.05 / candidates). `gone`: the same, A's and not B's.
 inline constexpr double kPresenceSamples = 4.6;
 struct NewCode {
   std::string name;        // "xfs_attr_*" (a family) or a function

@@ -29,7 +29,7 @@ namespace {
 
 // Sampled in every run of `on`, in none of `off`, where `off` had the
 // exposure to show it: rate(on) × exposure(off) ≥ kPresenceSamples.
-bool present_only(const Comparison& c, bool in_b) {
+bool present_only(const Comparison& c, bool in_b, double floor) {
   if (c.test != StatTest::Counts || !c.counts.valid) return false;
   const auto& on = in_b ? c.b : c.a;
   const auto& off = in_b ? c.a : c.b;
@@ -38,20 +38,29 @@ bool present_only(const Comparison& c, bool in_b) {
   if (!std::ranges::all_of(off, [](double v) { return v == 0; })) return false;
   double rate = in_b ? c.counts.rate_b : c.counts.rate_a;
   double exposure = in_b ? c.counts.exposure_a : c.counts.exposure_b;
-  return rate * exposure >= kPresenceSamples;
+  return rate * exposure >= floor;
+}
+
+// The samples the other side's runs would have shown, for presence over
+// `m` candidates to be a finding: e^-floor ≤ 0.05 / m (Bonferroni over the
+// op's functions and families, so a create's ~1500 ask for about 10), and
+// never below kPresenceSamples.
+double presence_floor(std::size_t m) {
+  return std::max(kPresenceSamples, std::log(static_cast<double>(std::max<std::size_t>(m, 1)) / 0.05));
 }
 
 void add_new_code(OpDiff& op) {
+  const double floor = presence_floor(op.functions.size() + op.families.size());
   for (bool in_b : {true, false}) {
     std::vector<std::string> families;
     for (const auto& f : op.families)
-      if (present_only(f.inclusive, in_b)) {
+      if (present_only(f.inclusive, in_b, floor)) {
         op.new_code.push_back({f.name, true, !in_b, in_b ? f.inclusive.sb.mean : f.inclusive.sa.mean});
         families.push_back(f.name.substr(0, f.name.size() - 2));  // "xfs_attr_*" → "xfs_attr"
       }
     // Functions outside the families already named.
     for (const auto& fn : op.functions) {
-      if (!present_only(fn.inclusive, in_b)) continue;
+      if (!present_only(fn.inclusive, in_b, floor)) continue;
       std::string fam(function_family(fn.name));
       if (!fam.empty() && std::ranges::find(families, fam) != families.end()) continue;
       op.new_code.push_back({fn.name, false, !in_b, in_b ? fn.inclusive.sb.mean : fn.inclusive.sa.mean});

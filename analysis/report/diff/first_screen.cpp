@@ -46,6 +46,10 @@ std::string delta_ci(const Comparison& c) {
 std::string runs_needed(const Comparison& c, double alpha) {
   auto r = stats::resolution(c.a, c.b, c.delta(), alpha);
   if (r.runs_needed == 0) return {};
+  // Enough runs for one test, not for its FDR family: at the edge.
+  if (r.runs_needed <= std::max(c.sa.n, c.sb.n))
+    return "the difference is at the edge: resolved by one test at these runs, not after the "
+           "FDR control over the diff's figures";
   if (r.runs_needed > stats::kMaxRunsNeeded)
     return fmt::format("over {} runs a side would resolve this difference", stats::kMaxRunsNeeded);
   return fmt::format("about {} runs a side would resolve this difference", r.runs_needed);
