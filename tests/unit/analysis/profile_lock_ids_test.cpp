@@ -24,13 +24,10 @@ namespace {
 
 using nlohmann::json;
 
-// The fixture as a default recording writes it: each lock's address
-// replaced by its id (the recorder's hide_lock_addresses), one holder of
-// lock 1 for lock_holders[].
+// The fixture (a default recording: lock ids) with one holder of lock 1
+// for lock_holders[].
 Profile with_ids() {
   Profile p = test::full_profile();
-  std::uint64_t id = 0;
-  for (auto& s : p.locks) s.address = ++id;
   LockHolder h;
   h.op = "create";
   h.address = 1;
@@ -76,7 +73,7 @@ TEST(ProfileLockIds, IdsAreWrittenAsLockIdAndReadBack) {
 // --keep-addresses: each address a "0x…" string (exact where JSON numbers
 // are doubles, and found by grep); profiles from before ids wrote numbers.
 TEST(ProfileLockIds, KernelAddressesStayAddresses) {
-  json doc = json::parse(serialize_profile(test::full_profile()));
+  json doc = json::parse(serialize_profile(test::full_profile_with_addresses()));
   for (const auto& s : doc["locks"]) {
     EXPECT_FALSE(s.contains("lock_id")) << s.dump();
     EXPECT_TRUE(s["address"].get<std::string>().starts_with("0xffff")) << s.dump();
@@ -111,7 +108,7 @@ TEST(ProfileLockIds, IdentityIsChecked) {
   doc["locks"][0]["lock_id"] = "1";
   EXPECT_EQ(parse_error(doc), "p.json: locks[0].lock_id: expected unsigned integer, got string");
   for (const char* bad : {"ffff888000001000", "0x", "0x10000000000000000", "0xffffg", "0x-1"}) {
-    doc = json::parse(serialize_profile(test::full_profile()));
+    doc = json::parse(serialize_profile(test::full_profile_with_addresses()));
     doc["locks"][3]["address"] = bad;
     EXPECT_EQ(parse_error(doc),
               fmt::format("p.json: locks[3].address: expected a 0x-prefixed hex address of up to "
@@ -154,7 +151,7 @@ TEST(ProfileLockIds, AnUnnamedLockIsNamedByItsIdInEveryOutput) {
   }
   EXPECT_TRUE(named);
   std::size_t with_address = 0;
-  for (const auto& [what, text] : every_output(test::full_profile()))
+  for (const auto& [what, text] : every_output(test::full_profile_with_addresses()))
     with_address += text.find("lock@0xffff888012345678") != std::string::npos;
   EXPECT_GE(with_address, 5u) << "the kept address is in the lock view's outputs";
 }

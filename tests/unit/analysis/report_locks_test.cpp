@@ -31,7 +31,7 @@ TEST(LockView, RowsPerOpAndKthreads) {
   EXPECT_EQ(v.background[0].name, "CIL context lock (xlog_cil_push_work)");
   EXPECT_EQ(v.background[1].name, "__flush_workqueue lock");
   EXPECT_EQ(v.background[1].type, "mutex (spun)");
-  EXPECT_EQ(v.background[2].name, "lock@0xffff888012345678");
+  EXPECT_EQ(v.background[2].name, "lock#8");
   // --op narrows the operations, never the kernel threads.
   LockView u = build_lock_view(full_profile(), locks("unlink"));
   ASSERT_EQ(u.ops.size(), 1u);
@@ -148,7 +148,7 @@ TEST(ReportLocks, Json) {
   EXPECT_TRUE(j["ops"][3]["spin_check"]["sampled_spin_ns"].is_number());  // fsync: 0 samples
   ASSERT_EQ(j["kthreads"].size(), 3u);
   EXPECT_EQ(j["kthreads"][2]["thread"], "xfsaild/loop0");
-  EXPECT_EQ(j["kthreads"][2]["name"], "lock@0xffff888012345678");
+  EXPECT_EQ(j["kthreads"][2]["name"], "lock#8");
   EXPECT_FALSE(j["kthreads"][2].contains("count_per_op"));
 }
 
