@@ -101,14 +101,6 @@ Diff diff_all_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
 }
 
 
-// The op that costs the workload most, tested: what an estimate with and
-// without some runs is told by.
-const OpDiff* headline_op(const Diff& d) {
-  for (const auto& op : d.ops)
-    if (op.tested && op.op != "other") return &op;
-  return nullptr;
-}
-
 // "create on-CPU +0.40 µs/op (CI -0.20..+1.00)".
 std::string estimate(const OpDiff& op) {
   const Comparison& c = op.oncpu;
@@ -174,6 +166,12 @@ std::optional<Diff> without_outliers(const Diff& d, const RunSet& a, const RunSe
 }
 
 }  // namespace
+
+const OpDiff* headline_op(const Diff& d) {
+  for (const auto& op : d.ops)
+    if (op.tested && op.op != "other") return &op;
+  return nullptr;
+}
 
 CrossFs cross_fs(const Diff& d) {
   if (!d.cross_filesystem()) return {};

@@ -384,6 +384,10 @@ struct Diff {
   std::shared_ptr<const MeanStacks> stacks_a, stacks_b;
 };
 
+// The op the first screen leads with: the tested one that costs the
+// workload most (Diff::ops' order); nullptr if none is tested.
+const OpDiff* headline_op(const Diff& d);
+
 // Whether `c` moved beyond its own run-to-run spread (ExactChange).
 bool exact_change(const Comparison& c);
 

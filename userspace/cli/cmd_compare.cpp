@@ -159,13 +159,6 @@ RunResult run_unstolen(Session& s, Progress& progress, const PlannedRun& run) {
   return r;
 }
 
-// The op the first screen leads with: the tested one that costs most.
-const OpDiff* headline_op(const Diff& d) {
-  for (const OpDiff& op : d.ops)
-    if (op.tested && op.op != "other") return &op;
-  return nullptr;
-}
-
 // --until-resolved=MAX: while the headline op's on-CPU time is not resolved
 // and the runs a side that would resolve it at this noise are at most MAX,
 // one more run of each configuration per thread count (in alternating

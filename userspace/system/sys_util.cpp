@@ -1,7 +1,6 @@
 #include "system/sys_util.h"
 
 #include <dirent.h>
-#include <signal.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -28,8 +27,6 @@ std::string human_bytes(uint64_t b) {
   std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
   return buf;
 }
-
-bool pid_alive(pid_t pid) { return pid > 0 && (::kill(pid, 0) == 0 || errno == EPERM); }
 
 std::vector<std::string> list_dir(const std::string& path) {
   std::vector<std::string> names;

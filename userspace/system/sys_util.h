@@ -32,9 +32,6 @@ std::string errno_hint(int err);
 // "1.5 GiB": one decimal, binary units.
 std::string human_bytes(uint64_t b);
 
-// True while `pid` exists, even when it is not ours to signal.
-bool pid_alive(pid_t pid);
-
 // The entries of a directory, without "." and ".."; empty if it cannot be read.
 std::vector<std::string> list_dir(const std::string& path);
 

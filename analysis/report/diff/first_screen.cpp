@@ -34,12 +34,16 @@ bool exactly_changed(const OpDiff& op) {
          (!op.exact.empty() || !op.new_code.empty() || !op.shares.empty());
 }
 
-// "+0.40 µs/op (CI -0.20..+1.00)", one scale for the three.
-std::string delta_ci(const Comparison& c) {
+// "+0.40 µs/op (CI -0.20..+1.00)", one scale for the three; with `times`
+// "+50.0 ms (6.0× A, CI +40.1..+59.9)".
+std::string delta_ci(const Comparison& c, bool times = false) {
   double mag = std::max({std::fabs(c.delta()), std::fabs(c.ci_lo()), std::fabs(c.ci_hi())});
   auto v = [&](double x) { return diff_fmt::number(x, c.unit, mag, true); };
-  return fmt::format("{}{} (CI {}..{})", v(c.delta()), diff_fmt::suffix(c.unit, mag), v(c.ci_lo()),
-                     v(c.ci_hi()));
+  std::string ratio = !times          ? ""
+                      : c.sa.mean > 0 ? fmt::format("{:.1f}× A, ", c.sb.mean / c.sa.mean)
+                                      : "new in B, ";
+  return fmt::format("{}{} ({}CI {}..{})", v(c.delta()), diff_fmt::suffix(c.unit, mag), ratio,
+                     v(c.ci_lo()), v(c.ci_hi()));
 }
 
 // "about 12 runs a side would resolve it", from the pooled noise.
@@ -240,13 +244,7 @@ void op_block(Page& page, const Diff& d, const OpDiff& op) {
 }
 
 // "+50.0 ms (6.0× A, CI +40.1..+59.9)": a background figure's change.
-std::string change_text(const Comparison& c) {
-  std::string times = c.sa.mean > 0 ? fmt::format("{:.1f}× A", c.sb.mean / c.sa.mean) : "new in B";
-  double mag = std::max({std::fabs(c.delta()), std::fabs(c.ci_lo()), std::fabs(c.ci_hi())});
-  auto v = [&](double x) { return diff_fmt::number(x, c.unit, mag, true); };
-  return fmt::format("{}{} ({}, CI {}..{})", v(c.delta()), diff_fmt::suffix(c.unit, mag), times,
-                     v(c.ci_lo()), v(c.ci_hi()));
-}
+std::string change_text(const Comparison& c) { return delta_ci(c, true); }
 
 // A bucket as the reader should take it: the test filesystem's own, or
 // other kernel work that may or may not be for it.
@@ -355,12 +353,7 @@ std::string first_screen(const Diff& d, std::size_t width) {
                            events = background_events(d);
   std::string dev;
   if (const Comparison& c = d.device_bytes; material(c)) {
-    double mag = std::max({std::fabs(c.delta()), std::fabs(c.ci_lo()), std::fabs(c.ci_hi())});
-    auto v = [&](double x) { return diff_fmt::number(x, c.unit, mag, true); };
-    dev = fmt::format("test device writes per run: {}{} ({}, CI {}..{})", v(c.delta()),
-                      diff_fmt::suffix(c.unit, mag),
-                      c.sa.mean > 0 ? fmt::format("{:.1f}× A", c.sb.mean / c.sa.mean) : "new in B",
-                      v(c.ci_lo()), v(c.ci_hi()));
+    dev = "test device writes per run: " + change_text(c);
     // what moved: data, metadata or log (REQ_META, the log's sectors)
     std::vector<std::string> kinds;
     for (const auto& [kind, k] : d.device_bytes_by_kind)
