@@ -67,9 +67,10 @@ struct DiffConfig {
   // Ops called fewer times per run (the larger side's mean), and "other",
   // are not tested: out of the FDR families and the first screen.
   double min_ops = 100;
-  // Leave out of every figure the runs found to be outliers (the "outlier"
-  // rule of docs/DIFF.md), while each side keeps at least 3 runs; they are
-  // named in a "dropped" warning and stay on disk.
+  // Leave out of every figure the outlier runs (the "outlier" rule of
+  // docs/DIFF.md) that carry the host's mark (steal, other work, page
+  // zeroing), while each side keeps at least 3 runs; they are named in a
+  // "dropped" warning and stay on disk. Unmarked outliers always stay.
   bool drop_outliers = true;
 };
 

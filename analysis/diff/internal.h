@@ -110,9 +110,23 @@ void full_fs_warnings(const RunSet& s, const std::string& label, std::vector<War
 // ρ ≥ 0.9 each). Appended to `out`.
 void run_warnings(const Diff& d, const RunSet& a, const RunSet& b, std::vector<Warning>& out);
 
-// The runs of side A (false) or B (true) that run_warnings calls outliers,
-// by index into the RunSet.
-std::vector<std::size_t> outlier_runs(const Diff& d, bool side_b);
+// A run of side A (false) or B (true) that run_warnings calls an outlier,
+// by index into the RunSet: its figures, and the host's mark on it (steal
+// or other work above 10% of the machine and 10 points above the median
+// run's, extra page zeroing), "" if it has none. Only a marked run may be left out: an unmarked one is the
+// workload's own spread (fs_mark's shared-directory convoy makes runs
+// bimodal), and dropping it biases the difference (docs/DIFF.md).
+struct OutlierRun {
+  std::size_t run = 0;
+  std::vector<std::string> items;  // "wall clock 1.21 s (median 1.42 s)"
+  std::string host;                // "steal 20%"; "" if unmarked
+  std::string seen;                // unmarked: what was seen ("steal 2%, other work 1%")
+};
+std::vector<OutlierRun> outlier_runs(const Diff& d, const RunSet& a, const RunSet& b,
+                                     bool side_b);
+
+// "B run3.profile is an outlier": how run_warnings opens its message.
+std::string outlier_prefix(const RunSet& s, std::size_t run);
 
 std::vector<Warning> diff_warnings(const Diff& d, const RunSet& a, const RunSet& b,
                                    const std::vector<RunMetrics>& ma,

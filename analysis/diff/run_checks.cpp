@@ -2,8 +2,9 @@
 // internal.h): a run far off its side's others on a whole-run or per-op
 // figure (an outlier, by a robust rule), and figures that follow the runs'
 // order on both sides (drift: the VM handing memory back to its host, a
-// neighbour's load). Both are named, never silently dropped: the runs stay
-// in every figure, so the reader can judge.
+// neighbour's load), and the host's marks on each run (steal, other work,
+// page zeroing). All are named, never silently dropped; diff_runs leaves
+// out only an outlier the host marked.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -140,25 +141,109 @@ bool timed(const RunSet& s) {
 
 constexpr double kOtherShare = 0.10;
 
+// Sampled on-CPU time of the ops spent zeroing pages (clear_page*): high in
+// a run whose memory the host had taken back (virtio-balloon free page
+// reporting hands it over about 2 s after the guest frees it), which then
+// faults it in again at about 1 s per GiB.
+constexpr std::string_view kZeroing[] = {"clear_page*", "clear_huge_page", "folio_zero_user"};
+constexpr double kZeroingPoints = 0.05;
+
+// What the machine did around each run besides the workload, from
+// /proc/stat (compare keeps it in the profile's setup) and the run's own
+// samples. A share is nullopt when the run has no such record (a profile
+// made by `fscost record`, an import).
+struct HostMarks {
+  std::optional<double> other;  // CPU neither the recording nor kernel threads, of the machine's
+  std::optional<double> steal;  // time the host took from the vCPUs, of the machine's
+  double zeroing = 0;           // share of the ops' samples in page zeroing
+};
+
+std::vector<HostMarks> host_marks(const RunSet& s) {
+  std::vector<HostMarks> out(s.runs.size());
+  std::vector<std::int8_t> zeroing;  // frame id → is a zeroing function; -1 not asked yet
+  auto zeroes = [&](const Stack& frames) {
+    for (const Frame& f : frames) {
+      if (f.id() >= zeroing.size()) zeroing.resize(Frame::pool_size(), -1);
+      std::int8_t& z = zeroing[f.id()];
+      if (z < 0) z = frame_matches_any(f.str(), kZeroing);
+      if (z) return true;
+    }
+    return false;
+  };
+  for (std::size_t i = 0; i < s.runs.size(); ++i) {
+    const Profile& p = s.runs[i];
+    double all = 0, zero = 0, kthreads = 0;
+    for (const auto& smp : p.samples) {
+      if (smp.kind == SampleKind::Kthread)
+        kthreads += samples_to_ns(static_cast<double>(smp.count), p.meta.freq_hz);
+      if (smp.kind != SampleKind::Op) continue;
+      all += static_cast<double>(smp.count);
+      if (zeroes(smp.frames)) zero += static_cast<double>(smp.count);
+    }
+    out[i].zeroing = all > 0 ? zero / all : 0;
+    auto total = setup_number(p, "machine_total_ns"), busy = setup_number(p, "machine_busy_ns"),
+         stolen = setup_number(p, "machine_steal_ns"), own = setup_number(p, "record_cpu_ns");
+    if (!total || !(*total > 0)) continue;
+    if (busy && own) out[i].other = std::max(0.0, *busy - *own - kthreads) / *total;
+    if (stolen) out[i].steal = *stolen / *total;
+  }
+  return out;
+}
+
+// Runs whose ops zeroed pages kZeroingPoints more than the side's median:
+// "run2.profile 10%" by run index.
+std::map<std::size_t, std::string> zeroing_runs(const RunSet& s,
+                                                const std::vector<HostMarks>& marks) {
+  std::map<std::size_t, std::string> out;
+  if (marks.size() < 2) return out;
+  std::vector<double> share;
+  for (const auto& m : marks) share.push_back(m.zeroing);
+  const double med = median(share);
+  for (std::size_t i = 0; i < share.size(); ++i)
+    if (share[i] - med > kZeroingPoints)
+      out[i] = fmt::format("{} {:.0f}%", run_file(s, i), 100 * share[i]);
+  return out;
+}
+
+// The host's mark on run i, if it has one ("steal 20%", "other work 42% of
+// the CPU", "page zeroing 10% of its ops' CPU"); "" if none, or none
+// recorded. Steal and other work mark a run when above their share and as
+// far above the median of every run of both sides (`steal_med`,
+// `other_med`): a host busy through the whole compare (another session's
+// build at half the CPUs in each run) marks no run, since it is no more
+// the cause of one run's figures than of the rest.
+std::string host_mark(const RunSet& s, const std::vector<HostMarks>& marks, std::size_t i,
+                      double steal_med, double other_med) {
+  std::vector<std::string> m;
+  if (marks[i].steal && *marks[i].steal > kStealShare && *marks[i].steal - steal_med > kStealShare)
+    m.push_back(fmt::format("steal {:.0f}%", 100 * *marks[i].steal));
+  if (marks[i].other && *marks[i].other > kOtherShare && *marks[i].other - other_med > kOtherShare)
+    m.push_back(fmt::format("other work {:.0f}% of the CPU", 100 * *marks[i].other));
+  if (zeroing_runs(s, marks).count(i))
+    m.push_back(fmt::format("page zeroing {:.0f}% of its ops' CPU", 100 * marks[i].zeroing));
+  return fmt::format("{}", fmt::join(m, ", "));
+}
+
+// What was seen of the host in run i when it left no mark: "steal 2%,
+// other work 1%", or "" when the run has no record of the machine.
+std::string host_seen(const std::vector<HostMarks>& marks, std::size_t i) {
+  std::vector<std::string> m;
+  if (marks[i].steal) m.push_back(fmt::format("steal {:.0f}%", 100 * *marks[i].steal));
+  if (marks[i].other) m.push_back(fmt::format("other work {:.0f}%", 100 * *marks[i].other));
+  return fmt::format("{}", fmt::join(m, ", "));
+}
+
 // Runs during which the machine did much besides the workload: CPU that was
 // neither the recording (fscost record and its workload) nor kernel
 // threads, or time the host stole from the guest's vCPUs.
-void busy_machine(const RunSet& s, std::vector<Warning>& out) {
+void busy_machine(const RunSet& s, const std::vector<HostMarks>& marks,
+                  std::vector<Warning>& out) {
   std::vector<std::string> other, steal;
-  for (std::size_t i = 0; i < s.runs.size(); ++i) {
-    const Profile& p = s.runs[i];
-    auto total = setup_number(p, "machine_total_ns"), busy = setup_number(p, "machine_busy_ns"),
-         stolen = setup_number(p, "machine_steal_ns"), own = setup_number(p, "record_cpu_ns");
-    if (!total || !busy || !own || !(*total > 0)) continue;
-    double kthreads = 0;
-    for (const auto& smp : p.samples)
-      if (smp.kind == SampleKind::Kthread)
-        kthreads += samples_to_ns(static_cast<double>(smp.count), p.meta.freq_hz);
-    double share = std::max(0.0, *busy - *own - kthreads) / *total;
-    if (share > kOtherShare)
-      other.push_back(fmt::format("{} {:.0f}%", run_file(s, i), 100 * share));
-    if (stolen && *stolen / *total > kStealShare)
-      steal.push_back(fmt::format("{} {:.0f}%", run_file(s, i), 100 * *stolen / *total));
+  for (std::size_t i = 0; i < marks.size(); ++i) {
+    if (marks[i].other && *marks[i].other > kOtherShare)
+      other.push_back(fmt::format("{} {:.0f}%", run_file(s, i), 100 * *marks[i].other));
+    if (marks[i].steal && *marks[i].steal > kStealShare)
+      steal.push_back(fmt::format("{} {:.0f}%", run_file(s, i), 100 * *marks[i].steal));
   }
   if (!other.empty())
     out.push_back({"busy-machine",
@@ -173,69 +258,76 @@ void busy_machine(const RunSet& s, std::vector<Warning>& out) {
                                s.label, 100 * kStealShare, fmt::join(steal, ", "))});
 }
 
-// Sampled on-CPU time of the ops spent zeroing pages (clear_page*): high in
-// a run whose memory the host had taken back (virtio-balloon free page
-// reporting hands it over about 2 s after the guest frees it), which then
-// faults it in again at about 1 s per GiB.
-constexpr std::string_view kZeroing[] = {"clear_page*", "clear_huge_page", "folio_zero_user"};
-constexpr double kZeroingPoints = 0.05;
-
-void page_zeroing(const RunSet& s, std::vector<Warning>& out) {
-  if (s.runs.size() < 2) return;
+void page_zeroing(const RunSet& s, const std::vector<HostMarks>& marks,
+                  std::vector<Warning>& out) {
+  auto runs = zeroing_runs(s, marks);
+  if (runs.empty()) return;
   std::vector<double> share;
-  std::vector<std::int8_t> zeroing;  // frame id → is a zeroing function; -1 not asked yet
-  auto zeroes = [&](const Stack& frames) {
-    for (const Frame& f : frames) {
-      if (f.id() >= zeroing.size()) zeroing.resize(Frame::pool_size(), -1);
-      std::int8_t& z = zeroing[f.id()];
-      if (z < 0) z = frame_matches_any(f.str(), kZeroing);
-      if (z) return true;
-    }
-    return false;
-  };
-  for (const Profile& p : s.runs) {
-    double all = 0, zero = 0;
-    for (const auto& smp : p.samples) {
-      if (smp.kind != SampleKind::Op) continue;
-      all += static_cast<double>(smp.count);
-      if (zeroes(smp.frames)) zero += static_cast<double>(smp.count);
-    }
-    share.push_back(all > 0 ? zero / all : 0);
-  }
-  const double med = median(share);
-  std::vector<std::string> runs;
-  for (std::size_t i = 0; i < share.size(); ++i)
-    if (share[i] - med > kZeroingPoints)
-      runs.push_back(fmt::format("{} {:.0f}%", run_file(s, i), 100 * share[i]));
-  if (!runs.empty())
-    out.push_back({"page-zeroing",
-                   fmt::format("{}: the ops spent more of their CPU zeroing pages in {} than "
-                               "in the side's other runs (median {:.0f}%): memory the host had "
-                               "taken back was faulted in again, a cost of the machine",
-                               s.label, fmt::join(runs, ", "), 100 * med)});
+  for (const auto& m : marks) share.push_back(m.zeroing);
+  std::vector<std::string> named;
+  for (const auto& [i, text] : runs) named.push_back(text);
+  out.push_back({"page-zeroing",
+                 fmt::format("{}: the ops spent more of their CPU zeroing pages in {} than "
+                             "in the side's other runs (median {:.0f}%): memory the host had "
+                             "taken back was faulted in again, a cost of the machine",
+                             s.label, fmt::join(named, ", "), 100 * median(share))});
 }
 
 }  // namespace
 
-std::vector<std::size_t> outlier_runs(const Diff& d, bool side_b) {
-  std::vector<std::size_t> out;
-  for (const auto& [i, items] : outliers(figures(d), side_b)) out.push_back(i);
+std::vector<OutlierRun> outlier_runs(const Diff& d, const RunSet& a, const RunSet& b,
+                                     bool side_b) {
+  const std::vector<HostMarks> ma = host_marks(a), mb = host_marks(b);
+  std::vector<double> steal, other;
+  for (const auto* m : {&ma, &mb})
+    for (const auto& h : *m) {
+      if (h.steal) steal.push_back(*h.steal);
+      if (h.other) other.push_back(*h.other);
+    }
+  const double steal_med = steal.empty() ? 0 : median(steal),
+               other_med = other.empty() ? 0 : median(other);
+  const RunSet& s = side_b ? b : a;
+  const std::vector<HostMarks>& marks = side_b ? mb : ma;
+  std::vector<OutlierRun> out;
+  for (auto& [i, items] : outliers(figures(d), side_b)) {
+    OutlierRun o{.run = i, .items = std::move(items)};
+    if (i < marks.size()) {
+      o.host = host_mark(s, marks, i, steal_med, other_med);
+      if (o.host.empty()) o.seen = host_seen(marks, i);
+    }
+    out.push_back(std::move(o));
+  }
   return out;
 }
 
+std::string outlier_prefix(const RunSet& s, std::size_t run) {
+  return fmt::format("{} {} is an outlier", s.label, run_file(s, run));
+}
+
 void run_warnings(const Diff& d, const RunSet& a, const RunSet& b, std::vector<Warning>& out) {
-  busy_machine(a, out);
-  busy_machine(b, out);
-  page_zeroing(a, out);
-  page_zeroing(b, out);
+  const std::vector<HostMarks> ma = host_marks(a), mb = host_marks(b);
+  busy_machine(a, ma, out);
+  busy_machine(b, mb, out);
+  page_zeroing(a, ma, out);
+  page_zeroing(b, mb, out);
   const std::vector<Figure> fs = figures(d);
   for (bool side_b : {false, true}) {
     const RunSet& s = side_b ? b : a;
-    for (const auto& [i, items] : outliers(fs, side_b))
-      out.push_back({"outlier",
-                     fmt::format("{} {} is an outlier: {}; it is kept in every figure, so "
-                                 "judge the diff with it in mind (or rerun)",
-                                 s.label, run_file(s, i), fmt::join(items, ", "))});
+    for (const auto& o : outlier_runs(d, a, b, side_b)) {
+      std::string msg = fmt::format("{}: {}", outlier_prefix(s, o.run), fmt::join(o.items, ", "));
+      if (!o.host.empty())
+        msg += fmt::format(", with the host's mark on it ({}); it is kept in every figure, so "
+                           "judge the diff with it in mind (or rerun)",
+                           o.host);
+      else
+        msg += o.seen.empty()
+                   ? "; the recording kept no record of the machine, so it stays in every "
+                     "figure"
+                   : fmt::format("; no more of the host in it than in the other runs ({}), so "
+                                 "it is the workload's own spread and stays in every figure",
+                                 o.seen);
+      out.push_back({"outlier", msg});
+    }
   }
   if (a.runs.size() < kMinRuns || b.runs.size() < kMinRuns || !timed(a) || !timed(b)) return;
   const auto oa = order_of(a), ob = order_of(b);
