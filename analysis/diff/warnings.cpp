@@ -95,12 +95,31 @@ void drops_of(Ctx& c, const RunSet& s, const std::vector<RunMetrics>& m) {
                         v.second.size(), m.size(), fmt::join(v.second, ", "));
     hints += fmt::format("{}{}", hints.empty() ? "" : "; ", describe_drop(name).hint);
   }
-  // A handful of missed program runs among millions of events changes no
-  // figure: said below the first screen, not on it.
+  // Which probes' programs the kernel skipped, and whether an op's count
+  // could be off by them (profiles of this fscost say; older ones do not).
+  std::map<std::string, std::uint64_t> missed;
+  for (const Profile& p : s.runs)
+    for (const auto& [probe, n] : p.prog_missed_by) missed[probe] += n;
+  bool op_counts = false;
+  std::string by_probe;
+  for (const auto& [probe, n] : missed) {
+    ProbeFeed f = probe_feed(probe);
+    op_counts |= f.op_counts;
+    by_probe += fmt::format("{}{} {} ({})", by_probe.empty() ? "" : "; ", probe, n, f.feeds);
+  }
+  std::string programs;
+  if (by_counter.count("prog_missed"))
+    programs = missed.empty()
+                   ? "; the recording did not say which programs missed"
+                   : fmt::format("; missed by probe: {}; {}", by_probe,
+                                 op_counts ? "op counts could be off by as many"
+                                           : "no op's count could be affected");
+  // A handful of missed program runs among millions of events, none of them
+  // an op's entry or exit, changes no figure: said below the first screen.
   bool minor = by_counter.size() == 1 && by_counter.begin()->first == "prog_missed" &&
-               by_counter.begin()->second.first <= kMinorMissed;
+               by_counter.begin()->second.first <= kMinorMissed && !op_counts;
   c.add(minor ? "drops-minor" : "drops",
-        fmt::format("data was lost in {}: {} ({})", s.label, list, hints));
+        fmt::format("data was lost in {}: {} ({}){}", s.label, list, hints, programs));
 }
 
 // One identity field's values on each side, as text.

@@ -207,6 +207,7 @@ void parse_profile_extra(Checker& c, const Node& root, const Stack& frames, Prof
       p.bpf_programs.push_back({c.str(c.field(e, "name")), c.u64(c.field(e, "runs")),
                                 c.u64(c.field(e, "run_ns"))});
     });
+  if (auto f = c.find(root, "prog_missed_by_probe")) parse_counters(c, *f, p.prog_missed_by);
   if (auto f = c.find(root, "setup"))
     c.each_member(*f, [&](const std::string& name, const Node& v) { p.setup[name] = c.str(v); });
 }
@@ -241,6 +242,7 @@ void add_profile_extra(const Profile& p, FrameTable& table, ojson& doc) {
     for (const auto& g : p.bpf_programs)
       arr.push_back({{"name", g.name}, {"runs", g.runs}, {"run_ns", g.run_ns}});
   }
+  if (!p.prog_missed_by.empty()) doc["prog_missed_by_probe"] = p.prog_missed_by;
   if (!p.setup.empty()) doc["setup"] = p.setup;
 }
 

@@ -1,6 +1,7 @@
 #include "model/drops.h"
 
 #include <array>
+#include <utility>
 
 namespace fscost {
 
@@ -42,6 +43,22 @@ std::span<const DropCounter> bpf_drop_counters() {
 }
 
 std::span<const DropCounter> drop_counters() { return kDropCounters; }
+
+ProbeFeed probe_feed(std::string_view probe) {
+  // By the tracepoint's category, then the few events that differ in it.
+  static constexpr std::pair<std::string_view, ProbeFeed> kFeeds[] = {
+      {"raw_syscalls:", {"op counts and times: an op whose entry or exit it missed is not counted", true}},
+      {"sched:sched_switch", {"the ops' on- and off-CPU split: an interval it missed is on-CPU", false}},
+      {"sched:sched_waking", {"who woke an off-CPU wait", false}},
+      {"sched:sched_process_", {"which threads are the workload's: a thread whose fork it missed is not traced", true}},
+      {"lock:", {"lock waits: a wait it missed is not counted", false}},
+      {"block:", {"device writes", false}},
+      {"cpu-clock", {"on-CPU samples (the stacks), not op counts or times", false}},
+  };
+  for (const auto& [prefix, feed] : kFeeds)
+    if (probe.starts_with(prefix)) return feed;
+  return {"filesystem events per op", false};  // xfs:, jbd2:, ext4:, btrfs:
+}
 
 DropCounter describe_drop(std::string_view name) {
   for (const auto& d : kDropCounters)

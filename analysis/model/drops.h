@@ -28,4 +28,14 @@ std::span<const DropCounter> drop_counters();
 // description and hint, so it is still printed.
 DropCounter describe_drop(std::string_view name);
 
+// What the program on a probe (Profile::prog_missed_by's key, as
+// meta.probes names it: "raw_syscalls:sys_exit", "cpu-clock") feeds, so a
+// run it missed can be weighed: `feeds` says what loses an event, and
+// `op_counts` whether an op's count (and so every per-op figure) can be off.
+struct ProbeFeed {
+  std::string_view feeds;
+  bool op_counts = false;
+};
+ProbeFeed probe_feed(std::string_view probe);
+
 }  // namespace fscost

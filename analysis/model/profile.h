@@ -184,6 +184,9 @@ struct Profile {
   // fscost's own programs' run counts and time (record --bpf-stats); empty
   // when not measured.
   std::vector<ProgramCost> bpf_programs;
+  // drops.prog_missed by the probe whose program the kernel skipped
+  // ("lock:contention_end" → runs); only probes that missed any.
+  std::map<std::string, std::uint64_t> prog_missed_by;
   // The filesystem as built and the machine it ran on, as text the tools
   // printed (docs/PROFILE.md "setup": mkfs_output, fs_info, mount_options,
   // mkfs_version, cpu_model, ...); open-ended names, empty if not recorded.

@@ -63,6 +63,8 @@ struct RawData {
   std::array<std::uint64_t, FSCOST_DROP__COUNT> drops{};
   std::uint64_t samples_total = 0;
   std::uint64_t prog_missed = 0;     // runs the kernel skipped (recursion)
+  // The same by the probe whose program missed them ("lock:contention_end").
+  std::map<std::string, std::uint64_t> prog_missed_by;
   std::uint64_t stack_lookups_failed = 0;  // referenced stacks missing from the map
 };
 

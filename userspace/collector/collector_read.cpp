@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "collector/collector.h"
+#include "collector/hooks.h"
 #include "collector/map_read.h"
 #include "fscost_bpf.skel.h"
 
@@ -108,6 +109,7 @@ RawData Collector::read() const {
     auto base = prog_base_.find(name);
     ProgCounters b = base == prog_base_.end() ? ProgCounters{} : base->second;
     d.prog_missed += now.missed - b.missed;
+    if (now.missed > b.missed) d.prog_missed_by[probe_of_program(name)] += now.missed - b.missed;
     if (stats_fd_) d.prog_stats.push_back({name, now.run_cnt - b.run_cnt, now.run_time_ns - b.run_time_ns});
   }
   return d;

@@ -37,6 +37,17 @@ FSCOST_XFS_EVENT_TABLE(XFS_IN_ORDER)
 
 std::span<const Hook> hooks() { return kHooks; }
 
+std::string probe_of_program(std::string_view program) {
+  if (program == "on_sample") return "cpu-clock";
+  for (std::string_view flavour : {"_btf", "_raw"}) {
+    if (!program.ends_with(flavour)) continue;
+    std::string_view base = program.substr(0, program.size() - flavour.size());
+    for (const Hook& h : kHooks)
+      if (h.program == base) return fmt::format("{}:{}", h.category, h.event);
+  }
+  return std::string(program);
+}
+
 std::span<const std::string_view> xfs_event_names() { return kXfsNames; }
 
 bool ProbeGroups::enabled(ProbeGroup g) const {

@@ -24,6 +24,11 @@ struct Hook {
 
 std::span<const Hook> hooks();
 
+// The probe a loaded program serves, as the profile's meta.probes names it
+// ("raw_syscalls:sys_enter", "cpu-clock" for the sampler): its hook's
+// tracepoint for "<program>_btf" / "<program>_raw"; else the name itself.
+std::string probe_of_program(std::string_view program);
+
 // XFS event counters in enum fscost_xfs_event order: the names reports use.
 std::span<const std::string_view> xfs_event_names();
 

@@ -92,6 +92,33 @@ TEST(DiffWarnings, DropsNameCountersAndRuns) {
             "(raise --max-stacks; raise --stack-storage-size)");
 }
 
+// Missed program runs name their probe and what it feeds (issue 29): a few
+// on lock:contention_end change no op's count and go below the first
+// screen; one on sys_exit could drop an op from its count and stays on it.
+TEST(DiffWarnings, MissedProgramRunsNameTheProbeAndWhatItFeeds) {
+  ConfigSpec b = base_spec();
+  b.drops[1] = {{"prog_missed", 3}};
+  RunSet ra = make_runs(base_spec(), 5, 100, "A"), rb = make_runs(b, 5, 200, "B");
+  rb.runs[1].prog_missed_by = {{"lock:contention_end", 3}};
+  Diff d = diff_runs(ra, rb);
+  auto m = messages(d, "drops-minor");
+  ASSERT_EQ(m.size(), 1u) << all_messages(d);
+  EXPECT_TRUE(has(m, "missed by probe: lock:contention_end 3 (lock waits: a wait it missed is "
+                     "not counted); no op's count could be affected"))
+      << m[0];
+  rb.runs[1].prog_missed_by = {{"raw_syscalls:sys_exit", 3}};
+  d = diff_runs(ra, rb);
+  m = messages(d, "drops");
+  ASSERT_EQ(m.size(), 1u) << all_messages(d);
+  EXPECT_TRUE(has(m, "raw_syscalls:sys_exit 3 (op counts and times: an op whose entry or exit "
+                     "it missed is not counted); op counts could be off by as many"))
+      << m[0];
+  rb.runs[1].prog_missed_by.clear();  // a recording of an older fscost
+  d = diff_runs(ra, rb);
+  EXPECT_TRUE(has(messages(d, "drops-minor"), "the recording did not say which programs missed"))
+      << all_messages(d);
+}
+
 TEST(DiffWarnings, ConfigMismatchNamesFieldAndValues) {
   ConfigSpec b = base_spec();
   b.hostname = "labhost-2";

@@ -139,6 +139,7 @@ inline void expect_same_profile(const Profile& a, const Profile& b) {
   EXPECT_EQ(a.kthread_xfs, b.kthread_xfs);
   EXPECT_EQ(a.xfs_other_fs, b.xfs_other_fs);
   EXPECT_EQ(a.fs_write_bytes, b.fs_write_bytes);
+  EXPECT_EQ(a.prog_missed_by, b.prog_missed_by);
   ASSERT_EQ(a.bpf_programs.size(), b.bpf_programs.size());
   for (std::size_t i = 0; i < a.bpf_programs.size(); ++i) {
     EXPECT_EQ(a.bpf_programs[i].name, b.bpf_programs[i].name);

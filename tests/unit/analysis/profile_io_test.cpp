@@ -45,6 +45,18 @@ TEST(ProfileIo, RoundTripKeepsEverything) {
   test::expect_same_profile(p, back.value());
 }
 
+// Which probes' programs the kernel skipped (drops.prog_missed by probe).
+TEST(ProfileIo, RoundTripKeepsMissedRunsByProbe) {
+  Profile p = sample_profile();
+  p.drops["prog_missed"] = 5;
+  p.prog_missed_by = {{"lock:contention_end", 3}, {"raw_syscalls:sys_exit", 2}};
+  std::string text = serialize_profile(p);
+  EXPECT_NE(text.find("\"prog_missed_by_probe\":{\"lock:contention_end\":3,"), std::string::npos);
+  auto back = parse_profile(text, "mem");
+  ASSERT_TRUE(back) << back.error().message;
+  test::expect_same_profile(p, back.value());
+}
+
 TEST(ProfileIo, RoundTripEmptyProfile) {
   Profile p;
   auto back = parse_profile(serialize_profile(p), "mem");

@@ -58,6 +58,24 @@ TEST(BpfTables, EveryProgramIsAHookOrTheSampler) {
     EXPECT_TRUE(listed.count(name)) << name << " (" << section << ") is in no hook";
 }
 
+// A program's misses are reported by the probe it serves, as meta.probes
+// names it: every program of the object maps to one.
+TEST(BpfTables, EveryProgramNamesItsProbe) {
+  Skel s = open_skeleton();
+  ASSERT_TRUE(s);
+  for (const auto& [name, section] : programs(s)) {
+    std::string probe = probe_of_program(name);
+    if (name == "on_sample") {
+      EXPECT_EQ(probe, "cpu-clock");
+      continue;
+    }
+    std::string event = section.substr(section.find('/') + 1);
+    EXPECT_TRUE(probe.ends_with(":" + event)) << name << " → " << probe;
+  }
+  EXPECT_EQ(probe_of_program("sys_exit_raw"), "raw_syscalls:sys_exit");
+  EXPECT_EQ(probe_of_program("xfs_trans_commit_btf"), "xfs:xfs_trans_commit");
+}
+
 TEST(BpfTables, XfsCountersInEnumOrder) {
   auto names = xfs_event_names();
   ASSERT_EQ(names.size(), std::size_t{FSCOST_XFS_EVENTS});
