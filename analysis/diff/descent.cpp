@@ -75,10 +75,12 @@ class RunTrie {
   std::unordered_map<std::uint64_t, std::uint32_t> index_;
 };
 
+// An op's stacks, or a kernel-thread bucket's (ns per run, not per op).
 struct OpInput {
   std::string op;
   RunTrie trie;
   std::vector<double> ns_per_sample;  // per run: 1e9 / freq / operations (0 if unknown)
+  const char* unit = "ns/op";
 };
 
 std::span<const double> side(const std::vector<double>& v, std::size_t na, bool b) {
@@ -212,7 +214,7 @@ class Descent {
     std::vector<double> va, vb;
     for (std::size_t r = 0; r < kid.counts.size(); ++r)
       (r < na_ ? va : vb).push_back(kid.counts[r] * in_.ns_per_sample[r]);
-    s.ns = compare(std::move(va), std::move(vb), "ns/op", cfg_.level, cfg_.alpha);
+    s.ns = compare(std::move(va), std::move(vb), in_.unit, cfg_.level, cfg_.alpha);
     return s;
   }
 
@@ -227,6 +229,33 @@ double ns_per_sample(const Profile& p, const std::string& op) {
     if (o.name == op && o.count > 0 && p.meta.freq_hz > 0)
       return 1e9 / p.meta.freq_hz / static_cast<double>(o.count);
   return 0;
+}
+
+// The same descent inside the test filesystem's kernel-thread buckets
+// (xlog_cil_push_work's work, xfsaild's pushes): their samples per run, the
+// bucket as the root; ns per run.
+void descend_kthreads(Diff& d, const RunSet& a, const RunSet& b, FoldedFrames& ff) {
+  std::vector<OpInput> in;
+  std::vector<BackgroundDiff*> of;
+  std::unordered_map<std::string, std::size_t> by_name;
+  const std::size_t runs = a.runs.size() + b.runs.size();
+  for (auto& bg : d.background)
+    if (bg.test_fs) {
+      by_name[bg.name] = in.size();
+      in.push_back({bg.name, RunTrie(runs), {}, "ns"});
+      of.push_back(&bg);
+    }
+  if (in.empty()) return;
+  for (std::size_t r = 0; r < runs; ++r) {
+    const Profile& p = r < a.runs.size() ? a.runs[r] : b.runs[r - a.runs.size()];
+    for (auto& o : in) o.ns_per_sample.push_back(p.meta.freq_hz > 0 ? 1e9 / p.meta.freq_hz : 0);
+    for (const auto& s : p.samples) {
+      if (s.kind != SampleKind::Kthread || s.count == 0) continue;
+      auto it = by_name.find(background_bucket(s.name, s.frames));
+      if (it != by_name.end()) in[it->second].trie.add(r, s.frames, s.count, ff);
+    }
+  }
+  for (std::size_t k = 0; k < in.size(); ++k) of[k]->shares = Descent(in[k], a.runs.size(), d.config).run();
 }
 
 }  // namespace
@@ -258,13 +287,18 @@ void descend_call_trees(Diff& d, const RunSet& a, const RunSet& b) {
       if (at) at->trie.add(r, s.frames, s.count, ff);
     }
   }
+  auto by_size = [](std::vector<ShareChange>& v) {
+    std::stable_sort(v.begin(), v.end(), [](const auto& x, const auto& y) {
+      return std::fabs(x.ns.delta()) > std::fabs(y.ns.delta());
+    });
+  };
   for (std::size_t k = 0; k < in.size(); ++k) {
     OpDiff& op = d.ops[ops[k]];
     op.shares = Descent(in[k], a.runs.size(), d.config).run();
-    std::stable_sort(op.shares.begin(), op.shares.end(), [](const auto& x, const auto& y) {
-      return std::fabs(x.ns.delta()) > std::fabs(y.ns.delta());
-    });
+    by_size(op.shares);
   }
+  descend_kthreads(d, a, b, ff);
+  for (auto& bg : d.background) by_size(bg.shares);
 }
 
 }  // namespace fscost

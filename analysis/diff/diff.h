@@ -303,6 +303,9 @@ struct BackgroundDiff {
   std::string top_lock;
   double top_lock_share = 0;
   std::vector<std::pair<std::string, Comparison>> xfs;  // events, by tracepoint
+  // The test filesystem's buckets: shares that changed down the bucket's
+  // call tree, as for an op, in ns per run (descend_call_trees).
+  std::vector<ShareChange> shares;
 };
 
 // One setting in which A's filesystem differs from B's (model/fs_settings.h).

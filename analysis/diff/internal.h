@@ -93,6 +93,10 @@ inline std::string run_file(const RunSet& s, std::size_t i) {
   return fmt::format("#{}", i + 1);
 }
 
+// A kernel thread's bucket for a sample with these frames: its name and the
+// work function process_one_work called ("xfs-conv/loop0: xfs_end_io").
+std::string background_bucket(const std::string& name, const Stack& frames);
+
 // A number compare kept in a run's Profile::setup ("fs_size_bytes"), or
 // nullopt if it is absent or not a number.
 std::optional<double> setup_number(const Profile& p, const char* key);

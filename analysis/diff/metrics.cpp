@@ -14,6 +14,14 @@
 
 namespace fscost {
 
+// A kworker's sample, off-CPU interval or lock wait names the work it ran:
+// the frame process_one_work called ("xfs-conv/loop0: xfs_end_io",
+// "writeback: wb_workfn"), as the recorder names XFS events' buckets.
+std::string background_bucket(const std::string& name, const Stack& frames) {
+  std::string_view work = work_function(frames);
+  return work.empty() ? name : name + ": " + std::string(work);
+}
+
 namespace {
 
 double per(double total, double count) { return count > 0 ? total / count : 0; }
@@ -185,13 +193,6 @@ void add_samples(const Profile& p, std::map<std::string, OpMetrics>& ops) {
   }
 }
 
-// A kworker's sample, off-CPU interval or lock wait names the work it ran:
-// the frame process_one_work called ("xfs-conv/loop0: xfs_end_io",
-// "writeback: wb_workfn"), as the recorder names XFS events' buckets.
-std::string background_bucket(const std::string& name, const Stack& frames) {
-  std::string_view work = work_function(frames);
-  return work.empty() ? name : name + ": " + std::string(work);
-}
 
 void add_background(const Profile& p, RunMetrics& r) {
   double kthread_samples = 0;

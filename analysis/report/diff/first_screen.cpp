@@ -94,11 +94,12 @@ void exact_lines(Page& page, const OpDiff& op) {
 }
 
 // "xfs_attr_set: 0.8% -> 2.4% of xfs_create's samples (q 0.003), +0.11 µs/op".
-std::string share_text(const ShareChange& s) {
-  std::string caller = s.frames.size() > 1 ? s.frames[s.frames.size() - 2] : "the op";
-  return fmt::format("{}: {:.2g}% -> {:.2g}% of {}'s samples (q {}), {}/op", s.frames.back(),
+std::string share_text(const ShareChange& s, const char* root = "the op") {
+  std::string caller = s.frames.size() > 1 ? s.frames[s.frames.size() - 2] : root;
+  const bool per_op = s.ns.unit == "ns/op";
+  return fmt::format("{}: {:.2g}% -> {:.2g}% of {}'s samples (q {}), {}{}", s.frames.back(),
                      100 * s.share_a, 100 * s.share_b, caller, diff_fmt::q_text(s.q),
-                     diff_fmt::value(s.ns.delta(), s.ns.unit, true));
+                     diff_fmt::value(s.ns.delta(), s.ns.unit, true), per_op ? "/op" : " a run");
 }
 
 // Time not resolved, facts exact: the op's block.
@@ -262,6 +263,19 @@ std::vector<std::string> background_cpu(const Diff& d) {
   return out;
 }
 
+// Shares that moved down the test filesystem's buckets' call trees, the
+// largest two.
+std::vector<std::string> background_shares(const Diff& d) {
+  std::vector<std::pair<double, std::string>> found;
+  for (const auto& b : d.background)
+    for (const auto& sh : b.shares)
+      found.emplace_back(std::fabs(sh.ns.delta()), bucket_text(d, b) + ": " + share_text(sh, "the work"));
+  std::stable_sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < found.size() && i < 2; ++i) out.push_back(found[i].second);
+  return out;
+}
+
 // Off-CPU time and lock waits inside work items, largest change first.
 std::vector<std::string> background_waits(const Diff& d) {
   std::vector<std::pair<double, std::string>> found;
@@ -350,7 +364,7 @@ std::string first_screen(const Diff& d, std::size_t width) {
     }
   // Work the runs caused outside any operation, by kernel thread.
   std::vector<std::string> bg = background_cpu(d), waits = background_waits(d),
-                           events = background_events(d);
+                           events = background_events(d), bg_shares = background_shares(d);
   std::string dev;
   if (const Comparison& c = d.device_bytes; material(c)) {
     dev = "test device writes per run: " + change_text(c);
@@ -372,7 +386,8 @@ std::string first_screen(const Diff& d, std::size_t width) {
                               fmt::join(kinds, "; "));
   }
   std::size_t bg_at = blocks.size();  // none
-  if (!bg.empty() || !waits.empty() || !events.empty() || !dev.empty() || !exact_dev.empty()) {
+  if (!bg.empty() || !waits.empty() || !events.empty() || !dev.empty() || !exact_dev.empty() ||
+      !bg_shares.empty()) {
     // Second: after the op that costs most, before the smaller ones (the
     // demo's whole story is writeback work).
     bg_at = std::min<std::size_t>(1, blocks.size());
@@ -380,6 +395,8 @@ std::string first_screen(const Diff& d, std::size_t width) {
     b.width = width;
     b.blank();
     if (!bg.empty()) b.para(fmt::format("kernel threads CPU per run: {}.", fmt::join(bg, "; ")));
+    if (!bg_shares.empty())
+      b.para(fmt::format("kernel threads down the call tree: {}.", fmt::join(bg_shares, "; ")));
     if (!waits.empty())
       b.para(fmt::format("kernel threads waiting per run (summed over their workers): {}.",
                          fmt::join(waits, "; ")));

@@ -336,6 +336,10 @@ void background(W& w, const std::vector<BackgroundDiff>& v) {
     w.member("top_lock", bg.top_lock);
     w.member("top_lock_share", bg.top_lock_share);
     by_name(w, "xfs", bg.xfs);
+    if (!bg.shares.empty()) {
+      w.key("shares");
+      shares(w, bg.shares);
+    }
     w.end_object();
   }
   w.end_array();
