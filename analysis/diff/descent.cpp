@@ -17,6 +17,7 @@
 #include <unordered_map>
 
 #include "diff/internal.h"
+#include "model/frame_match.h"  // function_family
 #include "views/stacks.h"  // FoldedFrames
 
 namespace fscost {
@@ -58,6 +59,7 @@ class RunTrie {
     std::vector<double> counts;  // per run
   };
   const Node& node(std::uint32_t i) const { return nodes_[i]; }
+  std::size_t size() const { return nodes_.size(); }
 
  private:
   std::uint32_t child(std::uint32_t parent, const Frame& f) {
@@ -231,6 +233,37 @@ double ns_per_sample(const Profile& p, const std::string& op) {
   return 0;
 }
 
+// Code of a bucket sampled in every B run and in no A run, where A's runs
+// had the exposure to show it (B's mean count × A's runs at least the
+// presence floor, Bonferroni over the bucket's nodes, as for an op's
+// functions): the outermost such nodes, by family where they have one.
+std::vector<std::string> new_in_b(const RunTrie& t, std::size_t na) {
+  const std::size_t runs = t.node(0).counts.size();
+  if (na < 2 || runs - na < 2) return {};
+  const double floor = std::max(kPresenceSamples,
+                                std::log(static_cast<double>(std::max<std::size_t>(t.size(), 1)) / 0.05));
+  std::vector<std::string> out;
+  std::vector<std::uint32_t> todo{0};
+  while (!todo.empty()) {
+    std::uint32_t n = todo.back();
+    todo.pop_back();
+    const RunTrie::Node& node = t.node(n);
+    auto ca = side(node.counts, na, false), cb = side(node.counts, na, true);
+    const bool none_a = std::ranges::all_of(ca, [](double v) { return v == 0; });
+    const bool all_b = std::ranges::all_of(cb, [](double v) { return v > 0; });
+    if (n != 0 && none_a && all_b &&
+        total(cb) / static_cast<double>(cb.size()) * static_cast<double>(na) >= floor) {
+      std::string_view fam = function_family(node.frame.str());
+      std::string name = fam.empty() ? std::string(node.frame.str()) : std::string(fam) + "_*";
+      if (std::ranges::find(out, name) == out.end()) out.push_back(std::move(name));
+      continue;
+    }
+    if (none_a && total(cb) == 0) continue;
+    for (auto it = node.kids.rbegin(); it != node.kids.rend(); ++it) todo.push_back(*it);
+  }
+  return out;
+}
+
 // The same descent inside the test filesystem's kernel-thread buckets
 // (xlog_cil_push_work's work, xfsaild's pushes): their samples per run, the
 // bucket as the root; ns per run.
@@ -255,7 +288,10 @@ void descend_kthreads(Diff& d, const RunSet& a, const RunSet& b, FoldedFrames& f
       if (it != by_name.end()) in[it->second].trie.add(r, s.frames, s.count, ff);
     }
   }
-  for (std::size_t k = 0; k < in.size(); ++k) of[k]->shares = Descent(in[k], a.runs.size(), d.config).run();
+  for (std::size_t k = 0; k < in.size(); ++k) {
+    of[k]->shares = Descent(in[k], a.runs.size(), d.config).run();
+    of[k]->new_in_b = new_in_b(in[k].trie, a.runs.size());
+  }
 }
 
 }  // namespace

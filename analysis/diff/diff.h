@@ -304,8 +304,11 @@ struct BackgroundDiff {
   double top_lock_share = 0;
   std::vector<std::pair<std::string, Comparison>> xfs;  // events, by tracepoint
   // The test filesystem's buckets: shares that changed down the bucket's
-  // call tree, as for an op, in ns per run (descend_call_trees).
+  // call tree, as for an op, in ns per run (descend_call_trees), and the
+  // code sampled in every B run and in no A run, outermost first: a family
+  // ("xfs_attr_*") or a function.
   std::vector<ShareChange> shares;
+  std::vector<std::string> new_in_b;
 };
 
 // One setting in which A's filesystem differs from B's (model/fs_settings.h).

@@ -276,6 +276,19 @@ std::vector<std::string> background_shares(const Diff& d) {
   return out;
 }
 
+// Code new in B inside the test filesystem's buckets, the first three a bucket.
+std::vector<std::string> background_new(const Diff& d) {
+  std::vector<std::string> out;
+  for (const auto& b : d.background) {
+    if (b.new_in_b.empty() || out.size() >= 2) continue;
+    std::vector<std::string> names(b.new_in_b.begin(),
+                                   b.new_in_b.begin() + std::min<std::ptrdiff_t>(3, std::ssize(b.new_in_b)));
+    out.push_back(fmt::format("{}: {}{}", bucket_text(d, b), fmt::join(names, ", "),
+                              b.new_in_b.size() > 3 ? ", …" : ""));
+  }
+  return out;
+}
+
 // Off-CPU time and lock waits inside work items, largest change first.
 std::vector<std::string> background_waits(const Diff& d) {
   std::vector<std::pair<double, std::string>> found;
@@ -364,7 +377,8 @@ std::string first_screen(const Diff& d, std::size_t width) {
     }
   // Work the runs caused outside any operation, by kernel thread.
   std::vector<std::string> bg = background_cpu(d), waits = background_waits(d),
-                           events = background_events(d), bg_shares = background_shares(d);
+                           events = background_events(d), bg_shares = background_shares(d),
+                           bg_new = background_new(d);
   std::string dev;
   if (const Comparison& c = d.device_bytes; material(c)) {
     dev = "test device writes per run: " + change_text(c);
@@ -387,7 +401,7 @@ std::string first_screen(const Diff& d, std::size_t width) {
   }
   std::size_t bg_at = blocks.size();  // none
   if (!bg.empty() || !waits.empty() || !events.empty() || !dev.empty() || !exact_dev.empty() ||
-      !bg_shares.empty()) {
+      !bg_shares.empty() || !bg_new.empty()) {
     // Second: after the op that costs most, before the smaller ones (the
     // demo's whole story is writeback work).
     bg_at = std::min<std::size_t>(1, blocks.size());
@@ -397,6 +411,9 @@ std::string first_screen(const Diff& d, std::size_t width) {
     if (!bg.empty()) b.para(fmt::format("kernel threads CPU per run: {}.", fmt::join(bg, "; ")));
     if (!bg_shares.empty())
       b.para(fmt::format("kernel threads down the call tree: {}.", fmt::join(bg_shares, "; ")));
+    if (!bg_new.empty())
+      b.para(fmt::format("kernel threads, new in B (sampled in every B run, no A run): {}.",
+                         fmt::join(bg_new, "; ")));
     if (!waits.empty())
       b.para(fmt::format("kernel threads waiting per run (summed over their workers): {}.",
                          fmt::join(waits, "; ")));

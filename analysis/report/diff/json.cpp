@@ -340,6 +340,12 @@ void background(W& w, const std::vector<BackgroundDiff>& v) {
       w.key("shares");
       shares(w, bg.shares);
     }
+    if (!bg.new_in_b.empty()) {
+      w.key("new_in_b");
+      w.begin_array();
+      for (const auto& n : bg.new_in_b) w.value(n);
+      w.end_array();
+    }
     w.end_object();
   }
   w.end_array();
