@@ -111,8 +111,8 @@ std::string estimate(const OpDiff& op) {
 // More than one outlier on a side: said on the first screen with the
 // estimate that keeps them beside the one that leaves them out. Marked by
 // the host, they are out of the figures (`shown` is without them); with no
-// such mark they are the workload's own spread and stay in (`shown` keeps
-// them): dropping one side's slow or fast mode biases the difference
+// such mark they stay in (`shown` keeps them): dropping one side's slow or
+// fast mode biases the difference
 // (fs_mark in one shared directory: create +11.3 µs/op without its two
 // fast B runs, +7.1 with them, /usr/bin/time +7.2; docs/CASES.md case 1b).
 void name_cluster(Diff& shown, const Diff& other, std::size_t dropped, std::size_t out_a,
@@ -123,8 +123,8 @@ void name_cluster(Diff& shown, const Diff& other, std::size_t dropped, std::size
   msg += dropped ? fmt::format("; the host marked {} (steal, other work or page zeroing), "
                                "left out",
                                dropped == out_a + out_b ? "them" : fmt::format("{} of them", dropped))
-                 : ", with no more of the host in them than in the other runs: the "
-                   "workload varies this much from run to run, so they stay in";
+                 : ", with no more of the host in them than in the other runs, so "
+                   "they stay in (leaving them out would bias the difference)";
   const OpDiff* s = headline_op(shown);
   const OpDiff* o = nullptr;
   for (const auto& op : other.ops)
@@ -194,8 +194,7 @@ CrossFs cross_fs(const Diff& d) {
 Diff diff_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   Diff d = diff_all_runs(a, b, cfg);
   if (!cfg.drop_outliers) return d;
-  const std::vector<OutlierRun> oa = outlier_runs(d, a, b, false),
-                                ob = outlier_runs(d, a, b, true);
+  const auto [oa, ob] = outlier_runs(d, a, b);
   auto runs = [](const std::vector<OutlierRun>& o, bool marked_only) {
     std::vector<std::size_t> out;
     for (const auto& r : o)

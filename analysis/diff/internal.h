@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <optional>
@@ -114,20 +115,22 @@ void full_fs_warnings(const RunSet& s, const std::string& label, std::vector<War
 // ρ ≥ 0.9 each). Appended to `out`.
 void run_warnings(const Diff& d, const RunSet& a, const RunSet& b, std::vector<Warning>& out);
 
-// A run of side A (false) or B (true) that run_warnings calls an outlier,
-// by index into the RunSet: its figures, and the host's mark on it (steal
-// or other work above 10% of the machine and 10 points above the median
-// run's, extra page zeroing), "" if it has none. Only a marked run may be left out: an unmarked one is the
-// workload's own spread (fs_mark's shared-directory convoy makes runs
-// bimodal), and dropping it biases the difference (docs/DIFF.md).
+// A run that run_warnings calls an outlier, by index into its RunSet: its
+// figures, and the host's mark on it (steal or other work above 10% of the
+// machine and 10 points above the median run's, extra page zeroing), "" if
+// it has none. Only a marked run may be left out: dropping an unmarked one
+// biases the difference (fs_mark's shared-directory runs come in two
+// modes; leaving out B's fast ones moved create +7.1 -> +11.3 µs/op
+// against /usr/bin/time's +7.2, docs/CASES.md case 1b).
 struct OutlierRun {
   std::size_t run = 0;
   std::vector<std::string> items;  // "wall clock 1.21 s (median 1.42 s)"
   std::string host;                // "steal 20%"; "" if unmarked
   std::string seen;                // unmarked: what was seen ("steal 2%, other work 1%")
 };
-std::vector<OutlierRun> outlier_runs(const Diff& d, const RunSet& a, const RunSet& b,
-                                     bool side_b);
+// Side A's outliers, then side B's.
+std::array<std::vector<OutlierRun>, 2> outlier_runs(const Diff& d, const RunSet& a,
+                                                    const RunSet& b);
 
 // "B run3.profile is an outlier": how run_warnings opens its message.
 std::string outlier_prefix(const RunSet& s, std::size_t run);

@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -212,14 +213,15 @@ std::map<std::size_t, std::string> zeroing_runs(const RunSet& s,
 // `other_med`): a host busy through the whole compare (another session's
 // build at half the CPUs in each run) marks no run, since it is no more
 // the cause of one run's figures than of the rest.
-std::string host_mark(const RunSet& s, const std::vector<HostMarks>& marks, std::size_t i,
+std::string host_mark(const std::vector<HostMarks>& marks,
+                      const std::map<std::size_t, std::string>& zeroing, std::size_t i,
                       double steal_med, double other_med) {
   std::vector<std::string> m;
   if (marks[i].steal && *marks[i].steal > kStealShare && *marks[i].steal - steal_med > kStealShare)
     m.push_back(fmt::format("steal {:.0f}%", 100 * *marks[i].steal));
   if (marks[i].other && *marks[i].other > kOtherShare && *marks[i].other - other_med > kOtherShare)
     m.push_back(fmt::format("other work {:.0f}% of the CPU", 100 * *marks[i].other));
-  if (zeroing_runs(s, marks).count(i))
+  if (zeroing.count(i))
     m.push_back(fmt::format("page zeroing {:.0f}% of its ops' CPU", 100 * marks[i].zeroing));
   return fmt::format("{}", fmt::join(m, ", "));
 }
@@ -259,8 +261,7 @@ void busy_machine(const RunSet& s, const std::vector<HostMarks>& marks,
 }
 
 void page_zeroing(const RunSet& s, const std::vector<HostMarks>& marks,
-                  std::vector<Warning>& out) {
-  auto runs = zeroing_runs(s, marks);
+                  const std::map<std::size_t, std::string>& runs, std::vector<Warning>& out) {
   if (runs.empty()) return;
   std::vector<double> share;
   for (const auto& m : marks) share.push_back(m.zeroing);
@@ -273,26 +274,37 @@ void page_zeroing(const RunSet& s, const std::vector<HostMarks>& marks,
                              s.label, fmt::join(named, ", "), 100 * median(share))});
 }
 
-}  // namespace
+// Both sides' marks, found once: each run's, the runs that zeroed pages,
+// and the medians a mark is measured against.
+struct Machine {
+  std::vector<HostMarks> a, b;
+  std::map<std::size_t, std::string> zeroing_a, zeroing_b;
+  double steal_med = 0, other_med = 0;
+};
 
-std::vector<OutlierRun> outlier_runs(const Diff& d, const RunSet& a, const RunSet& b,
-                                     bool side_b) {
-  const std::vector<HostMarks> ma = host_marks(a), mb = host_marks(b);
+Machine machine(const RunSet& a, const RunSet& b) {
+  Machine m{host_marks(a), host_marks(b), {}, {}, 0, 0};
+  m.zeroing_a = zeroing_runs(a, m.a);
+  m.zeroing_b = zeroing_runs(b, m.b);
   std::vector<double> steal, other;
-  for (const auto* m : {&ma, &mb})
-    for (const auto& h : *m) {
+  for (const auto* side : {&m.a, &m.b})
+    for (const auto& h : *side) {
       if (h.steal) steal.push_back(*h.steal);
       if (h.other) other.push_back(*h.other);
     }
-  const double steal_med = steal.empty() ? 0 : median(steal),
-               other_med = other.empty() ? 0 : median(other);
-  const RunSet& s = side_b ? b : a;
-  const std::vector<HostMarks>& marks = side_b ? mb : ma;
+  if (!steal.empty()) m.steal_med = median(steal);
+  if (!other.empty()) m.other_med = median(other);
+  return m;
+}
+
+std::vector<OutlierRun> side_outliers(const std::vector<Figure>& fs, const Machine& m,
+                                      bool side_b) {
+  const std::vector<HostMarks>& marks = side_b ? m.b : m.a;
   std::vector<OutlierRun> out;
-  for (auto& [i, items] : outliers(figures(d), side_b)) {
+  for (auto& [i, items] : outliers(fs, side_b)) {
     OutlierRun o{.run = i, .items = std::move(items)};
     if (i < marks.size()) {
-      o.host = host_mark(s, marks, i, steal_med, other_med);
+      o.host = host_mark(marks, side_b ? m.zeroing_b : m.zeroing_a, i, m.steal_med, m.other_med);
       if (o.host.empty()) o.seen = host_seen(marks, i);
     }
     out.push_back(std::move(o));
@@ -300,20 +312,29 @@ std::vector<OutlierRun> outlier_runs(const Diff& d, const RunSet& a, const RunSe
   return out;
 }
 
+}  // namespace
+
+std::array<std::vector<OutlierRun>, 2> outlier_runs(const Diff& d, const RunSet& a,
+                                                    const RunSet& b) {
+  const Machine m = machine(a, b);
+  const std::vector<Figure> fs = figures(d);
+  return {side_outliers(fs, m, false), side_outliers(fs, m, true)};
+}
+
 std::string outlier_prefix(const RunSet& s, std::size_t run) {
   return fmt::format("{} {} is an outlier", s.label, run_file(s, run));
 }
 
 void run_warnings(const Diff& d, const RunSet& a, const RunSet& b, std::vector<Warning>& out) {
-  const std::vector<HostMarks> ma = host_marks(a), mb = host_marks(b);
-  busy_machine(a, ma, out);
-  busy_machine(b, mb, out);
-  page_zeroing(a, ma, out);
-  page_zeroing(b, mb, out);
+  const Machine m = machine(a, b);
+  busy_machine(a, m.a, out);
+  busy_machine(b, m.b, out);
+  page_zeroing(a, m.a, m.zeroing_a, out);
+  page_zeroing(b, m.b, m.zeroing_b, out);
   const std::vector<Figure> fs = figures(d);
   for (bool side_b : {false, true}) {
     const RunSet& s = side_b ? b : a;
-    for (const auto& o : outlier_runs(d, a, b, side_b)) {
+    for (const auto& o : side_outliers(fs, m, side_b)) {
       std::string msg = fmt::format("{}: {}", outlier_prefix(s, o.run), fmt::join(o.items, ", "));
       if (!o.host.empty())
         msg += fmt::format(", with the host's mark on it ({}); it is kept in every figure, so "
@@ -324,7 +345,8 @@ void run_warnings(const Diff& d, const RunSet& a, const RunSet& b, std::vector<W
                    ? "; the recording kept no record of the machine, so it stays in every "
                      "figure"
                    : fmt::format("; no more of the host in it than in the other runs ({}), so "
-                                 "it is the workload's own spread and stays in every figure",
+                                 "it stays in every figure: leaving out a run nothing marked "
+                                 "can bias the difference",
                                  o.seen);
       out.push_back({"outlier", msg});
     }

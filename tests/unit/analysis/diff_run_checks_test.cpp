@@ -70,7 +70,7 @@ TEST(DiffRunChecks, ASlowFirstRunIsDroppedAndNamed) {
 }
 
 // The same slow run with no mark of the host on it (steal 1%, nothing else
-// running) is the workload's own spread: it stays in every figure, named.
+// running) stays in every figure, named: dropping it could bias the diff.
 // So does one from a recording that kept no record of the machine.
 TEST(DiffRunChecks, AnUnmarkedOutlierStaysInEveryFigure) {
   for (bool recorded : {true, false}) {
