@@ -43,6 +43,10 @@ for log in "$logs"/*.log; do
     failed=$((failed + 1))
   fi
 done
+# The slowest ten of both runs, for whoever wants CI faster (docs/BUILD.md).
+echo "test: the slowest ten tests (s):"
+sed -nE 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: ([^ ]+) .* ([0-9.]+) sec$/\2 \1/p' "$logs"/*.log |
+  sort -rn | head -10 | sed 's/^/  /'
 ((failed == 0)) || status=1
 echo "test: $passed passed, $failed failed, $skipped skipped"
 exit "$status"

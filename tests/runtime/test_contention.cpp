@@ -99,36 +99,40 @@ TEST_F(ContentionTest, FdTableSpinlockShowsAsSpinWaitAndSlowPathSamples) {
   // Traced spin time and sampled slow-path time measure the same spinning
   // where it is all traced: they agree within sampling error and the
   // handlers' own cost (measured here: 0.2 vs 0.2-0.3 µs/op). On this shared
-  // VM either can stray: traced time is guest wall time between
+  // VM steal breaks that: traced time is guest wall time between
   // contention_begin and _end and keeps any time the host took the vCPU
   // away, while cpu-clock fires once when the vCPU returns and loses the
-  // rest (sampled/traced 0.42 seen in CI); and a few ms of traced spin is a
-  // few dozen samples (3.2 seen once). So: one more recording when a ratio
-  // is outside 1/3..3, then hold it there.
+  // rest (sampled/traced 0.42 seen in CI); and with the machine busy
+  // (another build on both vCPUs) a waiter's pv spinlock halts its vCPU
+  // while the holder waits for one (sampled/traced 0.14 seen, steal 0).
+  // So the host is measured around the recording: a ratio outside 1/3..3
+  // on a busy host is the host's figure, said as a skip; on a quiet one it
+  // fails (issue 30: no second recording until green).
   auto native = [](const Profile& p) {
     SpinCheck o = spin_check(p, "open"), c = spin_check(p, "close");
     return 2 * (o.native_qspinlock_samples + c.native_qspinlock_samples) >
            o.spin_samples + c.spin_samples;
   };
-  auto ratio_ok = [](const Profile& p, const char* op) {
+  auto ratio_of = [](const Profile& p, const char* op) {
     SpinCheck c = spin_check(p, op);
-    if (!c.sampled_spin_ns || c.traced_spin_ns == 0) return false;
-    double r = *c.sampled_spin_ns / double(c.traced_spin_ns);
-    return r > 1.0 / 3 && r < 3.0;
+    return c.sampled_spin_ns && c.traced_spin_ns ? *c.sampled_spin_ns / double(c.traced_spin_ns)
+                                                 : 0.0;
   };
-  Profile p;
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    p = record_until(
-        [](long n) {
-          return std::vector<std::string>{"--workload", "openclose", "--threads", "2", "--files",
-                                          std::to_string(n)};
-        },
-        300000, {"-F", "4999"}, [](const Profile& p) {
-          return spin_check(p, "open").spin_samples > 20 && spin_check(p, "close").spin_samples > 20;
-        });
-    if (native(p) || (ratio_ok(p, "open") && ratio_ok(p, "close"))) break;
-    std::cerr << "traced and sampled spin apart in recording " << attempt + 1 << "\n";
-  }
+  test::HostMeter host;
+  Profile p = record_until(
+      [](long n) {
+        return std::vector<std::string>{"--workload", "openclose", "--threads", "2", "--files",
+                                        std::to_string(n)};
+      },
+      300000, {"-F", "4999"}, [](const Profile& p) {
+        return spin_check(p, "open").spin_samples > 20 && spin_check(p, "close").spin_samples > 20;
+      });
+  if (!native(p) && host.busy())
+    for (const char* op : {"open", "close"})
+      if (double r = ratio_of(p, op); r <= 1.0 / 3 || r >= 3.0)
+        GTEST_SKIP() << "the machine was busy during the recording (" << host.describe()
+                     << "); " << op << "'s sampled/traced spin " << r
+                     << " is the host's figure here";
   std::uint64_t slowpath = 0;
   for (const auto& s : p.samples)
     if (s.kind == SampleKind::Op && (s.name == "open" || s.name == "close") && !s.frames.empty() &&

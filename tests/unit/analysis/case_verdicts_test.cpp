@@ -1,0 +1,170 @@
+// The known-mechanism cases' verdicts (docs/CASES.md), decided offline from
+// real runs: runtime.CaseTest.* recorded them once on a real XFS
+// (tests/data/cases/README.md, record.sh re-records), and here the diff of
+// those runs must say what the peer tools established — which op changed,
+// in which direction, through which code, on which lock. The same runs
+// give the same answer on any host; the runtime tests only check that
+// recording still sees each mechanism (issue 30).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "diff/diff.h"
+#include "fixture.h"
+#include "report/diff_report.h"
+
+namespace fscost::test {
+namespace {
+
+using nlohmann::json;
+
+struct CaseDiff {
+  json d;            // summary.json's members
+  std::string text;  // the first screen, as compare prints it
+};
+
+CaseDiff diff_case(const std::string& name, const std::string& a_label,
+                   const std::string& b_label) {
+  auto a = load_runs(data_path("cases/" + name + "/a"), a_label);
+  auto b = load_runs(data_path("cases/" + name + "/b"), b_label);
+  if (!a || !b) throw std::runtime_error(!a ? a.error().message : b.error().message);
+  Diff d = diff_runs(a.value(), b.value());
+  std::string text = render_diff_text(d);
+  return {diff_json(d), text.substr(0, text.find("\n" + std::string(72, '-') + "\n") + 1)};
+}
+
+const json& op_of(const json& d, const std::string& name) {
+  for (const auto& o : d["ops"])
+    if (o["op"] == name) return o;
+  throw std::runtime_error("no op " + name);
+}
+
+const json* named(const json& rows, const std::string& name) {
+  for (const auto& r : rows)
+    if (r["name"] == name) return &r;
+  return nullptr;
+}
+
+bool significant(const json& c) { return c["significant"].get<bool>(); }
+double mean_a(const json& c) { return c["a_summary"]["mean"].get<double>(); }
+double mean_b(const json& c) { return c["b_summary"]["mean"].get<double>(); }
+
+// The first screen: a golden (FSCOST_BLESS=1 rewrites it; review the
+// change), at most 40 lines of at most 72 columns.
+void expect_first_screen(const std::string& name, const std::string& text) {
+  expect_golden("cases/" + name + ".txt", text);
+  EXPECT_LE(std::count(text.begin(), text.end(), '\n'), 40) << text;
+}
+
+bool through(const json& path, const std::string& frame) {
+  auto frames = path["frames"].get<std::vector<std::string>>();
+  return std::find(frames.begin(), frames.end(), frame) != frames.end();
+}
+
+// Case 2: fsync's own context updates the rmap btree for each block its
+// writeback allocates: new code, significant, on a path through
+// xfs_file_fsync.
+TEST(CaseVerdicts, RmapbtIsNewCodeUnderFsync) {
+  auto c = diff_case("rmapbt-fsync", "rmapbt=0", "rmapbt=1");
+  const json& fsync = op_of(c.d, "fsync");
+  EXPECT_EQ(fsync["oncpu"]["verdict"], "more") << c.text;
+  const json* rmap = named(fsync["families"], "xfs_rmap_*");
+  ASSERT_TRUE(rmap) << c.text;
+  EXPECT_GT(mean_b((*rmap)["inclusive"]), 20 * mean_a((*rmap)["inclusive"])) << rmap->dump();
+  EXPECT_TRUE(significant((*rmap)["inclusive"])) << rmap->dump();
+  bool path = false;
+  for (const auto& p : fsync["paths"])
+    path |= significant(p["inclusive"]) && p["inclusive"]["delta"].get<double>() > 0 &&
+            through(p, "xfs_file_fsync");
+  EXPECT_TRUE(path) << c.text;
+  EXPECT_NE(c.text.find("xfs_rmap_*"), std::string::npos) << c.text;
+  expect_first_screen("rmapbt-fsync", c.text);
+}
+
+// §2.3: the shared directory's i_rwsem is spun on (optimistic spin, which
+// contention_begin never sees) on both sides, and no other lock is.
+TEST(CaseVerdicts, SharedDirectorySpinIsTheParentDirectoryRwsem) {
+  auto c = diff_case("shared-dir-spin", "isize=512", "isize=1024");
+  const json& create = op_of(c.d, "create");
+  const json* rwsem = nullptr;
+  for (const auto& l : create["locks"]) {
+    if (l["name"] == "i_rwsem (parent dir, open)" && l["type"] == "rwsem:W") {
+      rwsem = &l;
+    } else {
+      EXPECT_EQ(mean_a(l["optimistic_spin"]) + mean_b(l["optimistic_spin"]), 0) << l.dump();
+    }
+  }
+  ASSERT_TRUE(rwsem) << c.text;
+  EXPECT_GT(mean_a((*rwsem)["optimistic_spin"]), 0);
+  EXPECT_GT(mean_b((*rwsem)["optimistic_spin"]), 0);
+  for (const auto& p : create["oncpu_parts"])
+    if (p["kind"] == "spin") {
+      EXPECT_EQ(p["where"], "i_rwsem (parent dir, open)") << p.dump();
+    }
+  expect_first_screen("shared-dir-spin", c.text);
+}
+
+// Case 3: 64 KiB directory blocks, the same path doing more work: create's
+// on-CPU time up, through xfs_create, and no new-code path or new lock.
+TEST(CaseVerdicts, DirectoryBlockSizeIsTheSamePathMoreWork) {
+  auto c = diff_case("dir-block-size", "dirblock=4k", "dirblock=64k");
+  const json& create = op_of(c.d, "create");
+  EXPECT_EQ(create["oncpu"]["verdict"], "more") << c.text;
+  bool more_work = false;
+  for (const auto& p : create["paths"]) {
+    if (!significant(p["inclusive"])) continue;
+    EXPECT_NE(p["kind"], "new-code") << p.dump();
+    more_work |= p["kind"] == "more-work" && through(p, "xfs_create");
+  }
+  EXPECT_TRUE(more_work) << c.text;
+  for (const auto& l : create["locks"]) EXPECT_NE(l["change"], "new") << l.dump();
+  expect_first_screen("dir-block-size", c.text);
+}
+
+// Case 4: -o wsync forces the log in every create's commit: create's
+// off-CPU time up in the log-force class, and more xfs_log_* code.
+TEST(CaseVerdicts, WsyncIsLogForceWaitUnderCreate) {
+  auto c = diff_case("wsync", "defaults", "wsync");
+  const json& create = op_of(c.d, "create");
+  EXPECT_EQ(create["offcpu"]["verdict"], "more") << c.text;
+  bool log_force = false;
+  for (const auto& p : create["offcpu_parts"])
+    log_force |= p["kind"] == "log-force" && significant(p) && p["delta_ns"].get<double>() > 0;
+  EXPECT_TRUE(log_force) << c.text;
+  const json* log = named(create["families"], "xfs_log_*");
+  ASSERT_TRUE(log) << c.text;
+  EXPECT_EQ((*log)["inclusive"]["verdict"], "more") << c.text;
+  expect_first_screen("wsync", c.text);
+}
+
+// Case 5: one allocation group, a new sleeping contention point on the AGI
+// buffer's semaphore; the AGF is none (data blocks are delalloc).
+TEST(CaseVerdicts, OneAllocationGroupIsANewSleepingContentionPoint) {
+  auto c = diff_case("agcount", "agcount=4", "agcount=1");
+  const json& create = op_of(c.d, "create");
+  const json* agi = nullptr;
+  for (const auto& l : create["locks"])
+    if (l["name"] == "xfs_buf lock (AGI)" && l["type"] == "semaphore") agi = &l;
+  ASSERT_TRUE(agi) << c.text;
+  EXPECT_EQ((*agi)["change"], "new") << agi->dump();
+  EXPECT_TRUE(significant((*agi)["sleep"])) << agi->dump();
+  EXPECT_EQ(mean_b((*agi)["optimistic_spin"]), 0);
+  EXPECT_EQ(create["offcpu"]["verdict"], "more") << c.text;
+  bool part = false;
+  for (const auto& p : create["offcpu_parts"])
+    part |= p["kind"] == "lock" && p["where"] == "xfs_buf lock (AGI)" && significant(p);
+  EXPECT_TRUE(part) << c.text;
+  for (const auto& l : create["locks"])
+    if (l["name"].get<std::string>().find("AGF") != std::string::npos) {
+      EXPECT_EQ(l["change"], "no change") << l.dump();
+    }
+  EXPECT_NE(c.text.find("new contention point: xfs_buf lock (AGI)"), std::string::npos)
+      << c.text;
+  expect_first_screen("agcount", c.text);
+}
+
+}  // namespace
+}  // namespace fscost::test
