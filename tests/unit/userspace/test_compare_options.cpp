@@ -91,8 +91,9 @@ TEST(CompareOptions, ConfigSpecRefusesDevicesAndForceInAnyForm) {
     EXPECT_TRUE(refused(spec)) << spec;
   // /dev/loop0 exists on these machines: a block device however it is written.
   struct stat st {};
-  if (::stat("/dev/loop0", &st) == 0 && S_ISBLK(st.st_mode))
+  if (::stat("/dev/loop0", &st) == 0 && S_ISBLK(st.st_mode)) {
     EXPECT_TRUE(refused("fs: btrfs; mkfs: -L x /dev/../dev/loop0"));
+  }
   // What is not a device passes: a label, sizes, a file-type feature.
   for (const char* spec : {"mkfs: -l size=64m -L name", "mkfs: -n ftype=1 -m rmapbt=1",
                            "fs: ext4; mkfs: -J size=64 -O ^has_journal", "mount: noatime,logbsize=256k",
