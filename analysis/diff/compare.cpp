@@ -11,6 +11,7 @@
 #include <set>
 #include <utility>
 
+#include "diff/calibration.h"  // floor_intervals
 #include "diff/internal.h"
 #include "model/frame_match.h"  // function_family
 #include "model/parallel.h"
@@ -540,6 +541,8 @@ void control_fdr(Diff& d) {
     op.tested = phase || (op.op != "other" &&
                           std::max(op.count.sa.mean, op.count.sb.mean) >= d.config.min_ops);
   }
+  // Before BH: a floored p is the one the family ranks.
+  floor_intervals(d);
   Families untested = every_comparison(d, false);
   for (auto* v : {&untested.metrics, &untested.functions, &untested.locks, &untested.background})
     for (Comparison* c : *v) set_verdict(*c, kNaN, d.config.alpha);  // no change, or too few runs

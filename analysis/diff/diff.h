@@ -34,6 +34,7 @@ namespace fscost {
 inline constexpr int kDiffSchemaVersion = 3;
 
 class MeanStacks;  // mean_stacks.h
+struct Calibration;  // calibration.h
 
 // All runs of one configuration.
 struct RunSet {
@@ -72,6 +73,10 @@ struct DiffConfig {
   // zeroing), while each side keeps at least 3 runs; they are named in a
   // "dropped" warning and stay on disk. Unmarked outliers always stay.
   bool drop_outliers = true;
+  // fscost calibrate's measure of this host's between-compare noise
+  // (calibration.h): the intervals of tested ops' on-CPU, off-CPU and
+  // latency figures are floored by it before the FDR control. nullptr: none.
+  std::shared_ptr<const Calibration> calibration;
 };
 
 enum class Verdict {
@@ -102,14 +107,26 @@ struct Comparison {
   double rel = 0;                  // (mean b − mean a) / mean a; NaN if mean a == 0
   double q = 1;                    // BH-adjusted p of `test` within its family (Diff::families)
   Verdict verdict = Verdict::NoChange;
+  // Valid when a calibration floored this figure (DiffConfig::calibration):
+  // the host's between-compare noise was wider than `test`'s own standard
+  // error, and decides instead (p and interval; `test` keeps its own).
+  stats::Floored floor;
 
   double delta() const { return sb.mean - sa.mean; }
   bool significant() const { return verdict == Verdict::More || verdict == Verdict::Less; }
+  bool floored() const { return floor.valid; }
   // The deciding test's validity, raw p and interval for the delta.
   bool tested() const { return test == StatTest::Counts ? counts.valid : welch.valid; }
-  double p() const { return test == StatTest::Counts ? counts.p : welch.p; }
-  double ci_lo() const { return test == StatTest::Counts ? counts.ci_lo : welch.ci_lo; }
-  double ci_hi() const { return test == StatTest::Counts ? counts.ci_hi : welch.ci_hi; }
+  double p() const { return floored() ? floor.p : test == StatTest::Counts ? counts.p : welch.p; }
+  double ci_lo() const {
+    return floored() ? floor.ci_lo : test == StatTest::Counts ? counts.ci_lo : welch.ci_lo;
+  }
+  double ci_hi() const {
+    return floored() ? floor.ci_hi : test == StatTest::Counts ? counts.ci_hi : welch.ci_hi;
+  }
+  // The standard error of `test` alone: Welch's, or the count test's
+  // interval half-width over its t quantile. NaN when untested.
+  double own_se(double level = 0.95) const;
 };
 
 // A comparison of `a` and `b` at `level`, verdict from the raw Welch p (the
@@ -338,7 +355,8 @@ inline constexpr double kStealShare = 0.10;
 struct Warning {
   // "few-runs", "user-share", "wall-vs-sys", "noise", "drops",
   // "config-mismatch", "background", "op-count", "setup-varies", "enospc",
-  // "low-space", "outlier", "run-order", "steal", "busy-machine"
+  // "low-space", "outlier", "run-order", "steal", "busy-machine",
+  // "calibration-mismatch"
   std::string kind;
   std::string message;  // one sentence, numbers included
 };

@@ -215,6 +215,17 @@ CountTest count_test(std::span<const double> ka, std::span<const double> ea,
   return c;
 }
 
+Floored floored_test(double diff, double se, double df, double level) {
+  if (!(se > 0) || !std::isfinite(se) || !(df > 0) || !std::isfinite(diff))
+    return {false, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN};
+  Floored f{.valid = true, .se = se, .df = df, .t = diff / se};
+  f.p = t_two_sided_p(f.t, df);
+  double half = t_quantile((1 + level) / 2, df) * se;
+  f.ci_lo = diff - half;
+  f.ci_hi = diff + half;
+  return f;
+}
+
 MannWhitney mann_whitney(std::span<const double> a, std::span<const double> b) {
   MannWhitney r;
   auto has_nan = [](std::span<const double> x) {

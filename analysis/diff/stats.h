@@ -80,6 +80,22 @@ CountTest count_test(std::span<const double> ka, std::span<const double> ea,
                      std::span<const double> kb, std::span<const double> eb,
                      double level = 0.95, double prior_dispersion = 1, double prior_df = 0);
 
+// A test whose standard error is floored from outside: `se` is a noise
+// measured between compares on this host (fscost calibrate), wider than
+// what the compare's own runs show, on `df` degrees of freedom (the
+// calibration's compares). p is 2 (1 − T_df(|diff| / se)); the interval
+// diff ± t_df((1 + level) / 2) · se. valid = false (all else NaN) when se
+// is not positive and finite or df is not positive.
+struct Floored {
+  bool valid = false;
+  double se = 0;
+  double df = 0;
+  double t = 0;
+  double p = 1;
+  double ci_lo = 0, ci_hi = 0;
+};
+Floored floored_test(double diff, double se, double df, double level = 0.95);
+
 // Two-sided Mann–Whitney U test. u is U of b (number of pairs with
 // b > a, ties counting 1/2). Exact distribution when there are no ties and
 // n_a, n_b ≤ 20 (what few runs give); otherwise the normal approximation

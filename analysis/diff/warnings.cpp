@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <set>
 
+#include "diff/calibration.h"
 #include "diff/internal.h"
 #include "model/drops.h"
 
@@ -160,6 +161,17 @@ void config_mismatch(Ctx& c) {
   mismatch(c, "command", [](const RunIdentity& i) { return "'" + i.command + "'"; });
 }
 
+// A floor measured on another host or workload: its noise is not these runs'.
+void calibration(Ctx& c) {
+  if (!c.d.config.calibration) return;
+  for (const RunSet* side : {&c.a, &c.b})
+    if (std::string why = calibration_mismatch(*c.d.config.calibration, side->runs.front());
+        !why.empty()) {
+      c.add("calibration-mismatch", why);
+      return;
+    }
+}
+
 void background(Ctx& c) {
   const Comparison& k = c.d.kthread_ns;
   if (!k.significant()) return;
@@ -191,6 +203,7 @@ std::vector<Warning> diff_warnings(const Diff& d, const RunSet& a, const RunSet&
   full_fs_warnings(a, d.label_a, out);
   full_fs_warnings(b, d.label_b, out);
   config_mismatch(c);
+  calibration(c);
   drops_of(c, a, ma);
   drops_of(c, b, mb);
   user_share(c);

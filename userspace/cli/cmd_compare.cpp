@@ -1,5 +1,6 @@
 // fscost compare: options → checks → storage → interleaved runs → outputs.
 #include "cli/cmd_compare.h"
+#include "cli/compare_flags.h"
 
 #include <fmt/format.h>
 #include <signal.h>
@@ -284,26 +285,64 @@ void measure(Session& s) {
   s.ctx.storage = nullptr;
 }
 
-int finish(const Session& s) {
-  // Storage is gone; an impatient second ^C may now end us at once.
-  for (int sig : kCompareStopSignals) ::signal(sig, SIG_DFL);
-  ::signal(SIGPIPE, SIG_IGN);  // a closed stdout: EPIPE, the files are written already
-  CompareOutputs w = take(is_matrix(s.o) ? write_matrix_outputs(s.o, s.outcome)
-                                         : write_compare_outputs(s.o, s.outcome));
+// compare's outputs: summary.txt, summary.json, report.html.
+int write_outputs(const CompareOptions& o, const CompareOutcome& outcome, const OwnedDir& out) {
+  CompareOutputs w = take(is_matrix(o) ? write_matrix_outputs(o, outcome)
+                                       : write_compare_outputs(o, outcome));
   fmt::print("{}\n", terminal_safe(w.text));
-  fmt::print("fscost compare: summary {}\n", terminal_safe(s.out.shown(w.summary_txt)));
-  fmt::print("fscost compare: report  {}\n", terminal_safe(s.out.shown(w.report_html)));
-  fmt::print("fscost compare: data    {}\n", terminal_safe(s.out.shown(w.summary_json)));
+  fmt::print("fscost compare: summary {}\n", terminal_safe(out.shown(w.summary_txt)));
+  fmt::print("fscost compare: report  {}\n", terminal_safe(out.shown(w.report_html)));
+  fmt::print("fscost compare: data    {}\n", terminal_safe(out.shown(w.summary_json)));
   std::fflush(stdout);
   if (int sig = compare_stop_signal()) return 128 + sig;
-  return s.outcome.incomplete ? 1 : 0;
+  return outcome.incomplete ? 1 : 0;
+}
+
+// The workload's program must exist before the first mkfs.
+void check_workload(const CompareOptions& o, RunContext& ctx) {
+  if (o.workload.builtin())
+    ctx.workload_exe = workload_exe(self_exe());
+  else if (o.workload.cmd_at.empty())
+    check_command_exists(o.workload.cmd[0]);
+  else
+    for (const auto& [t, cmd] : o.workload.cmd_at) check_command_exists(cmd[0]);
 }
 
 int run_compare(const CompareArgs& args) {
-  CompareOptions o = take(check_compare_args(args));
+  return run_compare_with(take(check_compare_args(args)), "compare", write_outputs);
+}
+
+// --a/--b or --config, and what names and mounts them. Returns --a, whose
+// count the callback reads (CompareArgs::ab_given).
+CLI::Option* add_config_flags(CLI::App* sub, CompareArgs& a) {
+  auto* opt_a = sub->add_option(
+      "--a", a.a, "Configuration A, e.g. 'mkfs: -m rmapbt=0; mount: noatime' or 'fs: ext4'");
+  auto* opt_b = sub->add_option("--b", a.b, "Configuration B, e.g. 'mkfs: -m rmapbt=1'");
+  opt_a->needs(opt_b);
+  opt_b->needs(opt_a);
+  auto* opt_config = sub->add_option(
+      "--config", a.configs,
+      "NAME=SPEC, repeated: two or more configurations instead of --a/--b, e.g. "
+      "--config ext4='fs: ext4' --config xfs='fs: xfs' --config btrfs='fs: btrfs'");
+  opt_config->excludes(opt_a)->excludes(opt_b);
+  sub->add_option("--baseline", a.baseline,
+                  "The --config every other one is diffed against (default: the first)")
+      ->needs(opt_config);
+  sub->add_option("--mount-opts-a", a.mount_a, "Mount options of A (instead of 'mount:' in --a)");
+  sub->add_option("--mount-opts-b", a.mount_b, "Mount options of B");
+  sub->add_option("--label-a", a.label_a, "Name of A in the outputs (default: from its options)");
+  sub->add_option("--label-b", a.label_b, "Name of B in the outputs");
+  return opt_a;
+}
+
+}  // namespace
+
+int run_compare_with(CompareOptions o, const std::string& command, const AfterRuns& then) {
   if (::geteuid() != 0)
-    throw UserError("fscost compare formats and mounts filesystems and loads BPF: it needs root",
-                    "run it as root (sudo fscost compare …)");
+    throw UserError(fmt::format("fscost {} formats and mounts filesystems and loads BPF: it needs "
+                                "root",
+                                command),
+                    fmt::format("run it as root (sudo fscost {} …)", command));
   report_leftovers();
   // Made (or checked empty and private) now, before anything else, and
   // held: a directory another user prepared cannot redirect root's writes.
@@ -312,101 +351,39 @@ int run_compare(const CompareArgs& args) {
   o.output = out.path();
   Session s{o, {}, {}, out};
   s.ctx.opts = &o;
-  if (o.workload.builtin())
-    s.ctx.workload_exe = workload_exe(self_exe());
-  else if (o.workload.cmd_at.empty())
-    check_command_exists(o.workload.cmd[0]);
-  else
-    for (const auto& [t, cmd] : o.workload.cmd_at) check_command_exists(cmd[0]);
+  check_workload(o, s.ctx);
   s.outcome.plan = make_plan(o.threads, o.runs, o.order, o.order_seed,
                              static_cast<int>(o.configs.size()));
   install_compare_signal_handlers();
   try {
     measure(s);
   } catch (const Interrupted&) {
-    fmt::print(stderr, "fscost compare: interrupted before the first run; nothing recorded\n");
+    fmt::print(stderr, "fscost {}: interrupted before the first run; nothing recorded\n", command);
     return 128 + compare_stop_signal();
   }
-  return finish(s);
+  // Storage is gone; an impatient second ^C may now end us at once.
+  for (int sig : kCompareStopSignals) ::signal(sig, SIG_DFL);
+  ::signal(SIGPIPE, SIG_IGN);  // a closed stdout: EPIPE, the files are written already
+  return then(o, s.outcome, out);
 }
-
-}  // namespace
 
 void add_compare(CLI::App& app, std::function<int()>& run) {
   auto a = std::make_shared<CompareArgs>();
   auto* sub = app.add_subcommand(
       "compare",
       "Compare filesystem configurations: interleaved runs, recorded, diffed against a baseline");
-  sub->add_option("--fs", a->fs, "Filesystem of a configuration without fs: (xfs, ext4, btrfs)")->capture_default_str();
-  sub->add_option("--mkfs", a->mkfs,
-                  "mkfs.xfs to format with: a path (a built xfsprogs) or a name in PATH "
-                  "(default: $FSCOST_MKFS, else mkfs.xfs)");
-  auto* opt_a = sub->add_option(
-      "--a", a->a, "Configuration A, e.g. 'mkfs: -m rmapbt=0; mount: noatime' or 'fs: ext4'");
-  auto* opt_b = sub->add_option("--b", a->b, "Configuration B, e.g. 'mkfs: -m rmapbt=1'");
-  opt_a->needs(opt_b);
-  opt_b->needs(opt_a);
-  auto* opt_config = sub->add_option(
-      "--config", a->configs,
-      "NAME=SPEC, repeated: two or more configurations instead of --a/--b, e.g. "
-      "--config ext4='fs: ext4' --config xfs='fs: xfs' --config btrfs='fs: btrfs'");
-  opt_config->excludes(opt_a)->excludes(opt_b);
-  sub->add_option("--baseline", a->baseline,
-                  "The --config every other one is diffed against (default: the first)")
-      ->needs(opt_config);
-  sub->add_option("--mount-opts-a", a->mount_a, "Mount options of A (instead of 'mount:' in --a)");
-  sub->add_option("--mount-opts-b", a->mount_b, "Mount options of B");
-  sub->add_option("--label-a", a->label_a, "Name of A in the outputs (default: from its options)");
-  sub->add_option("--label-b", a->label_b, "Name of B in the outputs");
-  auto* dev = sub->add_option("--device", a->device,
-                              "Block device to format every run (default: a RAM disk)");
-  auto* size =
-      sub->add_option("--size", a->size, "RAM disk size (4G, 512M)")->capture_default_str();
-  dev->excludes(size);
-  // `--device ''` (an unset variable) must not fall back to the RAM disk.
-  dev->check([](const std::string& v) {
-    return v.empty() ? std::string("--device needs a block device path; leave it out for a RAM disk")
-                     : std::string();
-  });
-  sub->add_flag("--force", a->force, "Format --device even if it holds a filesystem");
-  auto* wl = sub->add_option("--workload", a->workload,
-                             "Built-in workload: create, mixed, random, remove, openclose")
-                 ->capture_default_str();
-  sub->add_option("--files", a->files, "Built-in: files per thread")->capture_default_str();
-  sub->add_option("--dirs", a->dirs, "Built-in: shared or private directories");
-  sub->add_option("--files-per-dir", a->files_per_dir, "Built-in: files per directory");
-  sub->add_option("--write", a->write, "Built-in: bytes written per file (4K, 1M)");
-  sub->add_flag("--fsync", a->fsync, "Built-in: fsync each file");
-  sub->add_option("--seed", a->seed, "Built-in: random seed (the same every run)");
-  auto* cmd = sub->add_option("--workload-cmd", a->workload_cmd,
-                              "Your workload; {dir} is the mountpoint, {threads} the thread count");
-  cmd->excludes(wl);
-  auto* cmd_at = sub->add_option(
-      "--workload-cmd-at", a->workload_cmd_at,
-      "T=CMD, repeated: thread count T's own command (a published sweep); the summary says "
-      "when they differ in more than the thread count");
-  cmd_at->excludes(wl)->excludes(cmd);
-  sub->add_option("--threads", a->threads, "Thread counts to sweep: 1,2,4 or 1-64x2");
-  sub->add_option("--warmup", a->warmup,
-                  "Discarded runs per configuration before the measured ones")
-      ->capture_default_str();
-  sub->add_option("--steal-reruns", a->steal_reruns,
-                  "Runs the host took over 10% of the vCPUs' time from (steal) that are run "
-                  "again, at most, per compare")
-      ->capture_default_str();
+  add_mkfs_flags(sub, *a);
+  auto* opt_a = add_config_flags(sub, *a);
+  auto* size = add_run_flags(sub, *a);
   sub->add_option("--runs", a->runs, "Runs per configuration per thread count")
       ->capture_default_str();
   sub->add_flag("--until-resolved{20}", a->until_resolved,
                 "Add interleaved runs while the headline op's time is not resolved and at most "
                 "MAX runs a side would resolve it (--until-resolved=MAX; alone: 20)");
-  sub->add_option("--order", a->order, "abba (counterbalanced), abab, or random")
-      ->capture_default_str();
-  sub->add_option("--order-seed", a->order_seed, "Seed of --order random")->capture_default_str();
-  sub->add_option("--probes", a->probes, "Probe groups for fscost record")->capture_default_str();
-  sub->add_option("-o,--output", a->output, "Output directory (new or empty)")->required();
-  sub->add_flag("-q,--quiet", a->quiet, "No progress line");
-  sub->add_flag("--keep-addresses", a->keep_addresses,
-                "Keep lock addresses in the profiles (default: per-recording ids; they reveal KASLR)");
+  sub->add_option("--calibration", a->calibration,
+                  "calibration.json of fscost calibrate: floor the ops' time intervals by this "
+                  "host's between-compare noise");
+  add_output_flags(sub, *a);
   sub->callback([a, &run, size, opt_a] {
     a->size_given = size->count() > 0;
     a->ab_given = opt_a->count() > 0;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "diff/calibration.h"
 #include "report/diff_report.h"
 #include "compare/progress.h"  // format_duration
 #include "model/escape.h"
@@ -25,9 +26,14 @@ struct DiffArgs {
   DiffConfig config;
   bool quiet = false;
   DiffJsonOptions json;  // all_functions: DIR/functions.json, and every function on stdout's JSON
+  std::string calibration;  // --calibration FILE: calibration.json of fscost calibrate
 };
 
-int run_diff(const DiffArgs& args) {
+int run_diff(DiffArgs args) {
+  // Read before the runs: a bad file is reported before minutes of loading.
+  if (!args.calibration.empty())
+    args.config.calibration =
+        std::make_shared<const Calibration>(take(read_calibration(args.calibration)));
   StatusLine status(stderr, args.quiet);
   status.stage(fmt::format("fscost diff: loading A ({})", args.a));
   RunSet a = take(load_runs(args.a, args.label_a));
@@ -88,6 +94,9 @@ void add_diff(CLI::App& app, std::function<int()>& run) {
                   "screen)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1e12));
+  sub->add_option("--calibration", a->calibration,
+                  "calibration.json of fscost calibrate: floor the ops' time intervals by this "
+                  "host's between-compare noise");
   sub->add_flag("--keep-outliers", [a](std::int64_t) { a->config.drop_outliers = false; },
                 "Keep outlier runs in the figures (default: leave them out, named)");
   sub->callback([a, &run] { run = [a] { return run_diff(*a); }; });

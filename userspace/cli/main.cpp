@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 
+#include "cli/cmd_calibrate.h"
 #include "cli/cmd_compare.h"
 #include "cli/cmd_convert.h"
 #include "cli/cmd_diff.h"
@@ -155,6 +156,7 @@ int main(int argc, char** argv) {
   fscost::add_html(app, run);
   fscost::add_diff(app, run);
   fscost::add_compare(app, run);
+  fscost::add_calibrate(app, run);
   fscost::add_cleanup(app, run);
   fscost::add_generate_docs(app, run);
   if (int rc = parse(app, argc, argv); rc >= 0) return rc;

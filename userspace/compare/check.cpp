@@ -14,6 +14,7 @@
 
 #include "collector/hooks.h"  // parse_probe_groups
 #include "compare/options.h"
+#include "diff/calibration.h"
 #include "model/file_io.h"  // Status
 #include "system/filesystems.h"
 
@@ -232,7 +233,19 @@ Result<CompareOptions> check_compare_args(const CompareArgs& a) {
   o.output = a.output;
   o.quiet = a.quiet;
   o.keep_addresses = a.keep_addresses;
+  if (!a.calibration.empty()) {
+    auto cal = read_calibration(a.calibration);
+    if (!cal) return cal.error();
+    o.calibration = std::make_shared<const Calibration>(std::move(cal).value());
+    o.calibration_path = a.calibration;
+  }
   return o;
+}
+
+DiffConfig diff_config(const CompareOptions& o) {
+  DiffConfig c;
+  c.calibration = o.calibration;
+  return c;
 }
 
 nlohmann::json options_json(const CompareOptions& o) {
@@ -278,7 +291,10 @@ nlohmann::json options_json(const CompareOptions& o) {
                       {"order", to_string(o.order)},
                       {"order_seed", o.order_seed},
                       {"probes", o.probes},
-                      {"keep_addresses", o.keep_addresses}};
+                      {"keep_addresses", o.keep_addresses},
+                      {"calibration", o.calibration_path.empty()
+                                          ? nlohmann::json()
+                                          : nlohmann::json(o.calibration_path)}};
   if (!is_matrix(o)) {
     j["a"] = config(o.a);
     j["b"] = config(o.b);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +14,9 @@
 #include "model/result.h"
 
 namespace fscost {
+
+struct Calibration;  // diff/calibration.h
+struct DiffConfig;   // diff/diff.h
 
 // One side of the comparison: which filesystem, how to make and mount it.
 struct ConfigSpec {
@@ -112,6 +116,7 @@ struct CompareArgs {
   std::string output;
   bool quiet = false;
   bool keep_addresses = false;  // --keep-addresses: lock addresses in the profiles (not ids)
+  std::string calibration;  // --calibration FILE: fscost calibrate's calibration.json
 };
 
 struct CompareOptions {
@@ -141,7 +146,15 @@ struct CompareOptions {
   std::string output;
   bool quiet = false;
   bool keep_addresses = false;  // --keep-addresses: lock addresses in the profiles (not ids)
+  // --calibration: read before anything is made; the diffs' intervals are
+  // floored by it (diff/calibration.h). `calibration_path` as given.
+  std::shared_ptr<const Calibration> calibration;
+  std::string calibration_path;
 };
+
+// How the compare's diffs are made: the default DiffConfig, with the
+// calibration.
+DiffConfig diff_config(const CompareOptions& o);
 
 // More than two configurations: a matrix of them, each diffed against the
 // baseline (compare/matrix.h).

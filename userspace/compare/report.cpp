@@ -7,6 +7,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <tuple>
+#include <utility>
 
 #include "model/file_io.h"
 #include "model/json_writer.h"
@@ -47,22 +49,29 @@ std::string wrap(const std::string& text, std::size_t width, std::size_t indent)
   return out;
 }
 
+std::pair<RunSet, RunSet> load_sides(const CompareOptions& o, const CompareOutcome& out,
+                                     int threads) {
+  std::pair<RunSet, RunSet> sides;
+  sides.first.label = o.a.label;
+  sides.second.label = o.b.label;
+  for (const RunResult& r : out.results) {
+    if (!r.ok() || r.plan.threads != threads) continue;
+    RunSet& set = r.plan.config == 0 ? sides.first : sides.second;
+    std::string path = o.output + "/" + r.profile;
+    set.runs.push_back(take(read_profile(path)));
+    set.sources.push_back(path);
+  }
+  return sides;
+}
+
 std::vector<ComparePoint> load_points(const CompareOptions& o, const CompareOutcome& out) {
   std::vector<ComparePoint> points;
   for (int t : o.threads) {
     ComparePoint p;
     p.threads = t;
-    p.a.label = o.a.label;
-    p.b.label = o.b.label;
     if (o.threads.size() > 1) p.dir = fmt::format("runs/t{}", t);
-    for (const RunResult& r : out.results) {
-      if (!r.ok() || r.plan.threads != t) continue;
-      RunSet& set = r.plan.config == 0 ? p.a : p.b;
-      std::string path = o.output + "/" + r.profile;
-      set.runs.push_back(take(read_profile(path)));
-      set.sources.push_back(path);
-    }
-    if (!p.a.runs.empty() && !p.b.runs.empty()) p.diff = diff_runs(p.a, p.b);
+    std::tie(p.a, p.b) = load_sides(o, out, t);
+    if (!p.a.runs.empty() && !p.b.runs.empty()) p.diff = diff_runs(p.a, p.b, diff_config(o));
     points.push_back(std::move(p));
   }
   return points;

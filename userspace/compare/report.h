@@ -8,6 +8,7 @@
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compare/options.h"
@@ -46,6 +47,10 @@ struct CompareOutputs {
   std::string text;                                    // summary.txt's contents
   bool has_diff = false;
 };
+
+// One thread count's successful runs, loaded in run order: A's, B's.
+std::pair<RunSet, RunSet> load_sides(const CompareOptions& o, const CompareOutcome& out,
+                                     int threads);
 
 // Loads the successful runs' profiles per thread count and diffs each.
 std::vector<ComparePoint> load_points(const CompareOptions& o, const CompareOutcome& out);

@@ -356,6 +356,7 @@ std::string first_screen(const Diff& d, std::size_t width) {
                           "the warm-up runs); up to {}/op of a delta could be theirs.",
                           diff_fmt::value(d.tracer_a, "ns"), diff_fmt::value(d.tracer_b, "ns"),
                           diff_fmt::value(std::fabs(d.tracer_b - d.tracer_a), "ns")));
+  if (std::string cal = calibration_line(d); !cal.empty()) head.para(cal);
   // A and B differ in more than asked: before any number is read.
   if (d.setup.incidental())
     head.para("The filesystems differ in more than the options asked: " +

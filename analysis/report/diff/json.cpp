@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
+#include "diff/calibration.h"
 #include "model/json_writer.h"
 #include "report/diff_report.h"
 
@@ -67,6 +68,18 @@ void quasi_poisson(W& w, const stats::CountTest& k) {
   w.end_object();
 }
 
+// The calibration's test, when it decided (Comparison::floor).
+void floored(W& w, const stats::Floored& f) {
+  w.begin_object();
+  w.member("se", f.se);
+  w.member("df", f.df);
+  w.member("t", f.t);
+  w.member("p", f.p);
+  w.member("ci_lo", f.ci_lo);
+  w.member("ci_hi", f.ci_hi);
+  w.end_object();
+}
+
 void comparison(W& w, const Comparison& c) {
   w.begin_object();
   w.member("unit", c.unit);
@@ -86,6 +99,10 @@ void comparison(W& w, const Comparison& c) {
   if (c.test == StatTest::Counts) {
     w.key("quasi_poisson");
     quasi_poisson(w, c.counts);
+  }
+  if (c.floored()) {
+    w.key("floor");
+    floored(w, c.floor);
   }
   w.key("mann_whitney");
   w.begin_object();
@@ -378,6 +395,18 @@ void config(W& w, const DiffConfig& c) {
   w.member("flow_share", c.flow_share);
   w.member("user_share_warn", c.user_share_warn);
   w.member("top", c.top);
+  w.key("calibration");
+  if (const Calibration* cal = c.calibration.get()) {
+    w.begin_object();
+    w.member("date", cal->date);
+    w.member("hostname", cal->host.hostname);
+    w.member("workload", cal->workload);
+    w.member("runs", cal->runs);
+    w.member("compares", cal->compares);
+    w.end_object();
+  } else {
+    w.value(nullptr);
+  }
   w.end_object();
 }
 

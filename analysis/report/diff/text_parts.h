@@ -39,6 +39,11 @@ std::vector<std::string> setup_items(const SetupDiff& s, std::size_t max);
 // difference, or that none was recorded.
 void setup_section(Page& page, const Diff& d);
 
+// "intervals floored by this host's between-compare noise (fscost
+// calibrate 2026-12-04, 4 compares of 5+5 runs): create on-CPU ±4.1%.",
+// unwrapped; "" without a calibration (report/diff/calibration_text.cpp).
+std::string calibration_line(const Diff& d);
+
 // What summary.txt opens with, at most kFirstScreenLines lines: per tested
 // op whose cost changed significantly, the delta, its call paths and
 // families, and a contention verdict; then the warnings that change the

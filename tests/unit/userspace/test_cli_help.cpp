@@ -31,7 +31,7 @@ Outcome run(const std::string& args) {
 const std::vector<std::string> kCommands = {
     "record",        "report",        "flamegraph",   "features", "import",
     "import folded", "import pprof",  "import perf-script",       "convert", "cleanup",
-    "html",          "diff",          "compare"};
+    "html",          "diff",          "compare",      "calibrate"};
 
 TEST(CliHelp, EveryCommandsHelpIsPlain) {
   for (const auto& c : kCommands) {

@@ -3,9 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "compare/options.h"
+#include "diff/calibration.h"
 
 namespace fscost {
 namespace {
@@ -197,6 +200,32 @@ TEST(CompareOptions, CheckDefaults) {
   EXPECT_EQ(j["order"], "abba");
   EXPECT_EQ(j["a"]["fs"], "xfs");
   EXPECT_EQ(j["threads"], nlohmann::json::array({1}));
+}
+
+// --calibration is read with the other checks, before anything is made.
+TEST(CompareOptions, CalibrationIsReadFirst) {
+  CompareArgs a = base_args();
+  a.calibration = "/nonexistent/calibration.json";
+  auto bad = check_compare_args(a);
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("/nonexistent/calibration.json"), std::string::npos)
+      << bad.error().message;
+  Calibration cal;
+  cal.date = "2026-12-04T10:00:00Z";
+  cal.host = {"h", "6.8", 2};
+  cal.runs = 5;
+  cal.compares = 2;
+  cal.ops["create"]["oncpu"] = {0.05, {0.05, -0.05}, 0};
+  std::string path = ::testing::TempDir() + "fscost-calibration-test.json";
+  { std::ofstream(path) << calibration_json_text(cal); }
+  a.calibration = path;
+  auto o = check_compare_args(a);
+  std::remove(path.c_str());
+  ASSERT_TRUE(o) << o.error().message;
+  ASSERT_NE(o.value().calibration, nullptr);
+  EXPECT_EQ(o.value().calibration->compares, 2u);
+  EXPECT_EQ(diff_config(o.value()).calibration, o.value().calibration);
+  EXPECT_EQ(options_json(o.value())["calibration"], path);
 }
 
 TEST(CompareOptions, CheckSameLabelsMadeDistinct) {
