@@ -18,7 +18,10 @@ stage() { echo "test: $1 took $((SECONDS - $2)) s"; }
 scripts/setup.sh
 start=$SECONDS
 # With the hardening stage, the analysis unit tests are built once, there.
-scripts/build.sh -DFSCOST_ANALYSIS_TESTS="$([[ $hardening != 0 ]] && echo OFF || echo ON)"
+# -g1 (line tables, what a failure's backtrace and perf need) instead of
+# RelWithDebInfo's -g: 17% less compile CPU for the libraries.
+scripts/build.sh -DFSCOST_ANALYSIS_TESTS="$([[ $hardening != 0 ]] && echo OFF || echo ON)" \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG"
 stage build "$start"
 
 if ((EUID != 0)); then
