@@ -16,6 +16,25 @@ begin=$SECONDS
 stage() { echo "test: $1 took $((SECONDS - $2)) s"; }
 
 scripts/setup.sh
+
+logs=$(mktemp -d "${TMPDIR:-/tmp}/fscost-test.XXXXXX")
+builder=""
+# The builder is its own process group (setsid): stopping the tests stops
+# its compilers too.
+trap '[[ -z $builder ]] || kill -- "-$builder" 2>/dev/null; rm -rf "$logs"' EXIT
+status=0
+
+# The sanitized tree builds at nice 19 from the start: beside the main
+# build it gets only the CPU a link or a configure leaves idle, beside ctest
+# what the runtime tests leave (they keep 0.6 of the two CPUs busy on
+# average), and a nice-19 job gets about 1.5% of a CPU a test wants.
+# HostMeter does not count niced CPU as other work (tests/runtime/support.h).
+if [[ $hardening != 0 ]]; then
+  built=$SECONDS
+  setsid -w nice -n 19 scripts/hardening.sh build >"$logs/hardening-build.txt" 2>&1 &
+  builder=$!
+fi
+
 start=$SECONDS
 # With the hardening stage, the analysis unit tests are built once, there.
 # -g1 (line tables, what a failure's backtrace and perf need) instead of
@@ -26,22 +45,6 @@ stage build "$start"
 
 if ((EUID != 0)); then
   echo "test: not root: runtime tests (real BPF, XFS on a RAM disk) will be skipped" >&2
-fi
-logs=$(mktemp -d "${TMPDIR:-/tmp}/fscost-test.XXXXXX")
-builder=""
-# The builder is its own process group (setsid): stopping the tests stops
-# its compilers too.
-trap '[[ -z $builder ]] || kill -- "-$builder" 2>/dev/null; rm -rf "$logs"' EXIT
-status=0
-
-# The sanitized tree builds at nice 19 while ctest runs: the runtime tests
-# leave most of the two CPUs idle (0.6 busy on average), and a nice-19 job
-# gets about 1.5% of a CPU a test wants. HostMeter does not count niced
-# CPU as other work (tests/runtime/support.h).
-if [[ $hardening != 0 ]]; then
-  built=$SECONDS
-  setsid -w nice -n 19 scripts/hardening.sh build >"$logs/hardening-build.txt" 2>&1 &
-  builder=$!
 fi
 
 # --no-tests=error: a build that registered no tests must not pass as green.
