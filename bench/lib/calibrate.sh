@@ -7,7 +7,7 @@
 # the floor and without. It reports, never gates. Not in `all` or --smoke:
 # CAL_N + 1 compares take tens of minutes.
 
-CAL_N=20 CAL_RUNS=5 CAL_COMPARES=4 CAL_FILES=5000 CAL_SPEC='mkfs: -m rmapbt=1'
+CAL_N=20 CAL_RUNS=5 CAL_COMPARES=8 CAL_FILES=5000 CAL_SPEC='mkfs: -m rmapbt=1'
 
 bench_calibrate() {
   echo "## calibrate: A-vs-A compares floored by this host's between-compare noise"
