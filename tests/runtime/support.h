@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,15 @@
 #include "system/subprocess.h"
 
 namespace fscost::test {
+
+// A whole file's text; "" if it cannot be read (the assertion on it says
+// what was missing).
+inline std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
 
 inline bool in_ci() {
   const char* ci = std::getenv("CI");
