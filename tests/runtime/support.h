@@ -61,31 +61,33 @@ namespace fscost::test {
 // that compares traced time to rusage or to samples cannot judge its
 // figure when either is large, and says so as a skip with the figures
 // instead of a bound widened or a second recording.
+// The figures of one measurement, read once: the decision and the skip's
+// message come from the same numbers.
+struct HostLoad {
+  double steal = 0, other = 0;  // shares, above
+  static constexpr double kSteal = 0.05;  // of the vCPUs' time
+  static constexpr double kOther = 0.20;  // of the machine's CPU
+  // Whether the host's figures say it, not the code, set a ratio.
+  bool busy() const { return steal > kSteal || other > kOther; }
+  // "steal 2%, other work 41% of the machine": for a skip's message.
+  std::string describe() const {
+    return "steal " + std::to_string(static_cast<int>(100 * steal)) + "%, other work " +
+           std::to_string(static_cast<int>(100 * other)) + "% of the machine";
+  }
+};
+
 class HostMeter {
  public:
   HostMeter() : start_(read()) {}
-  double steal() const {
+  // The load since construction.
+  HostLoad load() const {
     Times now = read();
     double total = now.total - start_.total;
-    return total > 0 ? (now.steal - start_.steal) / total : 0;
-  }
-  double other() const {
-    Times now = read();
-    double total = now.total - start_.total;
-    double busy = now.busy() - start_.busy();
+    if (total <= 0) return {};
     double ours = (now.children - start_.children) * ::sysconf(_SC_CLK_TCK);
-    return total > 0 ? std::max(0.0, busy - ours) / total : 0;
+    double busy = now.busy() - start_.busy();
+    return {(now.steal - start_.steal) / total, std::max(0.0, busy - ours) / total};
   }
-  // "steal 2%, other work 41%": for a skip's message.
-  std::string describe() const {
-    return "steal " + std::to_string(static_cast<int>(100 * steal())) + "%, other work " +
-           std::to_string(static_cast<int>(100 * other())) + "% of the machine";
-  }
-  // Whether the host's figures say it, not the code, set a ratio.
-  bool busy() const { return steal() > kSteal || other() > kOther; }
-
-  static constexpr double kSteal = 0.05;  // of the vCPUs' time
-  static constexpr double kOther = 0.20;  // of the machine's CPU
 
  private:
   struct Times {

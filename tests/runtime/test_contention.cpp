@@ -127,10 +127,11 @@ TEST_F(ContentionTest, FdTableSpinlockShowsAsSpinWaitAndSlowPathSamples) {
       300000, {"-F", "4999"}, [](const Profile& p) {
         return spin_check(p, "open").spin_samples > 20 && spin_check(p, "close").spin_samples > 20;
       });
-  if (!native(p) && host.busy())
+  const test::HostLoad load = host.load();
+  if (!native(p) && load.busy())
     for (const char* op : {"open", "close"})
       if (double r = ratio_of(p, op); r <= 1.0 / 3 || r >= 3.0)
-        GTEST_SKIP() << "the machine was busy during the recording (" << host.describe()
+        GTEST_SKIP() << "the machine was busy during the recording (" << load.describe()
                      << "); " << op << "'s sampled/traced spin " << r
                      << " is the host's figure here";
   std::uint64_t slowpath = 0;
