@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <optional>
+#include <string_view>
 
 #include "diff/internal.h"
 #include "diff/mean_stacks.h"
@@ -57,6 +58,32 @@ std::string fs_of(const RunSet& s) {
   return it == s.runs.front().setup.end() ? std::string() : it->second;
 }
 
+// The runs' shared command, paths and the mount directory left out:
+// "fsstress -z -f creat=1 -n 50000", and fscost's own workload by its mode
+// ("create --files 40000"). "" if they differ.
+std::string shared_workload(const std::vector<RunMetrics>& ma, const std::vector<RunMetrics>& mb) {
+  const std::string& cmd = ma.front().identity.command;
+  for (const auto* side : {&ma, &mb})
+    for (const RunMetrics& m : *side)
+      if (m.identity.command != cmd) return {};
+  std::string out;
+  std::size_t i = 0;
+  for (bool first = true; i < cmd.size(); first = false) {
+    std::size_t end = std::min(cmd.find(' ', i), cmd.size());
+    std::string_view tok(cmd.data() + i, end - i);
+    if (first) {
+      tok = tok.substr(tok.rfind('/') + 1);  // the program's name, not where it lives
+    } else if (tok == "<path>" || tok == "{dir}" || tok.ends_with("=<path>")) {
+      tok = {};
+    }
+    if (!tok.empty()) out += (out.empty() ? "" : " ") + std::string(tok);
+    i = end + 1;
+  }
+  // fscost's own workload by its mode: "create --files 40000 --fsync"
+  constexpr std::string_view kOwn = "fscost-workload --workload ";
+  return out.starts_with(kOwn) ? out.substr(kOwn.size()) : out;
+}
+
 // Every run, as given.
 Diff diff_all_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   require_runs(a, "A");
@@ -71,6 +98,7 @@ Diff diff_all_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   d.runs_b = b.runs.size();
   d.fs_a = fs_of(a);
   d.fs_b = fs_of(b);
+  d.workload = shared_workload(ma, mb);
   d.config = cfg;
   d.ops = compare_ops(ma, mb, cfg);
   compare_totals(d, ma, mb);

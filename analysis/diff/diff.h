@@ -369,6 +369,11 @@ struct Diff {
   // and differ, each side's own frames are a different code path
   // (model/fs_code.h), never new code.
   std::string fs_a, fs_b;
+  // What ran, in a few words, for the first screen's one header line: the
+  // runs' shared command with its paths left out ("fscost-workload
+  // --workload create --files 40000"); "" when the runs ran different
+  // commands (a config-mismatch warning says so). compare sets its own.
+  std::string workload;
   bool cross_filesystem() const { return !fs_a.empty() && !fs_b.empty() && fs_a != fs_b; }
   DiffConfig config;
   // Comparisons under Benjamini–Hochberg control, by family: whole-run and

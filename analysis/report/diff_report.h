@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "diff/diff.h"
@@ -17,6 +18,13 @@ namespace fscost {
 // "create: on-CPU +1.9 µs/op (+18%, 95% CI +1.2..+2.6): 62% new code under
 // xfs_parent_addname, 30% more spin on ...", and the tables behind it.
 std::string render_diff_text(const Diff& d, std::size_t width = 72);
+// summary.txt: the first screen, then `details` (fscost compare's setup),
+// the method, every warning and the tables of the ops the first screen
+// names, at most 150 lines; the last names `everything`, the file with
+// render_diff_text's full text.
+std::string render_diff_summary(const Diff& d, std::size_t width = 72,
+                                std::string_view details = {},
+                                std::string_view everything = "tables.txt");
 
 class JsonWriter;  // model/json_writer.h
 
@@ -66,7 +74,7 @@ struct DiffHtmlOptions {
 std::string render_diff_html(const Diff& d, const RunSet& a, const RunSet& b,
                              const DiffHtmlOptions& opt = {});
 
-// DIR/summary.txt, DIR/summary.json, DIR/report.html (DIR created if
+// DIR/summary.txt, DIR/tables.txt, DIR/summary.json, DIR/report.html (DIR created if
 // missing), and with json.all_functions DIR/functions.json, each written
 // atomically.
 Status write_diff_outputs(const Diff& d, const RunSet& a, const RunSet& b, const std::string& dir,

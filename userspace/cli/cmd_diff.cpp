@@ -52,7 +52,7 @@ int run_diff(DiffArgs args) {
   else
     fmt::print("{}", terminal_safe(render_diff_text(d)));
   if (!args.output.empty() && !args.quiet) {
-    fmt::print(stderr, "fscost: wrote {0}/summary.txt, {0}/summary.json, {0}/report.html{1}\n",
+    fmt::print(stderr, "fscost: wrote {0}/summary.txt, {0}/tables.txt, {0}/summary.json, {0}/report.html{1}\n",
                args.output, args.json.all_functions ? fmt::format(", {}/functions.json", args.output) : "");
   }
   return 0;

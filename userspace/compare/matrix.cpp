@@ -61,13 +61,11 @@ std::string threads_head(int t) {
   return t == 1 ? "1 thread" : fmt::format("{} threads", t);
 }
 
-// The part of a pair's summary.txt a reader needs here: its diff's first
-// screen (from "fscost diff:" to the separator).
+// The part of a pair's summary.txt a reader needs here: its first screen
+// (up to the separator).
 std::string first_screen(const std::string& pair_text) {
-  auto from = pair_text.find("fscost diff:");
-  if (from == std::string::npos) return pair_text;
-  auto to = pair_text.find("\n" + std::string(72, '-'), from);
-  return pair_text.substr(from, to == std::string::npos ? std::string::npos : to - from + 1);
+  auto to = pair_text.find("\n" + std::string(72, '-'));
+  return pair_text.substr(0, to == std::string::npos ? std::string::npos : to + 1);
 }
 
 }  // namespace
@@ -344,7 +342,7 @@ Result<CompareOutputs> write_matrix_outputs(const CompareOptions& o, const Compa
   auto m = compute_matrix(o, out, cpus);
   if (!m) return m.error();
   CompareOutputs w{
-      o.output + "/summary.txt", o.output + "/summary.json", o.output + "/report.html", {}, true};
+      o.output + "/summary.txt", o.output + "/summary.json", o.output + "/report.html", "", {}, true};
   w.text = render_matrix_text(o, out, m.value(), firsts);
   std::string json = dump_json(matrix_json(o, out, m.value()), 2) + "\n";
   std::string html = render_matrix_html(o, out, m.value(), firsts);

@@ -124,6 +124,20 @@ std::string workload_text(const CompareOptions& o) {
   return s;
 }
 
+std::string workload_brief(const CompareOptions& o) {
+  const WorkloadSpec& w = o.workload;
+  if (!w.builtin() || !w.cmd_at.empty()) {
+    std::string cmd = workload_text(o);
+    std::size_t slash = cmd.rfind('/', std::min(cmd.find(' '), cmd.size()));
+    return slash == std::string::npos ? cmd : cmd.substr(slash + 1);  // the program by name
+  }
+  std::string s = fmt::format("{} {} files", w.name, w.files);
+  if (!w.dirs.empty()) s += ", " + w.dirs + " dirs";
+  if (w.write_bytes) s += ", " + human_bytes(w.write_bytes) + " each";
+  if (w.fsync) s += ", fsync";
+  return s;
+}
+
 std::string config_text(const ConfigSpec& c, const std::string& mkfs_path) {
   std::string mkfs =
       c.mkfs_opts.empty() ? "(defaults)" : fmt::format("{}", fmt::join(c.mkfs_opts, " "));
@@ -166,6 +180,39 @@ std::string header_text(const CompareOptions& o, const CompareOutcome& out, std:
 }
 
 }  // namespace
+
+namespace {
+
+// What stands above the answer: a run that did not finish, a workload that
+// cannot show a kernel cost (both also in the header below the line).
+std::string compare_confounds(const CompareOptions& o, const CompareOutcome& out, std::size_t width) {
+  std::string s;
+  if (out.incomplete)
+    s += wrap(fmt::format("! INCOMPLETE: {}; {} of {} planned runs finished.", out.reason,
+                          ok_runs(out), out.plan.size()),
+              width, 2);
+  if (auto w = workload_guardrail(o.workload)) s += wrap("! " + w->message, width, 2);
+  return s;
+}
+
+}  // namespace
+
+std::string render_compare_summary(const CompareOptions& o, const CompareOutcome& out,
+                                   const std::vector<ComparePoint>& points,
+                                   std::optional<std::size_t> headline, const Scaling& scaling) {
+  const std::size_t width = 72;
+  if (!headline) return render_compare_text(o, out, points, headline, scaling);
+  const ComparePoint& h = points[*headline];
+  // Below the line: the setup the header line abbreviates, and the scaling.
+  std::string details = "\n" + header_text(o, out, width);
+  if (points.size() > 1)
+    details += fmt::format("Headline: {} threads (the largest with runs of both sides).\n", h.threads);
+  details += render_scaling_text(scaling, o.a.label, o.b.label, width);
+  Diff d = *h.diff;
+  d.workload = workload_brief(o);
+  std::string s = compare_confounds(o, out, width);
+  return s + render_diff_summary(d, width, details, "tables.txt");
+}
 
 std::string render_compare_text(const CompareOptions& o, const CompareOutcome& out,
                                 const std::vector<ComparePoint>& points,
@@ -282,9 +329,11 @@ Result<CompareOutputs> write_compare_outputs(const CompareOptions& o, const Comp
   CompareOutputs w{o.output + "/summary.txt",
                    o.output + "/summary.json",
                    o.output + "/report.html",
+                   o.output + "/tables.txt",
                    {},
                    headline.has_value()};
-  w.text = render_compare_text(o, out, points, headline, scaling);
+  w.text = render_compare_summary(o, out, points, headline, scaling);
+  std::string tables = render_compare_text(o, out, points, headline, scaling);
   // The headline's diff streamed, then the compare's own (small) DOM.
   std::string json;
   JsonWriter jw(json);
@@ -304,7 +353,8 @@ Result<CompareOutputs> write_compare_outputs(const CompareOptions& o, const Comp
   } else {
     html = compare_page_without_diff(page_title(o, out), sections);
   }
-  for (auto [data, path] : {std::pair{&w.text, &w.summary_txt}, {&html, &w.report_html}})
+  for (auto [data, path] : {std::pair{&w.text, &w.summary_txt}, {&tables, &w.tables_txt},
+                            {&html, &w.report_html}})
     if (auto ok = write_file_atomic(*data, *path); !ok) return ok.error();
   if (auto ok = write_file_atomic(json, w.summary_json); !ok) return ok.error();
   return w;

@@ -43,7 +43,7 @@ struct ComparePoint {
 };
 
 struct CompareOutputs {
-  std::string summary_txt, summary_json, report_html;  // paths
+  std::string summary_txt, summary_json, report_html, tables_txt;  // paths
   std::string text;                                    // summary.txt's contents
   bool has_diff = false;
 };
@@ -62,11 +62,17 @@ std::optional<std::size_t> headline_point(const std::vector<ComparePoint>& point
 // Scaling figures of every successful run.
 Scaling compare_scaling(const CompareOutcome& out, const std::vector<ComparePoint>& points);
 
-// summary.txt: the compare's header (configurations, workload, order,
-// incomplete), the headline diff, the scaling table, where the rest is.
+// tables.txt: the compare's header (configurations, workload, order,
+// incomplete), the headline diff in full, the scaling table, where the rest is.
 std::string render_compare_text(const CompareOptions& o, const CompareOutcome& out,
                                 const std::vector<ComparePoint>& points,
                                 std::optional<std::size_t> headline, const Scaling& scaling);
+// summary.txt: what a mail holds (render_diff_summary), with the compare's
+// header and scaling below the first screen's line; without a complete
+// pair, the header and why.
+std::string render_compare_summary(const CompareOptions& o, const CompareOutcome& out,
+                                   const std::vector<ComparePoint>& points,
+                                   std::optional<std::size_t> headline, const Scaling& scaling);
 
 // summary.json's "compare" object (docs/COMPARE.md).
 nlohmann::json compare_json(const CompareOptions& o, const CompareOutcome& out,
@@ -91,6 +97,9 @@ std::string compare_page_without_diff(const std::string& title,
 
 // "built-in create, 2000 files per thread", or the command(s).
 std::string workload_text(const CompareOptions& o);
+// The same in a few words for the first screen's header line: "create 40000
+// files, 4.0 KiB each, fsync", or the command from its program's name.
+std::string workload_brief(const CompareOptions& o);
 // "mkfs.ext4 -E lazy_itable_init=0; mount noatime".
 std::string config_text(const ConfigSpec& c, const std::string& mkfs_path);
 

@@ -1,4 +1,4 @@
-// The first screen's line on a calibration (DiffConfig::calibration): that
+// The lines on a calibration (DiffConfig::calibration): that
 // intervals were floored by this host's between-compare noise, by which
 // measurement, and which figures it widened.
 #include <fmt/format.h>
@@ -40,6 +40,12 @@ std::string calibration_line(const Diff& d) {
                      "{}, {} compares of {}+{} runs): {}.",
                      cal->date.substr(0, 10), cal->compares, cal->runs, cal->runs,
                      floored_items(d, 3));
+}
+
+std::string calibration_brief(const Diff& d) {
+  if (!d.config.calibration) return {};
+  return fmt::format("intervals floored by this host's between-compare noise (calibrate): {}.",
+                     floored_items(d, 1));
 }
 
 }  // namespace fscost::diff_text

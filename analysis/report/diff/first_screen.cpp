@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "report/diff/format.h"
 #include "report/diff/text_parts.h"
@@ -327,41 +328,80 @@ std::vector<std::string> background_events(const Diff& d) {
 
 // Warnings about the whole comparison, and those about an op whose change
 // is shown here; not those that change no figure on the screen (the user
-// share, other work on the machine, a handful of missed program runs), nor
+// share, sys against wall time, other work on the machine, a handful of
+// missed program runs), nor
 // the noise of an op whose line already says its time was not resolved.
 // All of them are in the full text below the separator.
 bool reads_here(const Warning& w, const std::vector<const OpDiff*>& shown) {
-  if (w.kind == "user-share" || w.kind == "busy-machine" || w.kind == "drops-minor") return false;
+  if (w.kind == "user-share" || w.kind == "busy-machine" || w.kind == "drops-minor" ||
+      w.kind == "wall-vs-sys")
+    return false;
   if (w.kind != "noise" && w.kind != "op-count") return true;
   return std::any_of(shown.begin(), shown.end(), [&](const OpDiff* op) {
     return w.message.starts_with(op->op + ":") && (w.kind != "noise" || changed(*op));
   });
 }
 
+// A warning in one line: up to the last ": " that fits, past the first
+// few words ("A run-01.profile is an outlier"; not "create" or "B" alone),
+// else the sentence cut to the width. The whole sentence is below the line.
+std::string brief(const Warning& w, std::size_t width) {
+  std::string line = "- " + w.message;
+  std::size_t cut = std::string::npos;
+  for (std::size_t at = line.find(": "); at != std::string::npos; at = line.find(": ", at + 1)) {
+    if (diff_fmt::columns(std::string_view(line).substr(0, at)) > width) break;
+    if (at >= 24) cut = at;
+  }
+  return cut != std::string::npos ? line.substr(0, cut) : diff_fmt::truncate(line, width);
+}
+
+// The one header line: A, B, the runs, what ran (cut to the width; the
+// full command is below the line).
+std::string title(const Diff& d, std::size_t width) {
+  std::string who = fmt::format("A = {}, B = {}: {}+{} runs", d.label_a, d.label_b, d.runs_a, d.runs_b);
+  if (diff_fmt::columns(who) > width) {  // long labels (paths): wrapped, never cut
+    Page p;
+    p.width = width;
+    p.para(who);
+    return p.out;
+  }
+  return diff_fmt::truncate(d.workload.empty() ? who : who + ", " + d.workload, width) + "\n";
+}
+
+// Why a figure below may not mean what it says, before any is read: the
+// filesystems differ in more than asked; intervals are floored by a
+// calibration; fscost's own probes cost B noticeably more than A.
+std::vector<std::string> confounds(const Diff& d) {
+  std::vector<std::string> out;
+  if (d.setup.incidental())
+    out.push_back("The filesystems differ in more than the options asked: " +
+                  fmt::format("{}.", fmt::join(setup_items(d.setup, 3), "; ")));
+  if (std::string cal = calibration_brief(d); !cal.empty()) out.push_back(cal);
+  // The probes' difference against the smallest on-CPU change shown: under
+  // a fifth of it, it changes no reading (the figures are below the line).
+  double smallest = std::numeric_limits<double>::infinity();
+  for (const auto& op : d.ops)
+    if (changed(op) && op.oncpu.significant()) smallest = std::min(smallest, std::fabs(op.oncpu.delta()));
+  double probes = std::fabs(d.tracer_b - d.tracer_a);
+  if (std::isfinite(probes) && std::isfinite(smallest) && probes > 0.2 * smallest)
+    out.push_back(fmt::format("fscost's probes cost {} per traced op in A, {} in B: up to {}/op "
+                              "of a delta could be theirs.",
+                              diff_fmt::value(d.tracer_a, "ns"), diff_fmt::value(d.tracer_b, "ns"),
+                              diff_fmt::value(probes, "ns")));
+  return out;
+}
+
 std::size_t lines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
 
 }  // namespace
 
+bool on_first_screen(const OpDiff& op) { return changed(op) || exactly_changed(op); }
+
 std::string first_screen(const Diff& d, std::size_t width) {
   Page head;
   head.width = width;
-  head.para(fmt::format("fscost diff: A = {} ({} run{}), B = {} ({} run{})", d.label_a, d.runs_a,
-                        d.runs_a == 1 ? "" : "s", d.label_b, d.runs_b, d.runs_b == 1 ? "" : "s"));
-  head.para(fmt::format("B - A per operation, {:g}% CIs; Welch's t (sampled: quasi-Poisson), "
-                        "Benjamini-Hochberg FDR {:g}; "
-                        "ops with fewer than {:g} calls per run and \"other\" not tested.",
-                        100 * d.config.level, d.config.alpha, d.config.min_ops));
-  if (std::isfinite(d.tracer_a) && std::isfinite(d.tracer_b))
-    head.para(fmt::format("fscost's probes: {} per traced op in A, {} in B (bpf_stats of "
-                          "the warm-up runs); up to {}/op of a delta could be theirs.",
-                          diff_fmt::value(d.tracer_a, "ns"), diff_fmt::value(d.tracer_b, "ns"),
-                          diff_fmt::value(std::fabs(d.tracer_b - d.tracer_a), "ns")));
-  if (std::string cal = calibration_line(d); !cal.empty()) head.para(cal);
-  // A and B differ in more than asked: before any number is read.
-  if (d.setup.incidental())
-    head.para("The filesystems differ in more than the options asked: " +
-                  fmt::format("{}.", fmt::join(setup_items(d.setup, 6), "; ")),
-              "! ", "  ");
+  head.out = title(d, width);
+  for (const std::string& c : confounds(d)) head.para(c, "! ", "  ");
   std::vector<const OpDiff*> shown;
   std::vector<std::string> blocks;
   for (const auto& op : d.ops)
@@ -431,9 +471,9 @@ std::string first_screen(const Diff& d, std::size_t width) {
   for (const auto& w : d.warnings)
     // the kernel threads' block says per bucket what "background" says in sum
     if (reads_here(w, shown) && !(bg_block && w.kind == "background")) {
-      if (!any) (warn.blank(), warn.line("warnings:"));
+      if (!any) (warn.blank(), warn.line("warnings (in full below the line):"));
       any = true;
-      warn.para(w.message, "- ", "  ");
+      warn.line(brief(w, width));
     }
   // Ops in the diff's order (by what they cost the workload) while they fit.
   std::string out = head.out;
@@ -488,7 +528,8 @@ std::string first_screen(const Diff& d, std::size_t width) {
     if (nl == std::string::npos) break;
     rest = nl + 1;
   }
-  if (more > 0) out += fmt::format("({} more warning{} below)\n", more, more == 1 ? "" : "s");
+  if (more > 0)
+    out += fmt::format("{}({} more warning{} below)\n", at == 0 ? "\n" : "", more, more == 1 ? "" : "s");
   return out;
 }
 

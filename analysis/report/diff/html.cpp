@@ -181,7 +181,8 @@ Status write_diff_outputs(const Diff& d, const RunSet& a, const RunSet& b, const
                  "give -o a directory you can write to"};
   auto path = [&](std::string_view name) { return (std::filesystem::path(dir) / name).string(); };
   std::string json = diff_json_text(d);
-  for (const auto& [name, data] : {std::pair{"summary.txt", render_diff_text(d)},
+  for (const auto& [name, data] : {std::pair{"summary.txt", render_diff_summary(d)},
+                                   {"tables.txt", render_diff_text(d)},
                                    {"summary.json", std::move(json)},
                                    {"report.html", render_diff_html(d, a, b, opt)}}) {
     Status s = write_file_atomic(data, path(name));

@@ -31,9 +31,10 @@ using namespace diff_fmt;
 
 std::string ci_label(double level) { return fmt::format("{:g}% CI", 100 * level); }
 
-void header(Page& page, const Diff& d) {
-  page.para(fmt::format("fscost diff: A = {} ({} run{}), B = {} ({} run{})", d.label_a, d.runs_a,
-                        d.runs_a == 1 ? "" : "s", d.label_b, d.runs_b, d.runs_b == 1 ? "" : "s"));
+}  // namespace
+
+void method(Page& page, const Diff& d) {
+  if (!d.workload.empty()) page.para("what ran: " + d.workload + ".");
   if (d.runs_a < 2 || d.runs_b < 2)
     page.para(
         fmt::format("Too few runs for a conclusion ({} vs {}): a test needs at least 2 "
@@ -44,9 +45,16 @@ void header(Page& page, const Diff& d) {
                   "Welch's t (functions, paths and optimistic spin: a quasi-Poisson "
                   "test on their sample counts) with Benjamini-Hochberg FDR {:g} per "
                   "family ({} metrics, "
-                  "{} function and {} lock comparisons). '*' significant, '~' not.",
+                  "{} function and {} lock comparisons); ops with fewer than {:g} calls "
+                  "per run and \"other\" not tested. '*' significant, '~' not.",
                   ci_label(d.config.level), d.config.alpha, d.families.metrics,
-                  d.families.functions, d.families.locks));
+                  d.families.functions, d.families.locks, d.config.min_ops));
+  if (std::isfinite(d.tracer_a) && std::isfinite(d.tracer_b))
+    page.para(fmt::format("fscost's probes: {} per traced op in A, {} in B (bpf_stats of "
+                          "the warm-up runs); up to {}/op of a delta could be theirs.",
+                          value(d.tracer_a, "ns"), value(d.tracer_b, "ns"),
+                          value(std::fabs(d.tracer_b - d.tracer_a), "ns")));
+  if (std::string cal = calibration_line(d); !cal.empty()) page.para(cal);
 }
 
 void warnings(Page& page, const Diff& d) {
@@ -54,6 +62,14 @@ void warnings(Page& page, const Diff& d) {
   page.blank();
   page.line("warnings:");
   for (const auto& w : d.warnings) page.para(w.message, "- ", "  ");
+}
+
+namespace {
+
+void header(Page& page, const Diff& d) {
+  page.para(fmt::format("fscost diff: A = {} ({} run{}), B = {} ({} run{})", d.label_a, d.runs_a,
+                        d.runs_a == 1 ? "" : "s", d.label_b, d.runs_b, d.runs_b == 1 ? "" : "s"));
+  method(page, d);
 }
 
 // "on-CPU +1.9 µs/op (+18%, 95% CI +1.2..+2.6, q 0.002)"

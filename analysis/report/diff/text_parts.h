@@ -35,20 +35,32 @@ void paths(Page& page, const OpDiff& op);
 // filesystems (SetupDiff), incidental ones first; at most `max` items, then
 // "and N more". Empty if none differ.
 std::vector<std::string> setup_items(const SetupDiff& s, std::size_t max);
+// How B was compared with A (the tests, the FDR, what is not tested), the
+// probes' own cost and the calibration; the runs if too few.
+void method(Page& page, const Diff& d);
+// Every warning in full, under "warnings:".
+void warnings(Page& page, const Diff& d);
+
 // The filesystems section of the full text: mkfs versions and every
 // difference, or that none was recorded.
 void setup_section(Page& page, const Diff& d);
 
 // "intervals floored by this host's between-compare noise (fscost
 // calibrate 2026-12-04, 4 compares of 5+5 runs): create on-CPU ±4.1%.",
-// unwrapped; "" without a calibration (report/diff/calibration_text.cpp).
+// unwrapped, for the text below the first screen; "" without a
+// calibration (report/diff/calibration_text.cpp).
 std::string calibration_line(const Diff& d);
+// The same for the first screen: which figure it widened most, and how many
+// more ("intervals floored by … (calibrate): create on-CPU ±4.1%, and 2 more.").
+std::string calibration_brief(const Diff& d);
 
 // What summary.txt opens with, at most kFirstScreenLines lines: per tested
 // op whose cost changed significantly, the delta, its call paths and
 // families, and a contention verdict; then the warnings that change the
 // reading (report/diff/first_screen.cpp).
 inline constexpr std::size_t kFirstScreenLines = 40;
+// summary.txt's length at most (render_diff_summary).
+inline constexpr std::size_t kSummaryLines = 150;
 std::string first_screen(const Diff& d, std::size_t width);
 
 // Header, warnings and the sentences of every operation, without the
@@ -58,5 +70,13 @@ std::string explanation(const Diff& d, std::size_t width);
 // The tables behind the explanations: whole workload, then per operation
 // its metrics, top functions and locks.
 void tables(Page& page, const Diff& d);
+// Its parts: the whole workload's rows (rusage, kernel threads' sum, the
+// test device), and one op's tables.
+void whole_workload(Page& page, const Diff& d);
+void op_tables(Page& page, const Diff& d, const OpDiff& op);
+
+// Whether the first screen gives the op a block: its time changed, or only
+// its exact facts did (counts, new code, shares down the call tree).
+bool on_first_screen(const OpDiff& op);
 
 }  // namespace fscost::diff_text

@@ -63,7 +63,25 @@ bool shown(const Comparison& c) { return c.sa.n + c.sb.n > 0; }
 
 bool nonzero(const Comparison& c) { return c.sa.mean != 0 || c.sb.mean != 0; }
 
-void workload(Page& page, const Diff& d) {
+void kernel_threads(Page& page, const Diff& d) {
+  if (d.background.empty()) return;
+  heading(page, "kernel threads, per run");
+  if (std::any_of(d.background.begin(), d.background.end(), [](const auto& b) { return b.test_fs; }))
+    page.line("  (* the test filesystem's own: its device's workqueues and threads)");
+  for (const auto& bg : d.background) {
+    if (!nonzero(bg.cpu) && !nonzero(bg.offcpu) && !nonzero(bg.lock_wait)) continue;
+    row(page, 2, (bg.test_fs ? "* " : "  ") + bg.name, bg.cpu);
+    if (nonzero(bg.offcpu)) row(page, 6, "off CPU", bg.offcpu);
+    if (nonzero(bg.lock_wait)) row(page, 6, "in locks", bg.lock_wait);
+    for (const auto& [event, c] : bg.xfs)
+      if (nonzero(c)) row(page, 6, event, c);
+  }
+  page.blank();
+}
+
+}  // namespace
+
+void whole_workload(Page& page, const Diff& d) {
   const std::pair<const char*, const Comparison*> rows[] = {{"system CPU", &d.sys_ns},
                                                             {"user CPU", &d.user_ns},
                                                             {"wall clock", &d.wall_ns},
@@ -83,20 +101,9 @@ void workload(Page& page, const Diff& d) {
         if (nonzero(k)) row(page, 4, kind, k);
   }
   page.blank();
-  if (d.background.empty()) return;
-  heading(page, "kernel threads, per run");
-  if (std::any_of(d.background.begin(), d.background.end(), [](const auto& b) { return b.test_fs; }))
-    page.line("  (* the test filesystem's own: its device's workqueues and threads)");
-  for (const auto& bg : d.background) {
-    if (!nonzero(bg.cpu) && !nonzero(bg.offcpu) && !nonzero(bg.lock_wait)) continue;
-    row(page, 2, (bg.test_fs ? "* " : "  ") + bg.name, bg.cpu);
-    if (nonzero(bg.offcpu)) row(page, 6, "off CPU", bg.offcpu);
-    if (nonzero(bg.lock_wait)) row(page, 6, "in locks", bg.lock_wait);
-    for (const auto& [event, c] : bg.xfs)
-      if (nonzero(c)) row(page, 6, event, c);
-  }
-  page.blank();
 }
+
+namespace {
 
 void metrics(Page& page, const OpDiff& op) {
   heading(page, op.op + ", per operation");
@@ -179,14 +186,19 @@ void chains(Page& page, const OpDiff& op) {
         op.hop_waits[i]);
 }
 
+void op_tables(Page& page, const Diff& d, const OpDiff& op) {
+  metrics(page, op);
+  functions(page, op, d.config.top);
+  locks(page, op, d.config.top);
+  chains(page, op);
+}
+
 void tables(Page& page, const Diff& d) {
-  workload(page, d);
+  whole_workload(page, d);
+  kernel_threads(page, d);
   for (std::size_t i = 0; i < d.ops.size(); ++i) {
     if (i > 0) page.blank();
-    metrics(page, d.ops[i]);
-    functions(page, d.ops[i], d.config.top);
-    locks(page, d.ops[i], d.config.top);
-    chains(page, d.ops[i]);
+    op_tables(page, d, d.ops[i]);
   }
 }
 

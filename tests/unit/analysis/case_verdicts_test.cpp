@@ -22,8 +22,9 @@ namespace {
 using nlohmann::json;
 
 struct CaseDiff {
-  json d;            // summary.json's members
-  std::string text;  // the first screen, as compare prints it
+  json d;               // summary.json's members
+  std::string text;     // the first screen, as compare prints it
+  std::string summary;  // summary.txt, all of it
 };
 
 CaseDiff diff_case(const std::string& name, const std::string& a_label,
@@ -32,8 +33,8 @@ CaseDiff diff_case(const std::string& name, const std::string& a_label,
   auto b = load_runs(data_path("cases/" + name + "/b"), b_label);
   if (!a || !b) throw std::runtime_error(!a ? a.error().message : b.error().message);
   Diff d = diff_runs(a.value(), b.value());
-  std::string text = render_diff_text(d);
-  return {diff_json(d), text.substr(0, text.find("\n" + std::string(72, '-') + "\n") + 1)};
+  std::string text = render_diff_summary(d);
+  return {diff_json(d), text.substr(0, text.find("\n" + std::string(72, '-') + "\n") + 1), text};
 }
 
 const json& op_of(const json& d, const std::string& name) {
@@ -53,10 +54,13 @@ double mean_a(const json& c) { return c["a_summary"]["mean"].get<double>(); }
 double mean_b(const json& c) { return c["b_summary"]["mean"].get<double>(); }
 
 // The first screen: a golden (FSCOST_BLESS=1 rewrites it; review the
-// change), at most 40 lines of at most 72 columns.
-void expect_first_screen(const std::string& name, const std::string& text) {
-  expect_golden("cases/" + name + ".txt", text);
-  EXPECT_LE(std::count(text.begin(), text.end(), '\n'), 40) << text;
+// change), at most 40 lines of at most 72 columns; summary.txt at most 150.
+void expect_first_screen(const std::string& name, const CaseDiff& c) {
+  expect_golden("cases/" + name + ".txt", c.text);
+  EXPECT_LE(std::count(c.text.begin(), c.text.end(), '\n'), 40) << c.text;
+  expect_fits(c.summary, 72);
+  EXPECT_LE(std::count(c.summary.begin(), c.summary.end(), '\n'), 150) << c.summary;
+  EXPECT_TRUE(c.summary.ends_with("tables.txt.\n")) << c.summary;
 }
 
 bool through(const json& path, const std::string& frame) {
@@ -81,7 +85,7 @@ TEST(CaseVerdicts, RmapbtIsNewCodeUnderFsync) {
             through(p, "xfs_file_fsync");
   EXPECT_TRUE(path) << c.text;
   EXPECT_NE(c.text.find("xfs_rmap_*"), std::string::npos) << c.text;
-  expect_first_screen("rmapbt-fsync", c.text);
+  expect_first_screen("rmapbt-fsync", c);
 }
 
 // §2.3: the shared directory's i_rwsem is spun on (optimistic spin, which
@@ -102,7 +106,7 @@ TEST(CaseVerdicts, SharedDirectorySpinIsTheParentDirectoryRwsem) {
   ASSERT_TRUE(rwsem) << c.text;
   EXPECT_GT(mean_a((*rwsem)["optimistic_spin"]), 0);
   EXPECT_GT(mean_b((*rwsem)["optimistic_spin"]), 0);
-  expect_first_screen("shared-dir-spin", c.text);
+  expect_first_screen("shared-dir-spin", c);
 }
 
 // Case 3: 64 KiB directory blocks, the same path doing more work: create's
@@ -119,7 +123,7 @@ TEST(CaseVerdicts, DirectoryBlockSizeIsTheSamePathMoreWork) {
   }
   EXPECT_TRUE(more_work) << c.text;
   for (const auto& l : create["locks"]) EXPECT_NE(l["change"], "new") << l.dump();
-  expect_first_screen("dir-block-size", c.text);
+  expect_first_screen("dir-block-size", c);
 }
 
 // Case 4: -o wsync forces the log in every create's commit: create's
@@ -135,7 +139,7 @@ TEST(CaseVerdicts, WsyncIsLogForceWaitUnderCreate) {
   const json* log = named(create["families"], "xfs_log_*");
   ASSERT_TRUE(log) << c.text;
   EXPECT_EQ((*log)["inclusive"]["verdict"], "more") << c.text;
-  expect_first_screen("wsync", c.text);
+  expect_first_screen("wsync", c);
 }
 
 // Case 5: one allocation group, a new sleeping contention point on the AGI
@@ -161,7 +165,7 @@ TEST(CaseVerdicts, OneAllocationGroupIsANewSleepingContentionPoint) {
     }
   EXPECT_NE(c.text.find("new contention point: xfs_buf lock (AGI)"), std::string::npos)
       << c.text;
-  expect_first_screen("agcount", c.text);
+  expect_first_screen("agcount", c);
 }
 
 }  // namespace

@@ -22,6 +22,7 @@ namespace fscost {
 namespace {
 
 using nlohmann::json;
+using test::expect_fits;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
@@ -149,23 +150,6 @@ Diff single_runs() {
   return d;
 }
 
-std::size_t columns(const std::string& s) {
-  std::size_t n = 0;
-  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return n;
-}
-
-void expect_fits(const std::string& text, std::size_t width) {
-  std::istringstream in(text);
-  std::string line;
-  std::size_t lines = 0;
-  while (std::getline(in, line)) {
-    ++lines;
-    EXPECT_LE(columns(line), width) << "line " << lines << ": " << line;
-  }
-  EXPECT_GT(lines, 10u);
-}
-
 // The text with wrapped paragraphs joined again.
 std::string unwrapped(std::string text) {
   return std::regex_replace(text, std::regex("\n +"), " ");
@@ -194,7 +178,7 @@ TEST(DiffText, EveryLineFitsTheWidth) {
 
 TEST(DiffText, HeaderAndWarningsFirst) {
   std::string t = render_diff_text(sample_diff());
-  EXPECT_TRUE(t.starts_with("fscost diff: A = rmapbt=0 (5 runs), B = rmapbt=1 (5 runs)\n")) << t;
+  EXPECT_TRUE(t.starts_with("A = rmapbt=0, B = rmapbt=1: 5+5 runs\n")) << t;
   std::string u = unwrapped(t);
   EXPECT_NE(u.find("FDR 0.05 per family (40 metrics, 90 function and 13 lock comparisons)"), std::string::npos) << u;
   EXPECT_NE(u.find("warnings:\n- User CPU is 14% of the workload's CPU (more than 10%)"),
@@ -505,7 +489,7 @@ TEST(DiffHtml, StaysWithinTheGraphBudget) {
   EXPECT_NE(pruned.find("px pruned"), std::string::npos);
 }
 
-TEST(DiffOutputs, WritesThreeFilesIntoANewDirectory) {
+TEST(DiffOutputs, WritesFourFilesIntoANewDirectory) {
   test::TempDir tmp;
   std::string dir = tmp.file("out/nested");
   Diff d = sample_diff();
@@ -513,7 +497,10 @@ TEST(DiffOutputs, WritesThreeFilesIntoANewDirectory) {
   ASSERT_TRUE(s) << s.error().message;
   auto txt = read_whole_file(dir + "/summary.txt", "summary");
   ASSERT_TRUE(txt);
-  EXPECT_EQ(txt.value(), render_diff_text(d));
+  EXPECT_EQ(txt.value(), render_diff_summary(d));
+  auto tables = read_whole_file(dir + "/tables.txt", "tables");
+  ASSERT_TRUE(tables);
+  EXPECT_EQ(tables.value(), render_diff_text(d));
   auto js = read_whole_file(dir + "/summary.json", "summary");
   ASSERT_TRUE(js);
   EXPECT_EQ(json::parse(js.value()), diff_json(d));

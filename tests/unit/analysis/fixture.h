@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -164,6 +165,25 @@ inline void expect_golden(const std::string& name, const std::string& actual) {
   ASSERT_TRUE(expected) << expected.error().message << " (run with FSCOST_BLESS=1 to create it)";
   EXPECT_EQ(expected.value(), actual)
       << "output differs from " << path << "; if intended, rerun with FSCOST_BLESS=1";
+}
+
+// Display columns of UTF-8 text: one per code point ("µ" is one column).
+inline std::size_t columns(const std::string& s) {
+  std::size_t n = 0;
+  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+// Every line of `text` at most `width` columns, and more than ten lines.
+inline void expect_fits(const std::string& text, std::size_t width) {
+  std::istringstream in(text);
+  std::string line;
+  std::size_t lines = 0;
+  while (std::getline(in, line)) {
+    ++lines;
+    EXPECT_LE(columns(line), width) << "line " << lines << ": " << line;
+  }
+  EXPECT_GT(lines, 10u);
 }
 
 // A fresh directory, removed with everything in it.
