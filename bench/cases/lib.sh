@@ -45,17 +45,20 @@ die() { say "$*"; exit 1; }
 skip() { say "skipped: $*"; exit 77; }
 
 # trusted PATH: PATH and every directory above it owned by root or by us,
-# and none writable by anyone else (a sticky directory may be: its entries
-# are then checked by owner), so no other user can have placed what PATH
-# names. Symbolic links are followed to what they name, which is checked.
+# and none writable by anyone else (by group only if it is root's; a
+# sticky directory may be: its entries are then checked by owner), so no
+# other user can have placed what PATH names. Symbolic links are followed
+# to what they name, which is checked.
 trusted() {
-  local p me uid mode
+  local p me uid gid mode
   p=$(realpath -e -- "$1" 2>/dev/null) || return 1
   me=$(id -u)
   while :; do
-    read -r uid mode < <(stat -c '%u %a' -- "$p")
+    read -r uid gid mode < <(stat -c '%u %g %a' -- "$p")
     [ "$uid" = 0 ] || [ "$uid" = "$me" ] || return 1
-    if (( 8#$mode & 8#022 )) && ! (( 8#$mode & 8#1000 )); then return 1; fi
+    if (( 8#$mode & 8#1000 )); then :
+    elif (( 8#$mode & 8#002 )); then return 1
+    elif (( 8#$mode & 8#020 )) && [ "$gid" != 0 ]; then return 1; fi
     [ "$p" = / ] && return 0
     p=$(dirname -- "$p")
   done
