@@ -2,20 +2,26 @@
 """analyze.py DIR  -- folded stacks (values = ns of cpu-clock, from perf -c 200000) per run,
 runs.tsv gives creates per run. Reports µs/create by comm, by function family (inclusive,
 each sample counted once), and top differential chains (B-A) of prefixes anchored at an op root."""
-import sys, re, collections, glob, os
+import collections
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from evidence import folded, runs  # noqa: E402
+
 D = sys.argv[1]; FAM = sys.argv[2].split(',') if len(sys.argv) > 2 else []
 COMMS = ('fsstress', 'fs_mark', 'kworker')
-runs = {}
-for l in open(os.path.join(D, 'runs.tsv')):
-    f = l.split(); runs[f[1] + f[0]] = int(f[2])
+
+
 def load(cfg):
-    """returns list of (frames, ns) summed over runs, plus total creates"""
+    """the stacks of a side, ns summed over its runs, and its creates"""
     st = collections.Counter(); n = 0
-    for k, c in runs.items():
-        if not k.startswith(cfg): continue
-        n += c
-        for l in open(os.path.join(D, k + '.folded')):
-            s, v = l.rstrip().rsplit(' ', 1); st[s] += float(v)
+    for c, rep, ops in runs(D):
+        if c != cfg: continue
+        n += ops
+        for frames, v in folded(os.path.join(D, c + rep + '.folded')):
+            st[';'.join(frames)] += v
     return st, n
 data = {c: load(c) for c in 'AB'}
 def us(cfg, pred):

@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """buckets.py DIR B1,B2,... -- exclusive attribution: each workload/kworker sample goes to the DEEPEST frame
 matching one of the bucket regexes (else 'other <comm>'); µs/create A, B, B-A. Buckets sum to the total."""
-import sys, os, re
-from runs import per_create
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from evidence import per_op  # noqa: E402
 D = sys.argv[1]; BK = sys.argv[2].split(','); rx = [(b, re.compile(b)) for b in BK]
 
 
@@ -18,7 +22,7 @@ def bucket(f):
     return [b, 'TOTAL']
 
 
-res = per_create(D, bucket)
+res = per_op(D, bucket)
 keys = sorted(set(res['A']) | set(res['B']), key=lambda k: -(res['B'].get(k, 0) - res['A'].get(k, 0)))
 for k in keys:
     a, b = res['A'].get(k, 0), res['B'].get(k, 0)
