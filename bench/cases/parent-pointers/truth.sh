@@ -114,9 +114,9 @@ if phase perf; then
       say "perf $cfg$rep done"
     done
   done
-  python3 "$CASE_DIR/analyze.py" "$OUT/perf" "$FAMILIES" >"$OUT/perf/analyze.txt"
-  python3 "$CASE_DIR/children.py" "$OUT/perf" xfs_trans_roll >"$OUT/perf/children-xfs_trans_roll.txt"
-  python3 "$CASE_DIR/buckets.py" "$OUT/perf" "$BUCKETS" >"$OUT/perf/buckets.txt"
+  python3 "$CASES_DIR/analyze.py" "$OUT/perf" "$FAMILIES" >"$OUT/perf/analyze.txt"
+  python3 "$CASES_DIR/children.py" "$OUT/perf" xfs_trans_roll >"$OUT/perf/children-xfs_trans_roll.txt"
+  python3 "$CASES_DIR/buckets.py" "$OUT/perf" "$BUCKETS" >"$OUT/perf/buckets.txt"
 fi
 ev_release
 python3 "$CASE_DIR/figures.py" "$OUT" "$WL" | tee "$OUT/truth.md"

@@ -7,7 +7,7 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from evidence import folded, runs  # noqa: E402
 
 D = sys.argv[1]; FAM = sys.argv[2].split(',') if len(sys.argv) > 2 else []

@@ -5,7 +5,7 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from evidence import per_op  # noqa: E402
 D = sys.argv[1]; BK = sys.argv[2].split(','); rx = [(b, re.compile(b)) for b in BK]
 

@@ -3,7 +3,7 @@
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from evidence import per_op  # noqa: E402
 D, FN = sys.argv[1], sys.argv[2]; DEP = int(sys.argv[3]) if len(sys.argv) > 3 else 1
 
