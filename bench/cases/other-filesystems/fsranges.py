@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Find contiguous .text ranges of fs/ext4, fs/jbd2, fs/btrfs, fs/xfs in /proc/kallsyms
-(built-in kernel: objects of one directory are linked contiguously), then classify symbols."""
+"""fsranges.py OUT.json [SYMBOL...]: the contiguous .text ranges of fs/ext4,
+fs/jbd2, fs/btrfs, fs/xfs in /proc/kallsyms (a built-in kernel links the
+objects of one directory together), written to OUT.json for collapse2.py;
+then which range each SYMBOL is in."""
 GAP=400
 import sys, re, bisect, collections, json
 syms=[]
@@ -35,15 +37,17 @@ for fs,p in P.items():
     print(f"{fs}: {hex(syms[lo][0])}-{hex(syms[hi][0])} first={names[lo]} last={names[hi]} symbols={hi-lo+1} prefixed={sum(map(p,inside))} nonprefixed={len(nonp)}; other clusters sizes={[len(x) for x in cl[1:6]]}")
     print("   neighbours before:", names[lo-3:lo], " after:", names[hi+1:hi+4])
 # fix-ups: jbd2 starts right after ext4 ends (fs/Makefile link order ext4 -> jbd2); ext4 starts after devpts
-e_lo=names.index('__pfx_num_clusters_in_group')
+# (6.18's first ext4 symbol has no ext4 in its name). Another kernel may differ: then say so and keep the clusters.
 ehi=max(i for i,(a,n) in enumerate(syms) if a==out['ext4'][1])
 jlo=ehi+1
 print('jbd2 range start fixed to', names[jlo], '(after', names[ehi], ')')
 out['jbd2']=(syms[jlo][0], out['jbd2'][1])
-assert 'devpts' in names[e_lo-1]; out['ext4']=(syms[e_lo][0], out['ext4'][1])
-json.dump({k:[hex(a),hex(b)] for k,(a,b) in out.items()}, open('data/fsranges.json','w'))
-if len(sys.argv)>1:
-    for n in sys.argv[1:]:
+e_lo=names.index('__pfx_num_clusters_in_group') if '__pfx_num_clusters_in_group' in names else None
+if e_lo is not None and 'devpts' in names[e_lo-1]: out['ext4']=(syms[e_lo][0], out['ext4'][1])
+else: print('ext4 range start not fixed: no __pfx_num_clusters_in_group after devpts in this kernel')
+json.dump({k:[hex(a),hex(b)] for k,(a,b) in out.items()}, open(sys.argv[1],'w'))
+if len(sys.argv)>2:
+    for n in sys.argv[2:]:
         i=names.index(n) if n in names else None
         if i is None: print(n,'not found'); continue
         a=syms[i][0]; own=[fs for fs,(lo,hi) in out.items() if lo<=a<=hi]

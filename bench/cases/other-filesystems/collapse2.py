@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""usage: collapse2.py file.script fs  -- fs-owned frames (by kallsyms address range of fs/<dir> text)"""
+"""usage: collapse2.py PERF_SCRIPT FS FSRANGES_JSON -- fs-owned frames (by the kallsyms address range of
+fs/<dir> text, from fsranges.py) in `perf script -F comm,tid,ip,sym` output"""
 import sys, re, collections, json
-_r=sorted((int(a,16),int(b,16),k) for k,(a,b) in json.load(open('/work/truth/otherfs/data/fsranges.json')).items())
+_r=sorted((int(a,16),int(b,16),k) for k,(a,b) in json.load(open(sys.argv[3])).items())
 R={k:(a, min(b+0x2000, _r[i+1][0] if i+1<len(_r) else b+0x2000)) for i,(a,b,k) in enumerate(_r)}
 OWN={'ext4':('ext4','jbd2'),'btrfs':('btrfs',),'xfs':('xfs',)}
 PRE={'ext4':('ext4_','__ext4_','jbd2_','__jbd2_','jbd2__'),'btrfs':('btrfs_','__btrfs_'),'xfs':('xfs_','__xfs_','xlog_')}
@@ -42,7 +43,9 @@ for st in op:
     if owner(st[0][0]) in own: selfin+=1
     if seen: anyin+=1
 N=len(op)
-print(f"# {path}: fs_mark samples={len(fsm)} openat={N} mkdir(EEXIST)={len(mk)}; openat samples with a {'/'.join(own)} frame: {100*anyin/N:.1f}%, leaf (self) in {'/'.join(own)} text: {100*selfin/N:.1f}%")
+spin=sum(1 for st in op if any(s=='rwsem_spin_on_owner' for _,s in st))
+print(f"# rwsem_spin_on_owner in {100*spin/max(N,1):.1f}% of openat samples")
+print(f"# fs_mark samples={len(fsm)} openat={N} mkdir(EEXIST)={len(mk)}; openat samples with a {'/'.join(own)} frame: {100*anyin/max(N,1):.1f}%, leaf (self) in {'/'.join(own)} text: {100*selfin/max(N,1):.1f}%")
 print("## fs-owned frames, inclusive % of openat samples (top 40)")
 for s,n in inc.most_common(40): print(f"  {100*n/N:5.1f}%  {s:45s} [{owner_of[s]}]{'' if s.startswith(PRE[fs]) else '  <-- not fs-prefixed'}")
 nonp=[(s,n) for s,n in inc.most_common() if not s.startswith(PRE[fs])]

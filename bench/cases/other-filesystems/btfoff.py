@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""btfoff.py STRUCT OFFSET... -> member path at byte offset (from `bpftool btf dump file /sys/kernel/btf/vmlinux format raw` in $BTF_RAW, default data/btf_raw.txt)"""
-import re, sys
+"""btfoff.py STRUCT OFFSET... -> member path at byte offset (from `bpftool btf dump file /sys/kernel/btf/vmlinux format raw` in $BTF_RAW)"""
+import os, re, sys
 T={}; cur=None
-for line in open(__import__('os').environ.get('BTF_RAW', 'data/btf_raw.txt')):
+for line in open(os.environ['BTF_RAW']):
     m=re.match(r"\[(\d+)\] (\w+) '([^']*)'(.*)", line)
     if m:
         tid=int(m[1]); kind=m[2]; name=m[3]; rest=m[4]
