@@ -67,6 +67,8 @@ if os.path.exists(os.path.join(perf, 'runs.tsv')):
         k = []
         if f[0] == WL:
             k.append('on-CPU of %s' % WL)
+            if 'rwsem_spin_on_owner' in f and 'path_openat' in f:
+                k.append('of it rwsem_spin_on_owner under path_openat')
             if has_seq(f, ROLL):
                 k.append('roll chain … xfs_trans_roll → __xfs_trans_commit')
             elif has_seq(f, FINAL):
@@ -83,7 +85,7 @@ if os.path.exists(os.path.join(perf, 'runs.tsv')):
         return k
 
     r = per_op(perf, keys)
-    for k in ('on-CPU of %s' % WL, 'roll chain … xfs_trans_roll → __xfs_trans_commit',
+    for k in ('on-CPU of %s' % WL, 'of it rwsem_spin_on_owner under path_openat', 'roll chain … xfs_trans_roll → __xfs_trans_commit',
               'final commit xfs_trans_commit → __xfs_trans_commit', 'xlog_cil_commit', 'kworker xlog_cil_push_work',
               'xfs_attr_* (inclusive)', 'xfs_parent_* (inclusive)'):
         add(k + ' µs (perf)', r['A'].get(k, 0), r['B'].get(k, 0), 3)
