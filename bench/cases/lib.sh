@@ -37,7 +37,6 @@ FLAMEGRAPH=${FLAMEGRAPH:-$PEERS/FlameGraph}
 EVIDENCE=${EVIDENCE:-$PEERS/evidence/$CASE}
 PERF_REC=(-e cpu-clock -c 200000 -g)   # 200 µs a sample; folded values are ns
 EV_IMG="" EV_LOOP="" EV_MNT="" EV_DEV="" TMP=""
-BG_PIDS=()
 
 say() { echo "$CASE: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -105,8 +104,6 @@ safe_mkdir() {
 }
 
 truth_cleanup() {
-  local pid
-  for pid in "${BG_PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
   ev_release
   if [ -n "$EV_MNT" ]; then rmdir -- "$EV_MNT" 2>/dev/null || true; fi
   if [ -n "$TMP" ]; then rm -rf -- "$TMP"; fi

@@ -4,7 +4,7 @@ fs/jbd2, fs/btrfs, fs/xfs in /proc/kallsyms (a built-in kernel links the
 objects of one directory together), written to OUT.json for collapse2.py;
 then which range each SYMBOL is in."""
 GAP=400
-import sys, re, bisect, collections, json
+import sys, json
 syms=[]
 for l in open('/proc/kallsyms'):
     a,t,n=l.split()[:3]
