@@ -1,7 +1,7 @@
 // Whose code a kernel frame is: the functions of fs/xfs, of fs/ext4 with
 // fs/jbd2 (its journal), and of fs/btrfs, by the prefixes their sources use
 // and the unprefixed static functions perf showed in their create stacks
-// (docs/cases/other-filesystems.md has the evidence). Names that two of
+// (docs/OTHER-FILESYSTEMS.md has the evidence). Names that two of
 // them share ("init_once", each inode cache's constructor) are left out:
 // unowned is "more work", never the wrong filesystem. Two configurations
 // on different filesystems run different code below the VFS: a diff calls

@@ -68,7 +68,7 @@ struct Role {
 // The filesystems' rows (jbd2, ext4, btrfs) are the locks seen contended
 // under creates with lock:contention_* and named by address (the lock's
 // offset in its struct, from BTF) or by the source where the address could
-// not say: docs/cases/other-filesystems.md.
+// not say: docs/OTHER-FILESYSTEMS.md.
 constexpr std::array<Role, 35> kRoles = {{
     {"filename_create", "i_rwsem (parent dir, filename_create)", "rwsem"},
     {"open_last_lookups", "i_rwsem (parent dir, open)", "rwsem"},

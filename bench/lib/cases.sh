@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # Sourced by bench/run: the known-mechanism cases of docs/CASES.md at full
-# size, each one fscost compare checked by cases.py. Not in `all` or
+# size, each one fscost compare checked by bench/cases/NAME/check (and
+# NAME/truth.sh re-runs the case's peer-tool evidence). Not in `all` or
 # --smoke: minutes each, and the parent-pointer case needs a mkfs.xfs
 # >= 6.12 (bench/run cases --mkfs PATH), which CI cannot build.
 
@@ -13,7 +14,7 @@ bench_case() {
   t0=$(date +%s.%N)
   "$FSCOST" compare -q --threads "$threads" --runs 5 -o "$out" "$@" >/dev/null 2>"$out.err" || true
   t1=$(date +%s.%N)
-  python3 "$LIB/cases.py" "$name" "$out/summary.json" "$(python3 -c "print($t1 - $t0)")" || true
+  "$BENCH_DIR/cases/$name/check" "$out/summary.json" "$(python3 -c "print($t1 - $t0)")" || true
 }
 
 bench_cases() {
@@ -36,6 +37,8 @@ bench_cases() {
     --workload create --files 10000 --dirs private
   bench_case demo 2 --a 'mkfs: -m rmapbt=0' --b 'mkfs: -m rmapbt=1' --size 2G \
     --workload create --files 20000 --write 4096
+  bench_case other-filesystems 1 --a 'fs: ext4' --b 'fs: xfs' --size 2G --workload create \
+    --files 20000
   if [ -n "$CASES_MKFS" ]; then
     bench_case parent-pointers 2 --mkfs "$CASES_MKFS" --a 'mkfs: -i exchange=1 -n parent=0' \
       --b 'mkfs: -i exchange=1 -n parent=1' --size 2G --workload create --dirs private \

@@ -6,7 +6,7 @@
 # shrinks as the task count grows, which the guardrail reports), once with
 # the file size held at 4 KiB. tux3 is not in this kernel. Not in `all` or
 # --smoke: each sweep is 3 filesystems x 3 task counts x --seed-runs runs.
-# Written up in docs/cases/seed-table.md.
+# Written up in docs/SEED-TABLE.md.
 
 SEED_RUNS=3 SEED_FILES=1000
 
@@ -37,7 +37,7 @@ seed_sweep() {
 }
 
 bench_seedtable() {
-  echo "## The seed's fs_mark table (docs/cases/seed-table.md)"
+  echo "## The seed's fs_mark table (docs/SEED-TABLE.md)"
   echo
   need_root seedtable || return 0
   need_exe seedtable "$FSCOST" fs_mark || return 0

@@ -29,7 +29,7 @@ TEST(LockName, DirectoryRolesOnlyForRwsems) {
 }
 
 // The stacks bpftrace recorded under creates on ext4 and btrfs (issue 20,
-// docs/cases/other-filesystems.md), each lock named by its offset in its
+// docs/OTHER-FILESYSTEMS.md), each lock named by its offset in its
 // struct; a lock of another type at the same site keeps the plain name.
 TEST(LockName, Ext4AndJbd2Roles) {
   const std::uint32_t rw_read = kLockSpin | kLockRead, rw_write = kLockSpin | kLockWrite;
