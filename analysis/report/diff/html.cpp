@@ -87,13 +87,13 @@ void summary(std::string& out, const Diff& d, const RunSet& a, const RunSet& b,
                  "comparisons), {:g}% intervals; Mann-Whitney U and "
                  "Hedges' g alongside. Grey: not significant.</dd>\n</dl>\n",
                  esc(d.label_a), sources(a), esc(d.label_b), sources(b), d.config.alpha,
-                 d.families.metrics, d.families.functions, d.families.locks,
-                 100 * d.config.level);
-  out += "<details class=\"explanation\">\n<summary>Full explanation</summary>\n"
-         "<pre class=\"diff-text\">" +
-         esc(diff_text::explanation(d, 72)) +
-         "</pre>\n<p class=\"note\">As in <code>summary.txt</code> below its first screen, "
-         "which adds the tables below in plain text, ready for a mail.</p>\n</details>\n";
+                 d.families.metrics, d.families.functions, d.families.locks, 100 * d.config.level);
+  out +=
+      "<details class=\"explanation\">\n<summary>Full explanation</summary>\n"
+      "<pre class=\"diff-text\">" +
+      esc(diff_text::explanation(d, 72)) +
+      "</pre>\n<p class=\"note\">As in <code>summary.txt</code> below its first screen, "
+      "which adds the tables below in plain text, ready for a mail.</p>\n</details>\n";
   out += "<h3>Whole workload</h3>\n";
   html::workload_table(out, d, an.rows);
   out += "</section>\n";

@@ -241,7 +241,8 @@ RowIds row_ids(const Diff& d, std::set<std::string>& used) {
     RowIds::Op& o = ids.ops[i];
     o.oncpu = unique_id("row-" + op.op + "-oncpu", used);
     o.offcpu = unique_id("row-" + op.op + "-offcpu", used);
-    for (const auto& l : op.locks) o.locks.push_back(unique_id("lock-" + op.op + "-" + l.name, used));
+    for (const auto& l : op.locks)
+      o.locks.push_back(unique_id("lock-" + op.op + "-" + l.name, used));
   }
   for (const auto& bg : d.background)
     ids.background.push_back(has_rows(bg) ? unique_id("bg-" + bg.name, used) : std::string());

@@ -105,9 +105,11 @@ VerdictTargets verdict_targets(const Diff& d, const RowIds& rows,
   for (std::size_t i = 0; i < d.ops.size(); ++i) {
     const OpDiff& op = d.ops[i];
     const RowIds::Op& r = rows.ops[i];
-    Op t{op.op, r.oncpu, r.offcpu, graph_id(graphs, op.op, View::OnCpu),
-         graph_id(graphs, op.op, View::OffCpu), {}};
-    for (std::size_t j = 0; j < op.locks.size(); ++j) t.locks.emplace_back(op.locks[j].name, r.locks[j]);
+    Op t{.name = op.op, .oncpu_row = r.oncpu, .offcpu_row = r.offcpu};
+    t.oncpu_graph = graph_id(graphs, op.op, View::OnCpu);
+    t.offcpu_graph = graph_id(graphs, op.op, View::OffCpu);
+    for (std::size_t j = 0; j < op.locks.size(); ++j)
+      t.locks.emplace_back(op.locks[j].name, r.locks[j]);
     to.ops.push_back(std::move(t));
   }
   for (std::size_t i = 0; i < d.background.size(); ++i)

@@ -6,8 +6,8 @@
 #include <utility>
 #include <vector>
 
-#include "report/diff_report.h"
 #include "report/diff/html_tables.h"
+#include "report/diff_report.h"
 #include "report/html/graphs.h"
 
 namespace fscost::html {

@@ -62,8 +62,8 @@ std::string squash(const std::string& text) {
 // What a reader sees of `html`: tags dropped, entities decoded, squashed.
 std::string visible(const std::string& html) {
   std::string t = std::regex_replace(html, std::regex("<[^>]*>"), "");
-  for (auto [ent, c] : {std::pair{"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&apos;", "'"},
-                        {"&amp;", "&"}})
+  for (auto [ent, c] :
+       {std::pair{"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&apos;", "'"}, {"&amp;", "&"}})
     t = std::regex_replace(t, std::regex(ent), c);
   return squash(t);
 }
@@ -81,7 +81,8 @@ struct Link {
 std::vector<Link> links(const std::string& html) {
   std::regex a(R"re(<a href="#([^"]*)">([^<]*)</a>)re");
   std::vector<Link> out;
-  for (auto it = std::sregex_iterator(html.begin(), html.end(), a); it != std::sregex_iterator(); ++it)
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), a); it != std::sregex_iterator();
+       ++it)
     out.push_back({(*it)[1].str(), (*it)[2].str()});
   return out;
 }
@@ -89,7 +90,8 @@ std::vector<Link> links(const std::string& html) {
 std::map<std::string, int> ids(const std::string& page) {
   std::regex id(R"re(\sid="([^"]*)")re");
   std::map<std::string, int> n;
-  for (auto it = std::sregex_iterator(page.begin(), page.end(), id); it != std::sregex_iterator(); ++it)
+  for (auto it = std::sregex_iterator(page.begin(), page.end(), id); it != std::sregex_iterator();
+       ++it)
     ++n[(*it)[1].str()];
   return n;
 }
@@ -105,14 +107,16 @@ std::string element(const std::string& page, const std::string& id) {
 TEST(DiffHtmlVerdict, OpensThePageAfterTheTitle) {
   Fixture f;
   std::string page = render_diff_html(f.d, f.a, f.b);
-  std::string head = between(page, "<main class=\"diff\">", "<div class=\"verdict\" id=\"verdict\">");
+  std::string head =
+      between(page, "<main class=\"diff\">", "<div class=\"verdict\" id=\"verdict\">");
   ASSERT_FALSE(head.empty());
   EXPECT_EQ(std::regex_replace(head, std::regex("<h1>[^<]*</h1>"), "<h1></h1>"),
             "<main class=\"diff\">\n<section id=\"summary\">\n<h1></h1>\n");
   // The full explanation is kept, folded, after it.
   auto verdict = page.find("id=\"verdict\"");
-  auto folded = page.find("<details class=\"explanation\">\n<summary>Full explanation</summary>\n"
-                          "<pre class=\"diff-text\">fscost diff: A = a&lt;b&amp;c (5 runs)");
+  auto folded = page.find(
+      "<details class=\"explanation\">\n<summary>Full explanation</summary>\n"
+      "<pre class=\"diff-text\">fscost diff: A = a&lt;b&amp;c (5 runs)");
   ASSERT_NE(folded, std::string::npos);
   EXPECT_LT(verdict, folded);
 }
@@ -125,14 +129,16 @@ TEST(DiffHtmlVerdict, SaysWhatTheFirstScreenSays) {
   ASSERT_GT(std::count(screen.begin(), screen.end(), '\n'), 8) << screen;
   EXPECT_EQ(visible(block + "</div>"), squash(screen));
   // The op's sentence, the kernel thread and the lock are all there to link.
-  for (const std::string& what : {std::string("\ncreate: on-CPU +"), std::string("xfs-conv/loop0: xfs_end_io"), kLock})
+  for (const std::string& what :
+       {std::string("\ncreate: on-CPU +"), std::string("xfs-conv/loop0: xfs_end_io"), kLock})
     EXPECT_NE(screen.find(what), std::string::npos) << what << " not in\n" << screen;
 }
 
 TEST(DiffHtmlVerdict, EscapesLabelsAndNames) {
   Fixture f;
   std::string block = between(render_diff_html(f.d, f.a, f.b), "<div class=\"verdict\"", "</div>");
-  EXPECT_NE(block.find("A = a&lt;b&amp;c (5 runs), B = B &quot;x&quot; (5 runs)"), std::string::npos)
+  EXPECT_NE(block.find("A = a&lt;b&amp;c (5 runs), B = B &quot;x&quot; (5 runs)"),
+            std::string::npos)
       << block;
   EXPECT_NE(block.find(">log &lt;grant&gt; &amp; head</a>"), std::string::npos) << block;
   for (std::string raw : {"a<b", "<grant>", "& head", "\"x\""})
@@ -150,9 +156,11 @@ TEST(DiffHtmlVerdict, LinksLeadToRowsAndGraphsInThePage) {
     to[l.text] = element(page, l.href);
   }
   EXPECT_EQ(to["create"], "<tr class=\"significant more\" id=\"row-create-oncpu\">");
-  auto figure = std::find_if(to.begin(), to.end(), [](auto& e) { return e.first.starts_with("on-CPU +"); });
+  auto figure =
+      std::find_if(to.begin(), to.end(), [](auto& e) { return e.first.starts_with("on-CPU +"); });
   ASSERT_NE(figure, to.end());
-  EXPECT_NE(figure->first.find("/op"), std::string::npos) << figure->first;  // the figure, not its CI
+  EXPECT_NE(figure->first.find("/op"), std::string::npos)
+      << figure->first;  // the figure, not its CI
   EXPECT_EQ(figure->first.find(" ("), std::string::npos) << figure->first;
   EXPECT_NE(figure->second.find("id=\"graphs-create-oncpu\""), std::string::npos) << figure->second;
   EXPECT_NE(to["log &lt;grant&gt; &amp; head"].find("id=\"lock-create-log"), std::string::npos);
