@@ -10,6 +10,7 @@
 // last run; `fscost diff` and `fscost flamegraph --diff` then read those
 // runs. Run by ctest as browser.compare (browser.mjs says how).
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { test } from "node:test";
@@ -103,6 +104,64 @@ test("the diff page renders its explanation, tables and graphs", async () => {
   assert.deepEqual(errors, []);
 });
 
+// Issue 31: the page opens on the answer. In a 1400×900 window the verdict
+// is the first thing after the title and on screen without scrolling; it
+// says what summary.txt says above its separator (the first screen), and
+// every link in it leads to an element of the page.
+const squash = (s) => s.replace(/\s+/g, " ").trim();
+
+// The diff's first screen in a summary.txt: from "fscost diff:" (the
+// compare's own header comes before it) to the separator.
+function firstScreen(dir) {
+  const text = readFileSync(join(dir, "summary.txt"), "utf8");
+  const from = text.indexOf("fscost diff:");
+  const to = text.indexOf(`\n${"-".repeat(72)}\n`, from);
+  assert.ok(from >= 0 && to > from, `${dir}/summary.txt: no first screen`);
+  return text.substring(from, to + 1);
+}
+
+async function checkVerdict(dir, shot) {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  try {
+    await page.goto(pathToFileURL(join(dir, "report.html")).href);
+    const verdict = page.locator("#verdict");
+    const place = await verdict.evaluate((v) => {
+      const main = v.closest("main");
+      const h1 = main.querySelector("h1");
+      return { afterTitle: h1.nextElementSibling === v, titleFirst: main.firstElementChild.firstElementChild === h1,
+        blocks: [...v.querySelectorAll("p")].map((p) => p.getBoundingClientRect().bottom) };
+    });
+    assert.ok(place.titleFirst && place.afterTitle, `${dir}: the verdict is not first after the title`);
+    assert.equal(await page.evaluate(() => window.scrollY), 0);
+    const box = await verdict.boundingBox();
+    assert.ok(box.y >= 0 && box.y < 120, `${dir}: verdict at ${box.y} px`);
+    // Its first lines (the header, then the first finding) without scrolling.
+    assert.ok(place.blocks.length >= 2, `${dir}: ${place.blocks.length} paragraphs`);
+    assert.ok(place.blocks[1] <= 900, `${dir}: the first finding ends at ${place.blocks[1]} px`);
+    assert.equal(squash(await verdict.innerText()), squash(firstScreen(dir)));
+    const links = await verdict.locator("a").evaluateAll((as) => as.map((a) => ({
+      href: a.getAttribute("href"), text: a.textContent,
+      found: !!document.getElementById(a.getAttribute("href").substring(1)),
+    })));
+    assert.ok(links.length >= 2, `${dir}: ${links.length} links in the verdict`);
+    assert.deepEqual(links.filter((l) => !l.href.startsWith("#") || !l.found), []);
+    await checkScreenshot(browser, await page.screenshot(), join(out, shot), TEXT_PAGE);
+    // A figure's link opens its graph's tab.
+    const graph = links.find((l) => /^#graphs-.*-(oncpu|offcpu)$/.test(l.href));
+    assert.ok(graph, `${dir}: no link to a graph in ${JSON.stringify(links)}`);
+    await verdict.locator(`a[href="${graph.href}"]`).first().click();
+    assert.ok(await page.locator(graph.href).isVisible(), `${graph.href} not shown`);
+  } finally {
+    await page.setViewportSize({ width: 1400, height: 1000 });
+  }
+  await page.goto(pathToFileURL(join(dir, "report.html")).href);
+  assert.deepEqual(errors, []);
+}
+
+test("the diff page opens on its verdict: the first screen, linked", async () => {
+  await checkVerdict(diffDir, "diff-verdict.png");
+});
+
 test("a reader sees the diff page whole at 1400 px, in every tab", async () => {
   await checkReadable(page, "fscost diff");
   await checkScreenshot(browser, await page.screenshot({ fullPage: true }), join(out, "diff.png"));
@@ -150,6 +209,10 @@ test("the compare page shows its setup, runs and scaling, lines intact", async (
   assert.ok(await page.locator("#compare-scaling svg").count() >= 2, "no scaling charts");
   assert.deepEqual(await danglingLinks(page, compareDir), []);
   assert.deepEqual(errors, []);
+});
+
+test("the compare page opens on its verdict too", async () => {
+  await checkVerdict(compareDir, "compare-verdict.png");
 });
 
 test("a reader sees the compare page whole at 1400 px, in every tab", async () => {

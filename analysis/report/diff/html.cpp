@@ -1,6 +1,7 @@
 // The diff as one self-contained HTML page (docs/DIFF.md), in the frame of
 // the single-profile report (report/profile/html.cpp: same style, script and
-// navigation): summary with the text explanation, warnings, per-operation
+// navigation): the verdict (summary.txt's first screen, linked), the
+// summary with the full text explanation folded, warnings, per-operation
 // tables, the lock diff, differential flame graphs, then the caller's
 // sections. write_diff_outputs puts it next to the text and JSON.
 #include <fmt/format.h>
@@ -13,6 +14,7 @@
 #include "report/diff_report.h"
 #include "report/diff/html_graphs.h"
 #include "report/diff/html_tables.h"
+#include "report/diff/html_verdict.h"
 #include "report/diff/text_parts.h"
 #include "report/html/assets.h"
 
@@ -27,7 +29,7 @@ using html::set_of;
 // Everything the page links to, with ids unique across the page.
 struct Anchors {
   std::set<std::string> ids;
-  std::vector<std::string> ops;  // per operation of the diff, in its order
+  html::RowIds rows;  // per operation of the diff, in its order; kernel threads
   std::vector<GraphSet> graphs;
 };
 
@@ -41,7 +43,7 @@ void toc(std::string& out, const Diff& d, const Anchors& an, const DiffHtmlOptio
   out += "<li><a href=\"#summary\">Summary</a></li>\n<li><a href=\"#warnings\">Warnings</a></li>\n";
   out += "<li><a href=\"#operations\">Operations</a>\n<ul>\n";
   for (std::size_t i = 0; i < d.ops.size(); ++i) {
-    link(out, an.ops[i], d.ops[i].op);
+    link(out, an.rows.ops[i].block, d.ops[i].op);
     out += "</li>\n";
   }
   out += "</ul></li>\n<li><a href=\"#locks\">Locks</a></li>\n";
@@ -69,24 +71,31 @@ std::string sources(const RunSet& r) {
   return s;
 }
 
+// The page opens on the answer: the title, then the verdict; how it was
+// reached follows, the full explanation folded.
 void summary(std::string& out, const Diff& d, const RunSet& a, const RunSet& b,
-             const std::string& title) {
+             const std::string& title, const Anchors& an) {
+  fmt::format_to(std::back_inserter(out), "<section id=\"summary\">\n<h1>{}</h1>\n", esc(title));
+  html::verdict_block(out, diff_text::first_screen(d, 72),
+                      html::verdict_targets(d, an.rows, an.graphs));
   fmt::format_to(std::back_inserter(out),
-                 "<section id=\"summary\">\n<h1>{}</h1>\n<dl class=\"meta\">\n"
+                 "<dl class=\"meta\">\n"
                  "<dt>A</dt><dd>{}: {}</dd>\n<dt>B</dt><dd>{}: {}</dd>\n"
                  "<dt>Statistics</dt><dd>Welch's t per metric (sampled figures: a "
                  "quasi-Poisson test on their sample counts), Benjamini-Hochberg false "
                  "discovery rate {:g} per family ({} metrics, {} function and {} lock "
                  "comparisons), {:g}% intervals; Mann-Whitney U and "
                  "Hedges' g alongside. Grey: not significant.</dd>\n</dl>\n",
-                 esc(title), esc(d.label_a), sources(a), esc(d.label_b), sources(b), d.config.alpha,
-                 d.families.metrics, d.families.functions, d.families.locks,
-                 100 * d.config.level);
-  out += "<h2>Explanation</h2>\n<pre class=\"diff-text\">" + esc(diff_text::explanation(d, 72)) +
-         "</pre>\n<p class=\"note\">As in <code>summary.txt</code>, which adds the tables below "
-         "in plain text, ready for a mail.</p>\n";
+                 esc(d.label_a), sources(a), esc(d.label_b), sources(b), d.config.alpha,
+                 d.families.metrics, d.families.functions, d.families.locks, 100 * d.config.level);
+  out +=
+      "<details class=\"explanation\">\n<summary>Full explanation</summary>\n"
+      "<pre class=\"diff-text\">" +
+      esc(diff_text::explanation(d, 72)) +
+      "</pre>\n<p class=\"note\">As in <code>summary.txt</code> below its first screen, "
+      "which adds the tables below in plain text, ready for a mail.</p>\n</details>\n";
   out += "<h3>Whole workload</h3>\n";
-  html::workload_table(out, d);
+  html::workload_table(out, d, an.rows);
   out += "</section>\n";
 }
 
@@ -108,16 +117,16 @@ void operations(std::string& out, const Diff& d, const Anchors& an) {
   out += "<section id=\"operations\">\n<h2>Operations</h2>\n";
   if (d.ops.empty()) out += "<p class=\"note\">No operation was recorded in both A and B.</p>\n";
   for (std::size_t i = 0; i < d.ops.size(); ++i)
-    html::op_block(out, d, d.ops[i], an.ops[i], set_of(an.graphs, d.ops[i].op));
+    html::op_block(out, d, d.ops[i], an.rows.ops[i], set_of(an.graphs, d.ops[i].op));
   out += "</section>\n";
 }
 
-void locks(std::string& out, const Diff& d) {
+void locks(std::string& out, const Diff& d, const Anchors& an) {
   out +=
       "<section id=\"locks\">\n<h2>Lock contention</h2>\n<p class=\"note\">Per operation and "
       "lock (locks named by role, docs/LOCKS.md); the statistics columns are the lock's wait "
       "per operation, contention begin to end.</p>\n";
-  html::lock_table(out, d);
+  html::lock_table(out, d, an.rows);
   out += "</section>\n";
 }
 
@@ -149,19 +158,19 @@ std::string render_diff_html(const Diff& d, const RunSet& a, const RunSet& b,
   std::string title =
       opt.title.empty() ? fmt::format("fscost diff: {} vs {}", d.label_a, d.label_b) : opt.title;
   Anchors an;
-  an.ids = {"summary", "warnings", "operations", "locks", "graphs"};
+  an.ids = {"summary", "verdict", "warnings", "operations", "locks", "graphs"};
   for (const auto& s : opt.sections) an.ids.insert(s.id);  // the caller's own, kept as given
-  for (const auto& op : d.ops) an.ops.push_back(html::unique_id("op-" + op.op, an.ids));
+  an.rows = html::row_ids(d, an.ids);
   an.graphs = html::diff_graph_sets(d, a, b, opt, an.ids);
   std::string out;
   out.reserve(1 << 16);
   page_head(out, title);
   toc(out, d, an, opt);
   out += "<main class=\"diff\">\n";
-  summary(out, d, a, b, title);
+  summary(out, d, a, b, title, an);
   warnings(out, d);
   operations(out, d, an);
-  locks(out, d);
+  locks(out, d, an);
   graphs(out, an.graphs);
   for (const auto& s : opt.sections)
     fmt::format_to(std::back_inserter(out), "<section id=\"{}\">\n<h2>{}</h2>\n{}\n</section>\n",

@@ -109,17 +109,22 @@ std::string stat_heads(std::vector<std::string> labels) {
   return s + "</tr>\n";
 }
 
-void stat_row(std::string& out, const std::vector<std::string>& labels, const Comparison& c) {
-  out += fmt::format("<tr class=\"{}\">", row_class(c));
+// `id`: the row's anchor, if something links to it.
+void stat_row(std::string& out, const std::vector<std::string>& labels, const Comparison& c,
+              std::string_view id = {}) {
+  if (id.empty())
+    out += fmt::format("<tr class=\"{}\">", row_class(c));
+  else
+    out += fmt::format("<tr class=\"{}\" id=\"{}\">", row_class(c), id);
   for (const auto& l : labels) out += td(l, "text");
   out += stat_cells(c) + "</tr>\n";
 }
 
-void metrics(std::string& out, const OpDiff& op) {
+void metrics(std::string& out, const OpDiff& op, const RowIds::Op& ids) {
   out += "<table class=\"diff metrics\">\n" + stat_heads({"metric", "unit"});
   stat_row(out, {"operations per run", op.count.unit}, op.count);
-  stat_row(out, {"on-CPU", op.oncpu.unit}, op.oncpu);
-  stat_row(out, {"off-CPU", op.offcpu.unit}, op.offcpu);
+  stat_row(out, {"on-CPU", op.oncpu.unit}, op.oncpu, ids.oncpu);
+  stat_row(out, {"off-CPU", op.offcpu.unit}, op.offcpu, ids.offcpu);
   for (const auto& [cls, c] : op.offcpu_by_class)
     if (c.sa.mean != 0 || c.sb.mean != 0) stat_row(out, {"off-CPU: " + cls, c.unit}, c);
   stat_row(out, {"latency", op.latency.unit}, op.latency);
@@ -210,6 +215,15 @@ std::string explain_class(const Comparison& c) {
   return c.significant() ? "explain significant" : "explain insignificant";
 }
 
+bool nonzero(const Comparison& c) { return c.sa.mean != 0 || c.sb.mean != 0; }
+
+// A kernel thread's rows in the workload table: its figures that are not
+// zero on both sides.
+bool has_rows(const BackgroundDiff& bg) {
+  return nonzero(bg.cpu) || nonzero(bg.offcpu) || nonzero(bg.lock_wait) ||
+         std::any_of(bg.xfs.begin(), bg.xfs.end(), [](const auto& e) { return nonzero(e.second); });
+}
+
 }  // namespace
 
 // Newlines stay: the text explanation goes into a <pre>.
@@ -219,14 +233,30 @@ std::string esc(std::string_view s) {
   return out;
 }
 
-void op_block(std::string& out, const Diff& d, const OpDiff& op, const std::string& id,
+RowIds row_ids(const Diff& d, std::set<std::string>& used) {
+  RowIds ids;
+  for (const auto& op : d.ops) ids.ops.push_back({unique_id("op-" + op.op, used), {}, {}, {}});
+  for (std::size_t i = 0; i < d.ops.size(); ++i) {
+    const OpDiff& op = d.ops[i];
+    RowIds::Op& o = ids.ops[i];
+    o.oncpu = unique_id("row-" + op.op + "-oncpu", used);
+    o.offcpu = unique_id("row-" + op.op + "-offcpu", used);
+    for (const auto& l : op.locks)
+      o.locks.push_back(unique_id("lock-" + op.op + "-" + l.name, used));
+  }
+  for (const auto& bg : d.background)
+    ids.background.push_back(has_rows(bg) ? unique_id("bg-" + bg.name, used) : std::string());
+  return ids;
+}
+
+void op_block(std::string& out, const Diff& d, const OpDiff& op, const RowIds::Op& ids,
               const GraphSet* graphs) {
-  fmt::format_to(std::back_inserter(out), "<div class=\"diff-op\" id=\"{}\">\n<h3>{}</h3>\n", id,
-                 esc(op.op));
+  fmt::format_to(std::back_inserter(out), "<div class=\"diff-op\" id=\"{}\">\n<h3>{}</h3>\n",
+                 ids.block, esc(op.op));
   fmt::format_to(std::back_inserter(out), "<p class=\"{}\">{}</p>\n<p class=\"{}\">{}</p>\n",
                  explain_class(op.oncpu), esc(diff_text::sentence(d, op, true)),
                  explain_class(op.offcpu), esc(diff_text::sentence(d, op, false)));
-  metrics(out, op);
+  metrics(out, op, ids);
   parts(out, op);
   paths(out, op);
   families(out, op);
@@ -240,7 +270,7 @@ void op_block(std::string& out, const Diff& d, const OpDiff& op, const std::stri
   out += "<p class=\"note\">Differential flame graphs: " + graph_links(graphs) + "</p>\n</div>\n";
 }
 
-void lock_table(std::string& out, const Diff& d) {
+void lock_table(std::string& out, const Diff& d, const RowIds& ids) {
   bool any =
       std::any_of(d.ops.begin(), d.ops.end(), [](const auto& o) { return !o.locks.empty(); });
   if (!any) {
@@ -252,8 +282,10 @@ void lock_table(std::string& out, const Diff& d) {
   // (the cells are white-space: pre-line).
   out += "<table class=\"diff locks\">\n" +
          stat_heads({"operation", "lock, type", "change", "A → B per op, per contention, spun"});
-  for (const auto& op : d.ops)
-    for (const auto& l : op.locks) {
+  for (std::size_t i = 0; i < d.ops.size(); ++i)
+    for (std::size_t j = 0; j < d.ops[i].locks.size(); ++j) {
+      const OpDiff& op = d.ops[i];
+      const LockDiff& l = op.locks[j];
       auto arrow = [](const Comparison& c) {
         double mag =
             std::max(std::fabs(finite_or_zero(c.sa.mean)), std::fabs(finite_or_zero(c.sb.mean)));
@@ -263,12 +295,12 @@ void lock_table(std::string& out, const Diff& d) {
                {op.op, l.name + "\n" + l.type, std::string(to_string(l.change)) + "\n" + l.detail,
                 "contentions " + arrow(l.contentions) + "\neach " + arrow(l.per_contention) +
                     "\noptimistic spin (sampled) " + arrow(l.optimistic_spin)},
-               l.wait);
+               l.wait, ids.ops[i].locks[j]);
     }
   out += "</table>\n";
 }
 
-void workload_table(std::string& out, const Diff& d) {
+void workload_table(std::string& out, const Diff& d, const RowIds& ids) {
   out += "<table class=\"diff workload\">\n" + stat_heads({"per run", "unit"});
   for (const auto& [label, c] : {std::pair{"system CPU", &d.sys_ns},
                                  {"user CPU", &d.user_ns},
@@ -277,18 +309,23 @@ void workload_table(std::string& out, const Diff& d) {
                                  {"kernel threads CPU", &d.kthread_ns},
                                  {"test device writes", &d.device_bytes}})
     if (c->sa.n + c->sb.n > 0) stat_row(out, {label, c->unit}, *c);
-  auto nonzero = [](const Comparison& c) { return c.sa.mean != 0 || c.sb.mean != 0; };
   if (nonzero(d.fs_kthread_ns))
     stat_row(out, {"kernel threads CPU: the test filesystem's", "ns"}, d.fs_kthread_ns);
   for (const auto& [kind, c] : d.device_bytes_by_kind)
     if (nonzero(c)) stat_row(out, {"test device writes: " + kind, c.unit}, c);
-  for (const auto& bg : d.background) {
+  for (std::size_t i = 0; i < d.background.size(); ++i) {
+    const BackgroundDiff& bg = d.background[i];
     std::string who = (bg.test_fs ? "test fs thread: " : "kernel thread: ") + bg.name;
-    if (nonzero(bg.cpu)) stat_row(out, {who + " CPU", bg.cpu.unit}, bg.cpu);
-    if (nonzero(bg.offcpu)) stat_row(out, {who + " off CPU", bg.offcpu.unit}, bg.offcpu);
-    if (nonzero(bg.lock_wait)) stat_row(out, {who + " in locks", bg.lock_wait.unit}, bg.lock_wait);
-    for (const auto& [event, c] : bg.xfs)
-      if (nonzero(c)) stat_row(out, {who + " " + event, "events"}, c);
+    std::string_view id = ids.background[i];  // on the bucket's first row
+    auto row = [&](const std::string& label, const std::string& unit, const Comparison& c) {
+      if (!nonzero(c)) return;
+      stat_row(out, {label, unit}, c, id);
+      id = {};
+    };
+    row(who + " CPU", bg.cpu.unit, bg.cpu);
+    row(who + " off CPU", bg.offcpu.unit, bg.offcpu);
+    row(who + " in locks", bg.lock_wait.unit, bg.lock_wait);
+    for (const auto& [event, c] : bg.xfs) row(who + " " + event, "events", c);
   }
   out += "</table>\n";
 }
