@@ -89,11 +89,8 @@ class CaseTest : public ::testing::Test {
   static double mean_a(const json& c) { return c["a_summary"]["mean"].get<double>(); }
   static double mean_b(const json& c) { return c["b_summary"]["mean"].get<double>(); }
 
-  // No share over 100%, anywhere, and a first screen ended by its rule.
-  // Its length is not judged here: which findings reach it depends on the
-  // runs (rmapbt once came to 41 lines with one more kernel-thread
-  // discovery), so the 40-line limit is checked offline, on the recorded
-  // cases' goldens (unit.CaseVerdicts), and its budget is issue 31's.
+  // No share over 100%, anywhere; a first screen of at most 40 lines of at
+  // most 72 columns, ended by its rule; summary.txt at most 150 lines.
   void expect_well_formed(const json& d) {
     for (const auto& o : d["ops"]) {
       for (const auto& p : o["oncpu_parts"]) EXPECT_LE(std::abs(p["share"].get<double>()), 1.0);
@@ -101,9 +98,17 @@ class CaseTest : public ::testing::Test {
       for (const auto& p : o["paths"]) EXPECT_LE(p["share"].get<double>(), 1.0);
     }
     std::string rule = "\n" + std::string(72, '-') + "\n";
-    auto from = text_.find("fscost diff:");
-    ASSERT_NE(from, std::string::npos) << text_;
-    EXPECT_NE(text_.find(rule, from), std::string::npos) << text_;
+    auto to = text_.find(rule);
+    ASSERT_NE(to, std::string::npos) << text_;
+    EXPECT_LE(std::count(text_.begin(), text_.begin() + static_cast<std::ptrdiff_t>(to), '\n') + 1, 40)
+        << text_;
+    EXPECT_LE(std::count(text_.begin(), text_.end(), '\n'), 150) << text_;
+    std::istringstream lines(text_);
+    for (std::string line; std::getline(lines, line);) {
+      std::size_t cols = 0;
+      for (char c : line) cols += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+      EXPECT_LE(cols, 72u) << line;
+    }
   }
 
   // The setup's one asked difference is `key` (mkfs may change others with

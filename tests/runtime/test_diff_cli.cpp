@@ -103,8 +103,9 @@ TEST_F(DiffCliTest, RmapbtOffAgainstOnWritesTextJsonAndHtml) {
   // stdout is the text summary, the same as summary.txt.
   std::string text = contents(out + "/summary.txt");
   EXPECT_EQ(d.out, text);
-  EXPECT_TRUE(text.starts_with("fscost diff: A = rmapbt=0 (2 runs), B = rmapbt=1 (2 runs)\n"))
-      << text;
+  EXPECT_TRUE(text.starts_with("A = rmapbt=0, B = rmapbt=1: 2+2 runs")) << text;
+  EXPECT_TRUE(text.ends_with("tables.txt.\n")) << text;
+  EXPECT_NE(contents(out + "/tables.txt").find("create, per operation"), std::string::npos);
   expect_mail_width(text);
   EXPECT_NE(text.find("create: on-CPU "), std::string::npos) << text;
   EXPECT_NE(text.find("create, per operation"), std::string::npos) << text;

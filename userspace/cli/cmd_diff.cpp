@@ -49,8 +49,8 @@ int run_diff(DiffArgs args) {
   status.clear();
   if (args.format == "json")
     fmt::print("{}", diff_json_text(d, args.json));
-  else
-    fmt::print("{}", terminal_safe(render_diff_text(d)));
+  else  // with files, what summary.txt holds; without, everything
+    fmt::print("{}", terminal_safe(args.output.empty() ? render_diff_text(d) : render_diff_summary(d)));
   if (!args.output.empty() && !args.quiet) {
     fmt::print(stderr, "fscost: wrote {0}/summary.txt, {0}/tables.txt, {0}/summary.json, {0}/report.html{1}\n",
                args.output, args.json.all_functions ? fmt::format(", {}/functions.json", args.output) : "");

@@ -71,7 +71,10 @@ std::vector<ComparePoint> load_points(const CompareOptions& o, const CompareOutc
     p.threads = t;
     if (o.threads.size() > 1) p.dir = fmt::format("runs/t{}", t);
     std::tie(p.a, p.b) = load_sides(o, out, t);
-    if (!p.a.runs.empty() && !p.b.runs.empty()) p.diff = diff_runs(p.a, p.b, diff_config(o));
+    if (!p.a.runs.empty() && !p.b.runs.empty()) {
+      p.diff = diff_runs(p.a, p.b, diff_config(o));
+      p.diff->workload = workload_brief(o);  // the spec, not the command line
+    }
     points.push_back(std::move(p));
   }
   return points;
@@ -208,10 +211,7 @@ std::string render_compare_summary(const CompareOptions& o, const CompareOutcome
   if (points.size() > 1)
     details += fmt::format("Headline: {} threads (the largest with runs of both sides).\n", h.threads);
   details += render_scaling_text(scaling, o.a.label, o.b.label, width);
-  Diff d = *h.diff;
-  d.workload = workload_brief(o);
-  std::string s = compare_confounds(o, out, width);
-  return s + render_diff_summary(d, width, details, "tables.txt");
+  return compare_confounds(o, out, width) + render_diff_summary(*h.diff, width, details, "tables.txt");
 }
 
 std::string render_compare_text(const CompareOptions& o, const CompareOutcome& out,

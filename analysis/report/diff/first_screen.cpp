@@ -513,7 +513,9 @@ std::string first_screen(const Diff& d, std::size_t width) {
                        left_out && bg_left_out ? "; " : "",
                        bg_left_out ? "kernel threads' and device changes" : "");
   // Warnings last, cut to what is left of the screen.
-  std::size_t room = kFirstScreenLines - std::min(kFirstScreenLines, lines(out) + 1);
+  // one line kept for "(N more warnings below)", and one for the blank
+  // above it when no warning fits
+  std::size_t room = kFirstScreenLines - std::min(kFirstScreenLines, lines(out) + 2);
   std::size_t n = 0, at = 0;
   while (at < warn.out.size() && n < room) {
     at = warn.out.find('\n', at) + 1;

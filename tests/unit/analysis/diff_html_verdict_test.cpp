@@ -137,7 +137,7 @@ TEST(DiffHtmlVerdict, SaysWhatTheFirstScreenSays) {
 TEST(DiffHtmlVerdict, EscapesLabelsAndNames) {
   Fixture f;
   std::string block = between(render_diff_html(f.d, f.a, f.b), "<div class=\"verdict\"", "</div>");
-  EXPECT_NE(block.find("A = a&lt;b&amp;c (5 runs), B = B &quot;x&quot; (5 runs)"),
+  EXPECT_NE(block.find("A = a&lt;b&amp;c, B = B &quot;x&quot;: 5+5 runs"),
             std::string::npos)
       << block;
   EXPECT_NE(block.find(">log &lt;grant&gt; &amp; head</a>"), std::string::npos) << block;
