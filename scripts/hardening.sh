@@ -21,7 +21,7 @@ case $phase in all|build|test) ;; *) echo "usage: $0 [all|build|test]" >&2; exit
 if [[ $phase != test ]]; then
   # -O1: fast enough to fuzz, and half the compile time of -O2 under ASan;
   # -g1: line tables, all a sanitizer's report needs.
-  CC=clang CXX=clang++ cmake -S . -B "$dir" -DFSCOST_ANALYSIS_ONLY=ON -DFSCOST_FUZZ=ON \
+  CC=clang CXX=clang++ cmake -S . -B "$dir" -DFSCOST_ANALYSIS_ONLY=ON -DFSCOST_FUZZ=ON -DFSCOST_WERROR=ON \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
     -DFSCOST_FUZZ_SECONDS="$seconds"
   cmake --build "$dir" -j"$(nproc)" --target analysis_tests \

@@ -44,7 +44,7 @@ start=$SECONDS
 # With the hardening stage, the analysis unit tests are built once, there.
 # -g1 (line tables, what a failure's backtrace and perf need) instead of
 # RelWithDebInfo's -g: 17% less compile CPU for the libraries.
-scripts/build.sh -DFSCOST_ANALYSIS_TESTS="$([[ $hardening != 0 ]] && echo OFF || echo ON)" \
+scripts/build.sh -DFSCOST_WERROR=ON -DFSCOST_ANALYSIS_TESTS="$([[ $hardening != 0 ]] && echo OFF || echo ON)" \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG"
 stage build "$start"
 

@@ -44,7 +44,9 @@ constexpr std::string_view kWaitPrimitives[] = {
 
 class Builder {
  public:
-  explicit Builder(double runs) : runs_(runs) {}
+  // Builds into `g`: the caller returns it by NRVO; a copy of an
+  // adjacency_list (Boost 1.74 has no move) walks its edges.
+  Builder(Graph& g, double runs) : runs_(runs), g_(g) {}
 
   V vertex(const std::string& key, Vertex props) {
     auto [it, added] = ids_.try_emplace(key, 0);
@@ -96,11 +98,10 @@ class Builder {
     return vertex("waker:", {false, "no traced waker", "", "", {}});
   }
 
-  Graph& graph() { return g_; }
 
  private:
   double runs_;
-  Graph g_;
+  Graph& g_;
   std::map<std::string, V> ids_;
   std::map<std::tuple<V, V, std::string>, Graph::edge_descriptor> edges_;
 };
@@ -116,7 +117,8 @@ std::string lock_text(const LockHolder& h) {
 
 // The graph of every run of `runs`, edges in ns per run.
 Graph build(const std::vector<const Profile*>& runs) {
-  Builder b(std::max<double>(1, static_cast<double>(runs.size())));
+  Graph g;
+  Builder b(g, std::max<double>(1, static_cast<double>(runs.size())));
   for (const Profile* p : runs) {
     // Blocked holders' sleeps, by the holder's (op, stack): found once per run.
     std::map<std::pair<std::string, Stack>, std::vector<const OffCpuStack*>> sleeps;
@@ -141,7 +143,7 @@ Graph build(const std::vector<const Profile*>& runs) {
                  static_cast<double>(next->total_ns), next->count);
     }
   }
-  return std::move(b.graph());
+  return g;
 }
 
 std::vector<WaitChain> chains_of(const Graph& g) {

@@ -22,8 +22,7 @@ std::string awkward(int k) {
                                  "naïve_ünïcödé_function_name_that_is_long",
                                  "bad\xC3(utf8",
                                  "tab\there",
-                                 "del\x7F"
-                                 "end",
+                                 "del\177end",
                                  "quote\"'s",
                                  "€€€€€€€€€€€€€€€€€€€€€€€€€€€€",
                                  "ctl\x01x",
