@@ -90,6 +90,15 @@ done
 echo "test: the slowest ten tests (s):"
 sed -nE 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: ([^ ]+) .* ([0-9.]+) sec$/\2 \1/p' "$logs"/*.log |
   sort -rn | awk 'NR <= 10 { print "  " $0 }'
+# Why each test skipped: ctest keeps a skipped test's output in its log only.
+if ((skipped > 0)); then
+  echo "test: skipped, and why:"
+  for dir in build "${FSCOST_FUZZ_BUILD:-build-fuzz}"; do
+    [ -f "$dir/Testing/Temporary/LastTest.log" ] || continue
+    awk '/^[0-9]+\/[0-9]+ Testing: / { name = $3 }
+         /: Skipped$/ { getline why; print "  " name ": " why }' "$dir/Testing/Temporary/LastTest.log"
+  done
+fi
 stage "everything" "$begin"
 ((failed == 0)) || status=1
 echo "test: $passed passed, $failed failed, $skipped skipped"

@@ -105,10 +105,14 @@ TEST_F(DiffCliTest, RmapbtOffAgainstOnWritesTextJsonAndHtml) {
   EXPECT_EQ(d.out, text);
   EXPECT_TRUE(text.starts_with("A = rmapbt=0, B = rmapbt=1: 2+2 runs")) << text;
   EXPECT_TRUE(text.ends_with("tables.txt.\n")) << text;
-  EXPECT_NE(contents(out + "/tables.txt").find("create, per operation"), std::string::npos);
   expect_mail_width(text);
-  EXPECT_NE(text.find("create: on-CPU "), std::string::npos) << text;
-  EXPECT_NE(text.find("create, per operation"), std::string::npos) << text;
+  // Two runs a side resolve little: every op's sentence and table are in
+  // tables.txt, whatever the first screen shows.
+  std::string tables = contents(out + "/tables.txt");
+  EXPECT_TRUE(tables.starts_with(text.substr(0, text.find(std::string(72, '-'))))) << tables;
+  EXPECT_NE(tables.find("create: on-CPU "), std::string::npos) << tables;
+  EXPECT_NE(tables.find("create, per operation"), std::string::npos) << tables;
+  expect_mail_width(tables);
 
   json j = json::parse(contents(out + "/summary.json"), nullptr, false);
   ASSERT_FALSE(j.is_discarded());

@@ -186,6 +186,16 @@ std::string header_text(const CompareOptions& o, const CompareOutcome& out, std:
 
 namespace {
 
+// "Other thread counts: runs/t1/summary.txt, …", or "".
+std::string other_points(const std::vector<ComparePoint>& points, std::size_t headline,
+                         std::size_t width) {
+  std::vector<std::string> others;
+  for (std::size_t i = 0; i < points.size(); i++)
+    if (i != headline && points[i].diff) others.push_back(points[i].dir + "/summary.txt");
+  if (others.empty()) return {};
+  return "\n" + wrap("Other thread counts: " + fmt::format("{}", fmt::join(others, ", ")), width, 2);
+}
+
 // What stands above the answer: a run that did not finish, a workload that
 // cannot show a kernel cost (both also in the header below the line).
 std::string compare_confounds(const CompareOptions& o, const CompareOutcome& out, std::size_t width) {
@@ -211,6 +221,7 @@ std::string render_compare_summary(const CompareOptions& o, const CompareOutcome
   if (points.size() > 1)
     details += fmt::format("Headline: {} threads (the largest with runs of both sides).\n", h.threads);
   details += render_scaling_text(scaling, o.a.label, o.b.label, width);
+  details += other_points(points, *headline, width);
   return compare_confounds(o, out, width) + render_diff_summary(*h.diff, width, details, "tables.txt");
 }
 
@@ -232,13 +243,7 @@ std::string render_compare_text(const CompareOptions& o, const CompareOutcome& o
     s += fmt::format("Headline: {} threads (the largest with runs of both sides).\n\n", h.threads);
   s += render_diff_text(*h.diff, width) + "\n";
   s += render_scaling_text(scaling, o.a.label, o.b.label, width);
-  std::vector<std::string> others;
-  for (std::size_t i = 0; i < points.size(); i++)
-    if (i != *headline && points[i].diff) others.push_back(points[i].dir + "/summary.txt");
-  if (!others.empty())
-    s +=
-        "\n" + wrap("Other thread counts: " + fmt::format("{}", fmt::join(others, ", ")), width, 2);
-  return s;
+  return s + other_points(points, *headline, width);
 }
 
 nlohmann::json compare_json(const CompareOptions& o, const CompareOutcome& out,

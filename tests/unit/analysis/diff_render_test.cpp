@@ -206,6 +206,68 @@ TEST(DiffText, FirstScreenFitsFortyLines) {
   }
 }
 
+// The first screen of `d` (up to the rule).
+std::string screen_of(const Diff& d) {
+  std::string t = render_diff_text(d);
+  return t.substr(0, t.find("\n" + std::string(72, '-') + "\n") + 1);
+}
+
+// One header line, what ran cut to the width; the whole command below.
+TEST(DiffText, OneHeaderLineWithWhatRan) {
+  Diff d = sample_diff();
+  d.workload = "fsstress -z -f creat=1 -n 50000 -p 2 -d -s 1 and a long tail of options";
+  std::string first = screen_of(d).substr(0, screen_of(d).find('\n'));
+  EXPECT_TRUE(first.starts_with("A = rmapbt=0, B = rmapbt=1: 5+5 runs, fsstress -z")) << first;
+  EXPECT_TRUE(first.ends_with("…")) << first;
+  EXPECT_LE(test::columns(first), 72u);
+  EXPECT_NE(unwrapped(render_diff_text(d)).find("what ran: " + d.workload + "."), std::string::npos);
+}
+
+// The probes' cost is a confound only when it could be a fair part of a
+// change on the screen (create: +1.9 µs/op).
+TEST(DiffText, ProbesOnTheFirstScreenOnlyWhenTheyCouldMatter) {
+  Diff d = sample_diff();
+  d.tracer_a = 1000;
+  d.tracer_b = 1500;  // 500 ns of 1.9 µs
+  EXPECT_NE(unwrapped(screen_of(d)).find("! fscost's probes cost 1.0 µs per traced op in A, 1.5 µs "
+                                         "in B: up to 500 ns/op of a delta could be theirs."),
+            std::string::npos)
+      << screen_of(d);
+  d.tracer_b = 1050;  // 50 ns
+  EXPECT_EQ(screen_of(d).find("fscost's probes"), std::string::npos) << screen_of(d);
+  EXPECT_NE(unwrapped(render_diff_text(d)).find("fscost's probes: 1.0 µs per traced op in A"),
+            std::string::npos);
+}
+
+// A warning on the first screen is one line: its claim, whole below.
+TEST(DiffText, WarningsOneLineEachOnTheFirstScreen) {
+  Diff d = sample_diff();
+  const std::string outlier =
+      "rmapbt=1 run-02.profile is an outlier: system CPU 4.41 s (median 3.94 s), create "
+      "latency 39.6 µs/op (median 34.7 µs/op); no more of the host in it than in the other runs";
+  const std::string kernels = "kernel release differs: 6.1.0-1-amd64 / 6.1.0-2-amd64 in rmapbt=0, "
+                          "6.1.0-3-amd64 in rmapbt=1";
+  d.warnings = {{"outlier", outlier}, {"config-mismatch", kernels}};
+  std::string s = screen_of(d);
+  EXPECT_TRUE(test::has_line(s, "- rmapbt=1 run-02.profile is an outlier")) << s;
+  EXPECT_TRUE(test::has_line(s, "- kernel release differs")) << s;
+  EXPECT_NE(unwrapped(render_diff_text(d)).find(outlier), std::string::npos);
+}
+
+// summary.txt: the first screen, the changed ops' tables, the warnings,
+// and the name of the file with everything; tables.txt's tables are all.
+TEST(DiffText, SummaryHoldsTheChangedOpsTables) {
+  std::string s = render_diff_summary(sample_diff());
+  EXPECT_NE(s.find("create, per operation"), std::string::npos) << s;
+  EXPECT_EQ(s.find("unlink, per operation"), std::string::npos) << s;  // no change
+  EXPECT_NE(s.find("whole workload, per run"), std::string::npos) << s;
+  EXPECT_NE(s.find("- User CPU is 14%"), std::string::npos) << s;
+  EXPECT_TRUE(s.ends_with("Every operation, kernel thread and lock: tables.txt.\n")) << s;
+  EXPECT_TRUE(s.starts_with(screen_of(sample_diff()))) << s;
+  EXPECT_NE(render_diff_text(sample_diff()).find("unlink, per operation"), std::string::npos);
+  expect_fits(s, 72);
+}
+
 TEST(DiffText, ExplainsTheOnCpuDeltaWithItsParts) {
   std::string u = unwrapped(render_diff_text(sample_diff()));
   EXPECT_NE(u.find("create: on-CPU +1.9 µs/op (+18%, 95% CI +1.2..+2.6, q 0.002): 62% new code "
