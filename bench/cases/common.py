@@ -33,6 +33,27 @@ def us(c):
     return "%+.2f µs/op (%.2f..%.2f)" % (c["delta"] / 1e3, c["welch"]["ci_lo"] / 1e3, c["welch"]["ci_hi"] / 1e3)
 
 
+def screen(summary_json):
+    """The summary.txt beside summary_json: its first screen's lines, and what breaks issue 31's limits (first
+    screen <= 40 lines, summary <= 150, every line <= 72 columns). A
+    summary.json alone (no text beside it) has no screen: (None, [])."""
+    txt = os.path.join(os.path.dirname(summary_json), "summary.txt")
+    if not os.path.exists(txt):
+        return None, []
+    with open(txt, encoding="utf-8") as f:
+        lines = f.read().split("\n")[:-1]
+    rule = next((i for i, l in enumerate(lines) if l == "-" * 72), len(lines))
+    wide = max((len(l) for l in lines), default=0)
+    bad = []
+    if rule > 40:
+        bad.append("first screen %d lines" % rule)
+    if len(lines) > 150:
+        bad.append("summary.txt %d lines" % len(lines))
+    if wide > 72:
+        bad.append("a line of %d columns" % wide)
+    return rule, bad
+
+
 def run(check):
     """check(summary) -> (figure, [failed checks]); the case is the
     directory the calling check lives in."""
@@ -40,13 +61,16 @@ def run(check):
     if len(sys.argv) != 3:
         sys.exit("usage: bench/cases/%s/check SUMMARY_JSON SECONDS" % case)
     path, seconds = sys.argv[1], float(sys.argv[2])
-    d = {}
+    d, lines = {}, 0
     try:
         with open(path) as f:
             d = json.load(f)
         figure, bad = check(d)
+        lines, too_long = screen(path)
+        bad += too_long
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
         figure, bad = "-", ["no summary: %s" % e]
     warn = ",".join(sorted({w["kind"] for w in d.get("warnings", [])})) if figure != "-" else ""
-    print("| %s | %.0f | %s | %s | %s |" % (case, seconds, figure, "ok" if not bad else "FAILED: " + "; ".join(bad), warn))
+    verdict = ("ok" + (" (first screen %d lines)" % lines if lines else "")) if not bad else "FAILED: " + "; ".join(bad)
+    print("| %s | %.0f | %s | %s | %s |" % (case, seconds, figure, verdict, warn))
     sys.exit(1 if bad else 0)
