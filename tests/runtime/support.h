@@ -28,6 +28,22 @@ inline std::string slurp(const std::string& path) {
   return ss.str();
 }
 
+// Issue 31's limits on a summary.txt: a first screen (up to the rule) of at
+// most 40 lines, at most 150 lines in all, none wider than 72 columns.
+inline void expect_summary_limits(const std::string& text) {
+  auto to = text.find("\n" + std::string(72, '-') + "\n");
+  ASSERT_NE(to, std::string::npos) << text;
+  EXPECT_LE(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(to), '\n') + 1, 40)
+      << text;
+  EXPECT_LE(std::count(text.begin(), text.end(), '\n'), 150) << text;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::size_t cols = 0;
+    for (char c : line) cols += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    EXPECT_LE(cols, 72u) << line;
+  }
+}
+
 inline bool in_ci() {
   const char* ci = std::getenv("CI");
   return ci && std::string(ci) == "true";

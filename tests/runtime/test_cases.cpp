@@ -97,18 +97,7 @@ class CaseTest : public ::testing::Test {
       for (const auto& p : o["offcpu_parts"]) EXPECT_LE(std::abs(p["share"].get<double>()), 1.0);
       for (const auto& p : o["paths"]) EXPECT_LE(p["share"].get<double>(), 1.0);
     }
-    std::string rule = "\n" + std::string(72, '-') + "\n";
-    auto to = text_.find(rule);
-    ASSERT_NE(to, std::string::npos) << text_;
-    EXPECT_LE(std::count(text_.begin(), text_.begin() + static_cast<std::ptrdiff_t>(to), '\n') + 1, 40)
-        << text_;
-    EXPECT_LE(std::count(text_.begin(), text_.end(), '\n'), 150) << text_;
-    std::istringstream lines(text_);
-    for (std::string line; std::getline(lines, line);) {
-      std::size_t cols = 0;
-      for (char c : line) cols += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-      EXPECT_LE(cols, 72u) << line;
-    }
+    test::expect_summary_limits(text_);
   }
 
   // The setup's one asked difference is `key` (mkfs may change others with

@@ -629,6 +629,8 @@ TEST_F(CompareTest, DemoSizesStayClearOfEnospcAndOneGibDoesNot) {
     return found;
   };
   EXPECT_EQ(enospc("2G"), "");
+  // The demo's summary (one run a side here) within issue 31's limits.
+  test::expect_summary_limits(slurp(out_ + "/summary.txt"));
   // Issue 16: who the other creates waited for — the create asleep in the
   // flush, holding the directory's i_rwsem, woken after the flush worker.
   // Whether the flush meets a waiter is timing: on the AMD guest 1 side in 6
