@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -98,6 +99,23 @@ std::optional<Rusage> system_cpu() {
   _exit(127);
 }
 
+// Waits until `pid` sleeps in read(fd) at the gate (/proc/PID/syscall:
+// "0 0x3 ..." on x86-64), for at most 5 s. The child's syscalls before it
+// (closing the pipes' other ends, opening /dev/null, dup2) are fscost's,
+// not the workload's: tracked from a busy host's late child, they were
+// counted as 2 closes, an open and a read more than the same command
+// recorded alone (a loaded CI run, 2026-12-04).
+void wait_at_gate(pid_t pid, int fd) {
+  const std::string want = fmt::format("{} {:#x} ", SYS_read, fd);
+  for (int i = 0; i < 5000; ++i) {
+    std::ifstream in(fmt::format("/proc/{}/syscall", pid));
+    std::string line;
+    if (!std::getline(in, line)) return;  // gone, or not ours to read
+    if (line.starts_with(want)) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
 }  // namespace
 
 void install_stop_handlers() {
@@ -126,6 +144,7 @@ Result<Target> Target::command(const std::vector<std::string>& argv, const Comma
     child_exec(gate[0], status[1], argv, parent, io);
   }
   if (io.own_group) setpgid(pid, pid);  // also here: no window in which a kill(-pid) misses
+  wait_at_gate(pid, gate[0]);
   close(gate[0]);
   close(status[1]);
   Target t;
