@@ -150,6 +150,12 @@ std::string config_text(const ConfigSpec& c, const std::string& mkfs_path) {
 
 namespace {
 
+// "INCOMPLETE: REASON; 3 of 10 planned runs finished."
+std::string incomplete_text(const CompareOutcome& out) {
+  return fmt::format("INCOMPLETE: {}; {} of {} planned runs finished.", out.reason, ok_runs(out),
+                     out.plan.size());
+}
+
 std::string threads_text(const CompareOptions& o) {
   if (o.threads.size() == 1 && o.threads[0] == 0) return "";
   return fmt::format("; threads {}", fmt::join(o.threads, ","));
@@ -175,16 +181,9 @@ std::string header_text(const CompareOptions& o, const CompareOutcome& out, std:
                           100 * kStealShare, fmt::join(runs, ", ")),
               width, 4);
   }
-  if (out.incomplete)
-    s += "\n" + wrap(fmt::format("INCOMPLETE: {}; {} of {} planned runs finished.", out.reason,
-                                 ok_runs(out), out.plan.size()),
-                     width, 2);
+  if (out.incomplete) s += "\n" + wrap(incomplete_text(out), width, 2);
   return s;
 }
-
-}  // namespace
-
-namespace {
 
 // "Other thread counts: runs/t1/summary.txt, …", or "".
 std::string other_points(const std::vector<ComparePoint>& points, std::size_t headline,
@@ -200,10 +199,7 @@ std::string other_points(const std::vector<ComparePoint>& points, std::size_t he
 // cannot show a kernel cost (both also in the header below the line).
 std::string compare_confounds(const CompareOptions& o, const CompareOutcome& out, std::size_t width) {
   std::string s;
-  if (out.incomplete)
-    s += wrap(fmt::format("! INCOMPLETE: {}; {} of {} planned runs finished.", out.reason,
-                          ok_runs(out), out.plan.size()),
-              width, 2);
+  if (out.incomplete) s += wrap("! " + incomplete_text(out), width, 2);
   if (auto w = workload_guardrail(o.workload)) s += wrap("! " + w->message, width, 2);
   return s;
 }
