@@ -3,6 +3,7 @@
 //
 //   analysis_speed [--stacks N] [--runs R] [--repeat K] [--diff-repeat K] [--smoke]
 //                  [--keep DIR] [--flamegraph-dir DIR] [--fscost PATH]
+//                  [--baseline-fscost PATH] [--small-stacks N] [--small-runs R]
 //
 // Writes R runs of configuration A and R of B (N unique on-CPU stacks each,
 // depth 10–40, XFS-like frames; B has 20% new code) to a temporary
@@ -14,6 +15,9 @@
 // builds. --flamegraph-dir (default $FLAMEGRAPH_DIR) adds fscost flamegraph
 // beside FlameGraph's flamegraph.pl and difffolded.pl (flame_peers.h), with
 // the fscost binary --fscost (default ../userspace/fscost from this one).
+// Then the binaries end to end (binaries.h): `fscost diff -o` on these runs
+// and on a small set (--small-stacks, --small-runs: 5000 × 5), the flame
+// graphs, beside --baseline-fscost (another build's) when given.
 #include <fmt/format.h>
 #include <stdlib.h>
 
@@ -29,6 +33,7 @@
 #include "flame/flamegraph.h"
 #include "io/profile_io.h"
 #include "stages.h"
+#include "binaries.h"
 #include "flame_peers.h"
 #include "synth_profile.h"
 
@@ -45,11 +50,15 @@ struct Options {
   int diff_repeat = 1;  // diff pipeline (minutes at full scale on a 2-CPU VM)
   std::string keep;     // directory to keep profiles and outputs in; "" = temporary
   PeerOptions peers;    // flame graphs against FlameGraph's scripts
+  std::string baseline_fscost;  // another build's fscost, run beside this one's
+  std::size_t small_stacks = 5'000;
+  std::size_t small_runs = 5;
 };
 
 [[noreturn]] void usage() {
   std::cerr << "usage: analysis_speed [--stacks N] [--runs R] [--repeat K] [--diff-repeat K]"
-               " [--smoke] [--keep DIR] [--flamegraph-dir DIR] [--fscost PATH]\n";
+               " [--smoke] [--keep DIR] [--flamegraph-dir DIR] [--fscost PATH]\n"
+               "                      [--baseline-fscost PATH] [--small-stacks N] [--small-runs R]\n";
   std::exit(2);
 }
 
@@ -77,7 +86,13 @@ Options parse_options(int argc, char** argv) {
     else if (a == "--diff-repeat")
       o.diff_repeat = static_cast<int>(number());
     else if (a == "--smoke")
-      o = {1'000, 2, 1, 1, o.keep, o.peers};
+      o = {1'000, 2, 1, 1, o.keep, o.peers, o.baseline_fscost, 200, 2};
+    else if (a == "--small-stacks")
+      o.small_stacks = number();
+    else if (a == "--small-runs")
+      o.small_runs = number();
+    else if (a == "--baseline-fscost" && i + 1 < argc)
+      o.baseline_fscost = argv[++i];
     else if (a == "--keep" && i + 1 < argc)
       o.keep = argv[++i];
     else if (a == "--flamegraph-dir" && i + 1 < argc)
@@ -140,17 +155,23 @@ void write_side(const fs::path& dir, const std::string& side, const StackSet& se
                               run_path(dir, side, i)));
 }
 
+void generate_set(const fs::path& dir, std::size_t stacks, std::size_t runs) {
+  auto a = synth_stacks({.stacks = stacks, .seed = 1});
+  write_side(dir, "A", a, runs, 100);
+  a = {};
+  auto b = synth_stacks({.stacks = stacks, .seed = 1, .changed_share = 0.2});
+  write_side(dir, "B", b, runs, 200);
+}
+
 void generate(StageRecorder& rec, const Options& o, const fs::path& dir) {
   rec.time("generate and write", [&] {
-    auto a = synth_stacks({.stacks = o.stacks, .seed = 1});
-    write_side(dir, "A", a, o.runs, 100);
-    a = {};
-    auto b = synth_stacks({.stacks = o.stacks, .seed = 1, .changed_share = 0.2});
-    write_side(dir, "B", b, o.runs, 200);
+    generate_set(dir, o.stacks, o.runs);
+    generate_set(dir / "small", o.small_stacks, o.small_runs);
   });
   std::uintmax_t bytes = 0;
-  for (const auto& e : fs::recursive_directory_iterator(dir))
-    if (e.is_regular_file()) bytes += e.file_size();
+  for (const auto& side : {"A", "B"})
+    for (const auto& e : fs::directory_iterator(dir / side))
+      if (e.is_regular_file()) bytes += e.file_size();
   rec.note(fmt::format("2 × {} profiles, {:.0f} MB", o.runs, bytes / 1e6));
 }
 
@@ -266,6 +287,23 @@ void print_table(const std::vector<Row>& rows, const Options& o) {
   }
 }
 
+// The commands a user runs on these profiles, with issue 32's targets.
+std::vector<BinaryCommand> binary_commands(const Options& o, const fs::path& dir) {
+  auto side = [](const fs::path& d, const char* s) { return (d / s).string(); };
+  fs::path small = dir / "small";
+  return {
+      {"fscost diff -o", fmt::format("2 × {} runs × {} stacks", o.runs, o.stacks),
+       {"diff", "-q", "-o", "{out}", side(dir, "A"), side(dir, "B")}, 1.2, 400},
+      {"fscost diff -o", fmt::format("2 × {} runs × {} stacks", o.small_runs, o.small_stacks),
+       {"diff", "-q", "-o", "{out}", side(small, "A"), side(small, "B")}, 0.2, 0},
+      {"fscost flamegraph", "one profile of A",
+       {"flamegraph", "-q", run_path(dir, "A", 0), "-o", "{out}"}, 0, 0},
+      {"fscost flamegraph --diff", "one profile of A and one of B",
+       {"flamegraph", "-q", "--diff", run_path(dir, "A", 0), run_path(dir, "B", 0), "-o", "{out}"},
+       0, 0},
+  };
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -287,6 +325,9 @@ int main(int argc, char** argv) {
     o.peers.rounds = o.repeat;
     flame_peer_rows(o.peers, run_path(dir.path(), "A", 0), run_path(dir.path(), "B", 0),
                     dir.path().string());
+    binary_rows({o.peers.fscost, o.baseline_fscost, (dir.path() / "out").string(),
+                 dir.path().string(), o.repeat},
+                binary_commands(o, dir.path()));
   } catch (const std::exception& e) {
     std::cerr << "analysis_speed: " << e.what() << "\n";
     return 1;

@@ -5,8 +5,12 @@
 # `fscost record --bpf-stats` stores in the profile). Each round records
 # BPF_FILES creates with THREADS threads on a fresh RAM-disk XFS with the
 # default probes and with --probes all; with --baseline FSCOST (another
-# build's fscost) the same runs of that build are interleaved, so a change
-# is paired against the previous build in one run.
+# build's fscost, or a revision: bench/lib/baseline.sh) the same runs of
+# that build are interleaved, so a change is paired against the previous
+# build in one run. So are the floor's runs: bench/empty_hooks, an empty
+# program on each hook of the same probe set.
+
+EMPTY_HOOKS=$BUILD/bench/empty_hooks
 
 # round_builds R: "label=fscost" of each build compared, one a line, in
 # round R's order (the order rotates, so neither build always runs first).
@@ -16,9 +20,29 @@ round_builds() {
   for ((b = 0; b < ${#builds[@]}; b++)); do echo "${builds[$(((b + $1) % ${#builds[@]}))]}"; done
 }
 
+# rotate R: stdin's lines, the first R moved to the end (modulo their count).
+rotate() {
+  local lines
+  mapfile -t lines
+  local n=${#lines[@]} i
+  for ((i = 0; i < n; i++)); do echo "${lines[$(((i + $1) % n))]}"; done
+}
+
 bpf_run() {  # bpf_run BUILD-LABEL FSCOST PROBES ROUND
   local label=$1 exe=$2 probes=$3 rnd=$4
   ramdisk_fresh
+  if [ "$label" = empty ]; then
+    if ! "$EMPTY_HOOKS" --probes "$probes" -- "$WORKLOAD" "$RD_MNT" --workload create \
+           --files "$BPF_FILES" --threads "$THREADS" --dirs "$DIRS" >"$work/b.out" 2>"$work/b.log"; then
+      echo "bpf: empty programs, --probes $probes, failed:" >&2
+      cat "$work/b.log" >&2
+      exit 1
+    fi
+    ramdisk_umount
+    python3 "$LIB/bpf_table.py" empty-row "$probes" "$rnd" "$work/b.out" "$work/b.log" \
+      >>"$work/bpf.jsonl"
+    return
+  fi
   if ! "$exe" record -q --bpf-stats --probes "$probes" -o "$work/b.profile" --fs "$RD_MNT" -- \
          "$WORKLOAD" "$RD_MNT" --workload create --files "$BPF_FILES" --threads "$THREADS" \
          --dirs "$DIRS" >"$work/b.out" 2>"$work/b.log"; then
@@ -36,11 +60,12 @@ bench_bpf() {
   echo
   need_root bpf || return 0
   need_exe bpf "$FSCOST" "$WORKLOAD" || return 0
+  need_exe bpf "$EMPTY_HOOKS" || return 0
   local r p e order
   : >"$work/bpf.jsonl"
   for ((r = 0; r < ROUNDS; r++)); do
     for p in default all; do
-      mapfile -t order < <(round_builds "$r")
+      mapfile -t order < <({ round_builds 0; echo "empty=$EMPTY_HOOKS"; } | rotate "$r")
       for e in "${order[@]}"; do
         bpf_run "${e%%=*}" "${e#*=}" "$p" "$r"
       done
@@ -53,11 +78,38 @@ bench_bpf() {
   echo "command: \`$(show_cmd "$FSCOST" record --bpf-stats --probes P -o F --fs MNT --) $wl\`," \
        "$ROUNDS rounds, a fresh \`mkfs.xfs -f -q\` RAM disk per run;" \
        "ns per file = the programs' run_time_ns over the files created (each run's" \
-       "create count), medians over rounds.${BASELINE:+ Baseline: \`$(show_cmd "$BASELINE")\`,}" \
-       "${BASELINE:+interleaved with the current build.}"
+       "create count), medians over rounds.${BASELINE:+ Baseline: $BASELINE_LABEL,}" \
+       "${BASELINE:+\`$(show_cmd "$BASELINE")\`, interleaved with the current build.}" \
+       "The floor: \`$(show_cmd "$EMPTY_HOOKS") --probes P -- $wl\` in the same rounds, its" \
+       "programs' run_time_ns (bpf_stats) over its creates."
   echo
+  bench_same_counts
   bpf_floor
   bench_fixed_cost
+}
+
+# "No measurement changes": with --baseline, one mixed workload (create,
+# write, fsync, rename, unlink, deterministic per thread) recorded by each
+# build, fresh filesystem each, and their per-operation counts set side by
+# side: a tracer change that speeds a program up must not change what it counts.
+bench_same_counts() {
+  [ -n "$BASELINE" ] || return 0
+  local e
+  for e in "current=$FSCOST" "baseline=$BASELINE"; do
+    ramdisk_fresh
+    if ! "${e#*=}" record -q -o "$work/m-${e%%=*}.profile" --fs "$RD_MNT" -- "$WORKLOAD" \
+           "$RD_MNT" --workload mixed --files "$MIX_FILES" --threads "$THREADS" \
+           >/dev/null 2>"$work/m.log"; then
+      echo "bpf: the mixed recording of ${e%%=*} failed:" >&2
+      cat "$work/m.log" >&2
+      exit 1
+    fi
+    ramdisk_umount
+  done
+  python3 "$LIB/bpf_table.py" same-counts "$work/m-current.profile" "$work/m-baseline.profile"
+  echo "command: \`FSCOST record -q -o F --fs MNT -- $(show_cmd "$WORKLOAD") MNT --workload mixed" \
+       "--files $MIX_FILES --threads $THREADS\` with each build, a fresh filesystem each."
+  echo
 }
 
 # The floor no program can go under: what attaching any BPF program to
@@ -102,7 +154,10 @@ bpf_floor() {
 # What every recording and every compare run pays besides the workload:
 # `fscost record -- true` (feature probe, load, attach, detach, kallsyms,
 # writing the profile), and a whole compare with the workload's own share
-# of its wall time (the built-in workload's elapsed_s + sync_s per run).
+# of its wall time (the built-in workload's elapsed_s + sync_s per run),
+# against the same 10 workload runs alone: the compare's argv
+# (compare/options.cpp workload_argv) on a fresh filesystem of each side's
+# configuration and size, untraced, A and B alternating.
 bench_fixed_cost() {
   local r e order
   : >"$work/fixed.tsv"
@@ -111,7 +166,7 @@ bench_fixed_cost() {
     for e in "${order[@]}"; do
       "${RUSAGE[@]}" "$work/rt.json" "${e#*=}" record -q -o "$work/t.profile" -- true \
         >/dev/null 2>"$work/rt.log" || { cat "$work/rt.log" >&2; exit 1; }
-      echo "record ${e%%=*} $r $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["wall_s"])' "$work/rt.json")" >>"$work/fixed.tsv"
+      echo "record ${e%%=*} $r $(wall_of "$work/rt.json")" >>"$work/fixed.tsv"
       rm -rf "$work/cmp"
       "${RUSAGE[@]}" "$work/cmp.json" "${e#*=}" compare -q --runs "$CMP_RUNS" --files "$CMP_FILES" \
         --a "mkfs: -m rmapbt=0" --b "mkfs: -m rmapbt=1" --size 512M -o "$work/cmp" \
@@ -119,11 +174,34 @@ bench_fixed_cost() {
       python3 "$LIB/bpf_table.py" compare-row "${e%%=*}" "$r" "$work/cmp.json" \
         "$work/cmp/summary.json" >>"$work/fixed.tsv"
     done
+    echo "alone - $r $(workload_alone)" >>"$work/fixed.tsv"
   done
   python3 "$LIB/bpf_table.py" fixed "$work/fixed.tsv"
   echo "commands: \`$(show_cmd "$FSCOST") record -q -o F -- true\`;" \
        "\`$(show_cmd "$FSCOST") compare -q --runs $CMP_RUNS --files $CMP_FILES --a 'mkfs: -m rmapbt=0'" \
        "--b 'mkfs: -m rmapbt=1' --size 512M -o D\` (1 warm-up run per side, RAM disk);" \
+       "alone: \`$(show_cmd "$WORKLOAD") MNT --workload create --files $CMP_FILES --threads 1" \
+       "--syncfs\` $CMP_RUNS times on each of \`mkfs.xfs -f -q -m rmapbt=0|1 -d size=512m\`" \
+       "(a fresh filesystem per run, not timed), the sum of their walls;" \
        "wall times from bench/lib/rusage.py, $ROUNDS rounds, builds interleaved."
   echo
+}
+
+wall_of() {
+  python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["wall_s"])' "$1"
+}
+
+# The sum of the wall times of the compare's measured runs, untraced.
+workload_alone() {
+  local i side sum=0
+  for ((i = 0; i < CMP_RUNS; i++)); do
+    for side in 0 1; do
+      ramdisk_fresh -m "rmapbt=$side" -d size=512m
+      "${RUSAGE[@]}" "$work/w.json" "$WORKLOAD" "$RD_MNT" --workload create --files "$CMP_FILES" \
+        --threads 1 --syncfs >/dev/null 2>"$work/w.log" || { cat "$work/w.log" >&2; exit 1; }
+      ramdisk_umount
+      sum=$(python3 -c "print($sum + $(wall_of "$work/w.json"))")
+    done
+  done
+  echo "$sum"
 }

@@ -8,7 +8,8 @@
 # in its own directory (DIRS=private: fs_mark with one -d per thread, as XFS
 # developers run it) or all in one (DIRS=shared). Configurations:
 # untraced, fscost (default probes), fscost-all (--probes all), perf
-# (perf record -a -g at fscost's 997 Hz), perflock (perf lock record -a).
+# (perf record -a -g at fscost's 997 Hz), perflock (perf lock record -a);
+# with --baseline, fscost-baseline (that build's default probes).
 
 # workload_cmd KIND: the workload's command line on the mounted RAM disk.
 workload_cmd() {
@@ -35,6 +36,7 @@ tracer_cmd() {
     untraced) T=() ;;
     fscost) T=("$FSCOST" record -o "$work/p.profile" --) ;;
     fscost-all) T=("$FSCOST" record -o "$work/p.profile" --probes all --) ;;
+    fscost-baseline) T=("$BASELINE" record -o "$work/p.profile" --) ;;
     perf) T=(perf record -q -a -g -F 997 -o "$work/perf.data" --) ;;
     perflock) T=(perf lock record -q -a -o "$work/perf.data" --) ;;
     *) echo "unknown configuration $1" >&2; exit 2 ;;
@@ -65,6 +67,8 @@ bench_overhead() {
   need_exe overhead "$FSCOST" "$WORKLOAD" fs_mark perf || return 0
   local configs kinds nc r i k c row
   IFS=, read -r -a configs <<<"untraced,$CONFIGS"
+  # --baseline: the baseline build's default probes beside the current one's.
+  if [ -n "$BASELINE" ]; then configs+=(fscost-baseline); fi
   kinds=(create fs_mark)
   nc=${#configs[@]}
   : >"$work/runs.tsv"
@@ -85,6 +89,7 @@ bench_overhead() {
   echo
   echo "Tracers: fscost \`record -o P --\`, fscost-all \`record -o P --probes all --\`," \
        "perf \`record -q -a -g -F 997 -o D --\`, perflock \`lock record -q -a -o D --\`;" \
+       "${BASELINE:+fscost-baseline: $BASELINE_LABEL \`record -o P --\`;}" \
        "each run under bench/lib/rusage.py, and the workload under its own rusage.py."
   echo "Mount: \`mkfs.xfs -f -q\` of a loop device over a 2 GiB file in /dev/shm, fresh per run."
   echo
