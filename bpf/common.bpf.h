@@ -107,6 +107,12 @@ struct fscost_cpu_now {
 	__u32 op;
 	__u16 has_state;
 	__u16 gen;		/* states_gen when written */
+	/* xfs_trans_alloc of task's operation since the slot was filled, not
+	 * yet in its state's `trans`: counted here without a task storage
+	 * call, moved there when the task is switched out (handle_switch) and
+	 * added at sys_exit. Belongs to `task` whatever `gen` says. */
+	__u32 trans;
+	__u32 pad;
 };
 
 struct {
@@ -141,6 +147,19 @@ static __always_inline void fill_cpu_now(struct fscost_cpu_now *c, __u64 task,
 	c->op = t ? t->op : FSCOST_OP_NONE;
 	c->has_state = t != NULL;
 	c->gen = states_gen;
+	c->trans = 0;
+}
+
+/* The transactions the slot holds for `task`, taken out of it. */
+static __always_inline __u32 take_cpu_trans(struct fscost_cpu_now *c, __u64 task)
+{
+	__u32 n;
+
+	if (!c || c->task != task)
+		return 0;
+	n = c->trans;
+	c->trans = 0;
+	return n;
 }
 
 static __always_inline void set_cpu_now(__u64 task, struct fscost_task *t)

@@ -229,6 +229,7 @@ static __always_inline void handle_exit(struct task_struct *task, bool btf)
 static __always_inline void handle_switch(void *ctx, bool preempt, struct task_struct *prev,
 					  struct task_struct *next, bool btf)
 {
+	struct fscost_cpu_now *c = cpu_now_slot();
 	struct fscost_task *t = state_of(prev, btf);
 	/* a task inside an op is no kworker: skip the worker reads for it */
 	__u32 work = !t || t->op == FSCOST_OP_NONE ? work_in_progress(btf) : 0;
@@ -238,6 +239,8 @@ static __always_inline void handle_switch(void *ctx, bool preempt, struct task_s
 		t = current_state_create(btf, FSCOST_DROP_BACKGROUND_LOST);
 	if (t) {
 		now = bpf_ktime_get_ns();
+		/* the slot is about to describe next: prev's transactions go home */
+		t->trans += take_cpu_trans(c, (__u64)prev);
 		switch_out(ctx, t, prev, preempt, now, work);
 		/* raw_tp keeps state in a hash: a thread that contends on a lock
 		 * or touches XFS after sched_process_exit (exit_files,
@@ -252,7 +255,7 @@ static __always_inline void handle_switch(void *ctx, bool preempt, struct task_s
 			now = bpf_ktime_get_ns();
 		switch_in(t, next, now);
 	}
-	set_cpu_now((__u64)next, t);
+	fill_cpu_now(c, (__u64)next, t);
 }
 
 SEC("tp_btf/sched_switch")

@@ -127,16 +127,26 @@ static __always_inline void update_trans_range(struct fscost_op_stats *s, __u64 
 static __always_inline void handle_sys_exit(long ret, bool btf)
 {
 	struct fscost_op_stats *s;
+	struct fscost_cpu_now *c;
 	struct fscost_task *t;
-	__u64 now, wall;
+	__u64 now, wall, task;
 	__u32 op;
 
+	/* As in sys_enter: an untracked thread (every other syscall on the
+	 * machine) is told by the per-CPU slot, before any task storage call;
+	 * so is a tracked one the slot shows outside any operation. */
+	task = bpf_get_current_task();
+	c = cpu_now_slot();
+	if (cpu_now_is(c, task) && (c->has_state ? c->op == FSCOST_OP_NONE
+						   : states_complete && !trace_all))
+		return;
 	t = current_state(btf);
 	if (!t || t->op == FSCOST_OP_NONE)
 		return;
 	op = t->op;
 	t->op = FSCOST_OP_NONE;
-	set_cpu_now(bpf_get_current_task(), t);
+	t->trans += take_cpu_trans(c, task);
+	fill_cpu_now(c, task, t);
 	if (!enabled)
 		return;
 	s = bpf_map_lookup_elem(&op_stats, &op);

@@ -161,8 +161,10 @@ static __always_inline void count_xfs(__u32 ev, __u32 obj, void *arg, bool btf)
 	if (c && ev < FSCOST_XFS_EVENTS)
 		c->n[ev]++;
 	if (ev == FSCOST_XFS_TRANS_ALLOC && op != FSCOST_OP_NONE) {
-		if (!t)
-			t = current_state(btf);
+		if (now) {
+			now->trans++;	/* the operation's, moved to its state later */
+			return;
+		}
 		if (t)
 			t->trans++;
 	}
