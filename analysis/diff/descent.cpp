@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <span>
 #include <unordered_map>
 
 #include "diff/internal.h"
@@ -38,44 +39,180 @@ constexpr double kMaterial = 0.10;
 // Down to this depth below the op (stacks are at most 127 kernel frames).
 constexpr std::size_t kMaxDepth = 128;
 
+// A node's children by (parent, frame): open addressing with linear
+// probing, key and value inline, so a lookup is one cache line where
+// std::unordered_map's chains cost two or three misses (perf: the chain
+// walk was half of `fscost diff` at 2 × 10 runs of 100k stacks).
+class ChildIndex {
+ public:
+  // The value under key; absent, `fresh()` becomes it.
+  template <typename Fresh>
+  std::uint32_t find_or_add(std::uint64_t key, Fresh&& fresh) {
+    if (2 * (size_ + 1) > slots_.size()) grow();
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = spread(key) & mask;; i = (i + 1) & mask) {
+      Slot& s = slots_[i];
+      if (s.value == kEmpty) {
+        ++size_;
+        s.key = key;
+        s.value = fresh();
+        return s.value;
+      }
+      if (s.key == key) return s.value;
+    }
+  }
+
+ private:
+  static constexpr std::uint32_t kEmpty = 0;  // node 0, the root, is no one's child
+  struct Slot {
+    std::uint64_t key = 0;
+    std::uint32_t value = kEmpty;
+  };
+  static std::size_t spread(std::uint64_t k) {
+    k *= 0x9e3779b97f4a7c15ull;  // Fibonacci hashing: the high bits mix every key bit
+    return static_cast<std::size_t>(k ^ (k >> 29));
+  }
+  void grow() {
+    std::vector<Slot> old(std::max<std::size_t>(64, 2 * slots_.size()));
+    old.swap(slots_);
+    const std::size_t mask = slots_.size() - 1;
+    for (const Slot& s : old) {
+      if (s.value == kEmpty) continue;
+      std::size_t i = spread(s.key) & mask;
+      while (slots_[i].value != kEmpty) i = (i + 1) & mask;
+      slots_[i] = s;
+    }
+  }
+
+  std::vector<Slot> slots_;
+  std::size_t size_ = 0;
+};
+
+// A stack's node by the whole stack (its first kMaxDepth frames): the same
+// stacks recur in every run, so most adds are one probe here instead of one
+// per frame in ChildIndex. Each slot keeps a stack it stands for (in the
+// loaded profiles, which outlive the trie) to tell hash collisions apart.
+class StackIndex {
+ public:
+  template <typename Fresh>
+  std::uint32_t find_or_add(std::span<const Frame> stack, Fresh&& fresh) {
+    if (2 * (size_ + 1) > slots_.size()) grow();
+    const std::uint64_t h = hash(stack);
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = h & mask;; i = (i + 1) & mask) {
+      Slot& s = slots_[i];
+      if (s.node == kEmpty) {
+        std::uint32_t n = fresh();
+        s = {h, stack.data(), static_cast<std::uint32_t>(stack.size()), n};
+        ++size_;
+        return n;
+      }
+      if (s.hash == h && s.depth == stack.size() && std::equal(stack.begin(), stack.end(), s.frames))
+        return s.node;
+    }
+  }
+
+ private:
+  static constexpr std::uint32_t kEmpty = 0;  // the root stands for the empty stack, never stored
+  struct Slot {
+    std::uint64_t hash = 0;
+    const Frame* frames = nullptr;
+    std::uint32_t depth = 0;
+    std::uint32_t node = kEmpty;
+  };
+  static std::uint64_t hash(std::span<const Frame> stack) {
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (const Frame& f : stack) h = (h ^ f.id()) * 0x100000001b3ull;
+    return h ^ (h >> 32);
+  }
+  void grow() {
+    std::vector<Slot> old(std::max<std::size_t>(64, 2 * slots_.size()));
+    old.swap(slots_);
+    const std::size_t mask = slots_.size() - 1;
+    for (const Slot& s : old) {
+      if (s.node == kEmpty) continue;
+      std::size_t i = s.hash & mask;
+      while (slots_[i].node != kEmpty) i = (i + 1) & mask;
+      slots_[i] = s;
+    }
+  }
+
+  std::vector<Slot> slots_;
+  std::size_t size_ = 0;
+};
+
 // One op's stacks of every run of both sides, merged: per node, its
-// inclusive samples in each run (A's runs first).
+// inclusive samples in each run (A's runs first). 2 × 10 runs of 100k
+// stacks make millions of nodes: each node's counts are a row of one flat
+// table (not a vector each); a stack's samples go to its own node, found
+// by the whole stack (StackIndex), and finish() sums every node into its
+// parent once, instead of every add walking and adding along its path.
+// The counts are sample counts, integers in doubles: any order of summing
+// gives the same values.
 class RunTrie {
  public:
-  explicit RunTrie(std::size_t runs) : runs_(runs) { nodes_.push_back({Frame(), {}, std::vector<double>(runs, 0)}); }
+  explicit RunTrie(std::size_t runs) : runs_(runs) { new_node(Frame(), 0); }
 
   void add(std::size_t run, const Stack& frames, std::uint64_t count, FoldedFrames& ff) {
-    std::uint32_t at = 0;
-    nodes_[0].counts[run] += static_cast<double>(count);
-    for (std::size_t i = 0; i < frames.size() && i < kMaxDepth; ++i) {
-      at = child(at, ff.frame(frames[i]));
-      nodes_[at].counts[run] += static_cast<double>(count);
+    std::span<const Frame> stack(frames.data(), std::min(frames.size(), kMaxDepth));
+    std::uint32_t at = stack.empty() ? 0 : stacks_.find_or_add(stack, [&] {
+      std::uint32_t n = 0;
+      for (const Frame& f : stack) n = child(n, ff.frame(f));
+      return n;
+    });
+    counts_[at * runs_ + run] += static_cast<double>(count);
+  }
+
+  // Turns each node's own samples into its inclusive samples. Once, after
+  // the last add and before node(): a child's number is above its parent's.
+  void finish() {
+    for (std::size_t i = frames_.size(); i-- > 1;) {
+      double* parent = &counts_[parents_[i] * runs_];
+      const double* own = &counts_[i * runs_];
+      for (std::size_t r = 0; r < runs_; ++r) parent[r] += own[r];
     }
   }
 
   struct Node {
     Frame frame;
-    std::vector<std::uint32_t> kids;
-    std::vector<double> counts;  // per run
+    std::span<const std::uint32_t> kids;
+    std::span<const double> counts;  // per run
   };
-  const Node& node(std::uint32_t i) const { return nodes_[i]; }
-  std::size_t size() const { return nodes_.size(); }
+  Node node(std::uint32_t i) const {
+    return {frames_[i], kids_[i], std::span<const double>(counts_).subspan(i * runs_, runs_)};
+  }
+  std::size_t size() const { return frames_.size(); }
 
  private:
+  std::uint32_t new_node(const Frame& f, std::uint32_t parent) {
+    frames_.push_back(f);
+    parents_.push_back(parent);
+    kids_.emplace_back();
+    counts_.resize(counts_.size() + runs_, 0.0);
+    return static_cast<std::uint32_t>(frames_.size() - 1);
+  }
+
   std::uint32_t child(std::uint32_t parent, const Frame& f) {
     std::uint64_t key = (static_cast<std::uint64_t>(parent) << 32) | f.id();
-    auto [it, added] = index_.try_emplace(key, static_cast<std::uint32_t>(nodes_.size()));
-    if (added) {
-      nodes_.push_back({f, {}, std::vector<double>(runs_, 0)});
-      nodes_[parent].kids.push_back(it->second);
-    }
-    return it->second;
+    return children_.find_or_add(key, [&] {
+      std::uint32_t n = new_node(f, parent);
+      kids_[parent].push_back(n);
+      return n;
+    });
   }
 
   std::size_t runs_;
-  std::vector<Node> nodes_;
-  std::unordered_map<std::uint64_t, std::uint32_t> index_;
+  std::vector<Frame> frames_;
+  std::vector<std::uint32_t> parents_;
+  std::vector<std::vector<std::uint32_t>> kids_;
+  std::vector<double> counts_;  // node × runs
+  ChildIndex children_;
+  StackIndex stacks_;
 };
+
+bool same_counts(const RunTrie::Node& x, const RunTrie::Node& y) {
+  return std::ranges::equal(x.counts, y.counts);
+}
 
 // An op's stacks, or a kernel-thread bucket's (ns per run, not per op).
 struct OpInput {
@@ -85,8 +222,8 @@ struct OpInput {
   const char* unit = "ns/op";
 };
 
-std::span<const double> side(const std::vector<double>& v, std::size_t na, bool b) {
-  return b ? std::span<const double>(v).subspan(na) : std::span<const double>(v).first(na);
+std::span<const double> side(std::span<const double> v, std::size_t na, bool b) {
+  return b ? v.subspan(na) : v.first(na);
 }
 
 double total(std::span<const double> v) {
@@ -109,9 +246,9 @@ class Descent {
     std::vector<std::pair<std::uint32_t, Stack>> trunk;
     Stack path;
     for (std::uint32_t n = 0;;) {
-      const RunTrie::Node& node = in_.trie.node(n);
+      const RunTrie::Node node = in_.trie.node(n);
       std::optional<std::uint32_t> next = dominant(node);
-      if (node.kids.size() > 1 || (next && in_.trie.node(*next).counts != node.counts))
+      if (node.kids.size() > 1 || (next && !same_counts(in_.trie.node(*next), node)))
         trunk.emplace_back(n, path);
       if (!next || path.size() >= kMaxDepth) break;
       n = *next;
@@ -143,7 +280,7 @@ class Descent {
   std::optional<std::uint32_t> dominant(const RunTrie::Node& node) const {
     const double a = total(side(node.counts, na_, false)), b = total(side(node.counts, na_, true));
     for (std::uint32_t k : node.kids) {
-      const auto& kid = in_.trie.node(k);
+      const auto kid = in_.trie.node(k);
       if (2 * total(side(kid.counts, na_, false)) >= a && 2 * total(side(kid.counts, na_, true)) >= b &&
           a + b > 0)
         return k;
@@ -154,9 +291,9 @@ class Descent {
   // Below a discovery: a lone child carrying all of the node passes it on;
   // otherwise the children are a family at alpha.
   void walk(std::uint32_t n, Stack& path) {
-    const RunTrie::Node& node = in_.trie.node(n);
+    const RunTrie::Node node = in_.trie.node(n);
     if (node.kids.empty() || path.size() >= kMaxDepth) return;
-    if (node.kids.size() == 1 && in_.trie.node(node.kids[0]).counts == node.counts) {
+    if (node.kids.size() == 1 && same_counts(in_.trie.node(node.kids[0]), node)) {
       path.push_back(in_.trie.node(node.kids[0]).frame);
       walk(node.kids[0], path);
       path.pop_back();
@@ -168,7 +305,7 @@ class Descent {
   // Node `n`'s children (reached by `path`) on their share of its samples,
   // one BH family at `level`; goes on under the ones whose share changed.
   void family(std::uint32_t n, Stack& path, double level) {
-    const RunTrie::Node& node = in_.trie.node(n);    std::vector<std::uint32_t> tested;
+    const RunTrie::Node node = in_.trie.node(n);    std::vector<std::uint32_t> tested;
     std::vector<stats::CountTest> tests;
     auto ea = side(node.counts, na_, false), eb = side(node.counts, na_, true);
     auto test = [&](const RunTrie::Node& kid, double phi, double df) {
@@ -179,7 +316,7 @@ class Descent {
     // (Σχ² / Σdf) moderates each one's.
     double chi2 = 0, df = 0;
     for (std::uint32_t k : node.kids) {
-      const auto& kid = in_.trie.node(k);
+      const auto kid = in_.trie.node(k);
       if (total(kid.counts) < kMinSamples) continue;
       auto t = test(kid, 1, 0);
       if (!t.valid || !std::isfinite(t.p)) continue;
@@ -198,7 +335,7 @@ class Descent {
     const std::optional<std::uint32_t> trunk = dominant(node);
     for (std::size_t i = 0; i < tested.size(); ++i) {
       if (!(q[i] < level)) continue;
-      const auto& kid = in_.trie.node(tested[i]);
+      const auto kid = in_.trie.node(tested[i]);
       path.push_back(kid.frame);
       found_.push_back(finding(path, tests[i], q[i], kid));
       if (tested[i] != trunk) walk(tested[i], path);  // the trunk goes on in run()
@@ -247,7 +384,7 @@ std::vector<std::string> new_in_b(const RunTrie& t, std::size_t na) {
   while (!todo.empty()) {
     std::uint32_t n = todo.back();
     todo.pop_back();
-    const RunTrie::Node& node = t.node(n);
+    const RunTrie::Node node = t.node(n);
     auto ca = side(node.counts, na, false), cb = side(node.counts, na, true);
     const bool none_a = std::ranges::all_of(ca, [](double v) { return v == 0; });
     const bool all_b = std::ranges::all_of(cb, [](double v) { return v > 0; });
@@ -289,6 +426,7 @@ void descend_kthreads(Diff& d, const RunSet& a, const RunSet& b, FoldedFrames& f
     }
   }
   for (std::size_t k = 0; k < in.size(); ++k) {
+    in[k].trie.finish();
     of[k]->shares = Descent(in[k], a.runs.size(), d.config).run();
     of[k]->new_in_b = new_in_b(in[k].trie, a.runs.size());
   }
@@ -329,6 +467,7 @@ void descend_call_trees(Diff& d, const RunSet& a, const RunSet& b) {
     });
   };
   for (std::size_t k = 0; k < in.size(); ++k) {
+    in[k].trie.finish();
     OpDiff& op = d.ops[ops[k]];
     op.shares = Descent(in[k], a.runs.size(), d.config).run();
     by_size(op.shares);
