@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "collector/hooks.h"
+#include "collector/sampler.h"
 #include "collector/tracefs.h"
 
 namespace {
@@ -94,16 +95,11 @@ void attach_tracepoint(const Program& p, std::vector<Fd>& links) {
 // An empty perf_event program on a cpu-clock event per CPU, as the sampler.
 Program attach_sampler(std::uint32_t freq, std::vector<Fd>& links) {
   Program p{"on_sample", load_empty(BPF_PROG_TYPE_PERF_EVENT, nullptr, "on_sample")};
-  perf_event_attr attr{};
-  attr.size = sizeof(attr);
-  attr.type = PERF_TYPE_SOFTWARE;
-  attr.config = PERF_COUNT_SW_CPU_CLOCK;
-  attr.freq = 1;
-  attr.sample_freq = freq;
-  for (int cpu = 0; cpu < libbpf_num_possible_cpus(); ++cpu) {
+  perf_event_attr attr = fscost::cpu_clock_attr(freq);
+  for (int cpu : fscost::online_cpus()) {
     int fd = static_cast<int>(
         ::syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC));
-    if (fd < 0 && errno == ENODEV) continue;  // offline
+    if (fd < 0 && errno == ENODEV) continue;  // went offline meanwhile
     if (fd < 0) die(fmt::format("cpu-clock event on CPU {}: {}", cpu, std::strerror(errno)));
     links.emplace_back(fd);
     if (::ioctl(fd, PERF_EVENT_IOC_SET_BPF, p.prog.get()) ||

@@ -39,33 +39,36 @@ constexpr double kMaterial = 0.10;
 // Down to this depth below the op (stacks are at most 127 kernel frames).
 constexpr std::size_t kMaxDepth = 128;
 
-// A node's children by (parent, frame): open addressing with linear
-// probing, key and value inline, so a lookup is one cache line where
-// std::unordered_map's chains cost two or three misses (perf: the chain
-// walk was half of `fscost diff` at 2 × 10 runs of 100k stacks).
-class ChildIndex {
+// Open addressing with linear probing, the 64-bit key and the value inline
+// (with `Extra`, what tells apart two entries of one key), so a lookup is
+// one cache line where std::unordered_map's chains cost two or three misses
+// (perf: the chain walk was half of `fscost diff` at 2 × 10 runs of 100k
+// stacks). Values are trie nodes; 0, the root, is never one.
+template <typename Extra>
+class FlatIndex {
  public:
-  // The value under key; absent, `fresh()` becomes it.
-  template <typename Fresh>
-  std::uint32_t find_or_add(std::uint64_t key, Fresh&& fresh) {
+  // The value of the entry under `key` that `same(extra)` accepts; absent,
+  // `fresh()` becomes it, kept with `extra`.
+  template <typename Same, typename Fresh>
+  std::uint32_t find_or_add(std::uint64_t key, const Extra& extra, Same&& same, Fresh&& fresh) {
     if (2 * (size_ + 1) > slots_.size()) grow();
     const std::size_t mask = slots_.size() - 1;
     for (std::size_t i = spread(key) & mask;; i = (i + 1) & mask) {
       Slot& s = slots_[i];
       if (s.value == kEmpty) {
+        s = {key, extra, fresh()};
         ++size_;
-        s.key = key;
-        s.value = fresh();
         return s.value;
       }
-      if (s.key == key) return s.value;
+      if (s.key == key && same(s.extra)) return s.value;
     }
   }
 
  private:
-  static constexpr std::uint32_t kEmpty = 0;  // node 0, the root, is no one's child
+  static constexpr std::uint32_t kEmpty = 0;
   struct Slot {
     std::uint64_t key = 0;
+    Extra extra{};
     std::uint32_t value = kEmpty;
   };
   static std::size_t spread(std::uint64_t k) {
@@ -88,64 +91,26 @@ class ChildIndex {
   std::size_t size_ = 0;
 };
 
-// A stack's node by the whole stack (its first kMaxDepth frames): the same
-// stacks recur in every run, so most adds are one probe here instead of one
-// per frame in ChildIndex. Each slot keeps a stack it stands for (in the
-// loaded profiles, which outlive the trie) to tell hash collisions apart.
-class StackIndex {
- public:
-  template <typename Fresh>
-  std::uint32_t find_or_add(std::span<const Frame> stack, Fresh&& fresh) {
-    if (2 * (size_ + 1) > slots_.size()) grow();
-    const std::uint64_t h = hash(stack);
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = h & mask;; i = (i + 1) & mask) {
-      Slot& s = slots_[i];
-      if (s.node == kEmpty) {
-        std::uint32_t n = fresh();
-        s = {h, stack.data(), static_cast<std::uint32_t>(stack.size()), n};
-        ++size_;
-        return n;
-      }
-      if (s.hash == h && s.depth == stack.size() && std::equal(stack.begin(), stack.end(), s.frames))
-        return s.node;
-    }
-  }
+// A node's children: the key (parent, frame id) is the whole key.
+struct NoExtra {};
 
- private:
-  static constexpr std::uint32_t kEmpty = 0;  // the root stands for the empty stack, never stored
-  struct Slot {
-    std::uint64_t hash = 0;
-    const Frame* frames = nullptr;
-    std::uint32_t depth = 0;
-    std::uint32_t node = kEmpty;
-  };
-  static std::uint64_t hash(std::span<const Frame> stack) {
-    std::uint64_t h = 0xcbf29ce484222325ull;
-    for (const Frame& f : stack) h = (h ^ f.id()) * 0x100000001b3ull;
-    return h ^ (h >> 32);
-  }
-  void grow() {
-    std::vector<Slot> old(std::max<std::size_t>(64, 2 * slots_.size()));
-    old.swap(slots_);
-    const std::size_t mask = slots_.size() - 1;
-    for (const Slot& s : old) {
-      if (s.node == kEmpty) continue;
-      std::size_t i = s.hash & mask;
-      while (slots_[i].node != kEmpty) i = (i + 1) & mask;
-      slots_[i] = s;
-    }
-  }
+// A stack's node by the whole stack (its first kMaxDepth frames), keyed by
+// the stack's hash: the same stacks recur in every run, so most adds are
+// one probe instead of one per frame. A slot keeps a stack it stands for
+// (in the loaded profiles, which outlive the trie) to tell collisions apart.
+using StackRef = std::span<const Frame>;
 
-  std::vector<Slot> slots_;
-  std::size_t size_ = 0;
-};
+std::uint64_t stack_hash(StackRef stack) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (const Frame& f : stack) h = (h ^ f.id()) * 0x100000001b3ull;
+  return h;
+}
 
 // One op's stacks of every run of both sides, merged: per node, its
 // inclusive samples in each run (A's runs first). 2 × 10 runs of 100k
 // stacks make millions of nodes: each node's counts are a row of one flat
 // table (not a vector each); a stack's samples go to its own node, found
-// by the whole stack (StackIndex), and finish() sums every node into its
+// by the whole stack (stacks_), and finish() sums every node into its
 // parent once, instead of every add walking and adding along its path.
 // The counts are sample counts, integers in doubles: any order of summing
 // gives the same values.
@@ -154,8 +119,9 @@ class RunTrie {
   explicit RunTrie(std::size_t runs) : runs_(runs) { new_node(Frame(), 0); }
 
   void add(std::size_t run, const Stack& frames, std::uint64_t count, FoldedFrames& ff) {
-    std::span<const Frame> stack(frames.data(), std::min(frames.size(), kMaxDepth));
-    std::uint32_t at = stack.empty() ? 0 : stacks_.find_or_add(stack, [&] {
+    StackRef stack(frames.data(), std::min(frames.size(), kMaxDepth));
+    auto same = [&](StackRef kept) { return std::ranges::equal(kept, stack); };
+    std::uint32_t at = stack.empty() ? 0 : stacks_.find_or_add(stack_hash(stack), stack, same, [&] {
       std::uint32_t n = 0;
       for (const Frame& f : stack) n = child(n, ff.frame(f));
       return n;
@@ -194,7 +160,7 @@ class RunTrie {
 
   std::uint32_t child(std::uint32_t parent, const Frame& f) {
     std::uint64_t key = (static_cast<std::uint64_t>(parent) << 32) | f.id();
-    return children_.find_or_add(key, [&] {
+    return children_.find_or_add(key, {}, [](NoExtra) { return true; }, [&] {
       std::uint32_t n = new_node(f, parent);
       kids_[parent].push_back(n);
       return n;
@@ -206,8 +172,8 @@ class RunTrie {
   std::vector<std::uint32_t> parents_;
   std::vector<std::vector<std::uint32_t>> kids_;
   std::vector<double> counts_;  // node × runs
-  ChildIndex children_;
-  StackIndex stacks_;
+  FlatIndex<NoExtra> children_;
+  FlatIndex<StackRef> stacks_;
 };
 
 bool same_counts(const RunTrie::Node& x, const RunTrie::Node& y) {

@@ -42,14 +42,19 @@ std::vector<int> online_cpus() {
   return cpus;
 }
 
-Result<CpuSampler> CpuSampler::attach(bpf_program* prog, std::uint32_t freq_hz) {
-  CpuSampler s;
+perf_event_attr cpu_clock_attr(std::uint32_t freq_hz) {
   perf_event_attr attr{};
   attr.size = sizeof(attr);
   attr.type = PERF_TYPE_SOFTWARE;
   attr.config = PERF_COUNT_SW_CPU_CLOCK;
   attr.freq = 1;
   attr.sample_freq = freq_hz;
+  return attr;
+}
+
+Result<CpuSampler> CpuSampler::attach(bpf_program* prog, std::uint32_t freq_hz) {
+  CpuSampler s;
+  perf_event_attr attr = cpu_clock_attr(freq_hz);
   for (int cpu : online_cpus()) {
     Event ev;
     ev.fd = perf_event_open(&attr, cpu);

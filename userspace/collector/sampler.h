@@ -3,6 +3,7 @@
 #pragma once
 
 #include <bpf/libbpf.h>
+#include <linux/perf_event.h>
 
 #include <cstdint>
 #include <memory>
@@ -32,6 +33,10 @@ class CpuSampler {
   };
   std::vector<Event> events_;
 };
+
+// The sampling event: cpu-clock at freq_hz per CPU (bench/empty_hooks opens
+// the same one under an empty program).
+perf_event_attr cpu_clock_attr(std::uint32_t freq_hz);
 
 // CPUs listed in /sys/devices/system/cpu/online.
 std::vector<int> online_cpus();
