@@ -31,6 +31,7 @@
 #include "collector/hooks.h"
 #include "collector/sampler.h"
 #include "collector/tracefs.h"
+#include "run_child.h"
 
 namespace {
 
@@ -150,16 +151,8 @@ int main(int argc, char** argv) {
   for (const Program& p : progs) attach_tracepoint(p, links);
   progs.push_back(attach_sampler(freq, links));
 
-  pid_t pid = ::fork();
-  if (pid < 0) die(fmt::format("fork: {}", std::strerror(errno)));
-  if (pid == 0) {
-    ::execvp(argv[first], argv + first);
-    std::fprintf(stderr, "empty_hooks: %s: %s\n", argv[first], std::strerror(errno));
-    ::_exit(127);
-  }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  int status = fscost::bench::run_child("empty_hooks", argv + first);
+  if (status < 0) return 1;
   links.clear();
   for (const Program& p : progs) {
     bpf_prog_info info{};
@@ -169,5 +162,5 @@ int main(int argc, char** argv) {
                    static_cast<unsigned long long>(info.run_cnt),
                    static_cast<unsigned long long>(info.run_time_ns));
   }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return fscost::bench::exit_code(status);
 }

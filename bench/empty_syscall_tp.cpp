@@ -16,6 +16,7 @@
 #include <memory>
 
 #include "empty_syscall_tp.skel.h"
+#include "run_child.h"
 
 namespace {
 
@@ -48,19 +49,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "empty_syscall_tp: attach: %s\n", std::strerror(-err));
     return 1;
   }
-  pid_t pid = ::fork();
-  if (pid < 0) {
-    std::perror("empty_syscall_tp: fork");
-    return 1;
-  }
-  if (pid == 0) {
-    ::execvp(argv[first], argv + first);
-    std::fprintf(stderr, "empty_syscall_tp: %s: %s\n", argv[first], std::strerror(errno));
-    ::_exit(127);
-  }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  int status = fscost::bench::run_child("empty_syscall_tp", argv + first);
+  if (status < 0) return 1;
   if (stats) {
     for (bpf_program* p : {skel->progs.empty_sys_enter, skel->progs.empty_sys_exit}) {
       bpf_prog_info info{};
@@ -72,5 +62,5 @@ int main(int argc, char** argv) {
     }
     ::close(stats_fd);
   }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return fscost::bench::exit_code(status);
 }
