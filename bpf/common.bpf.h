@@ -162,11 +162,6 @@ static __always_inline __u32 take_cpu_trans(struct fscost_cpu_now *c, __u64 task
 	return n;
 }
 
-static __always_inline void set_cpu_now(__u64 task, struct fscost_task *t)
-{
-	fill_cpu_now(cpu_now_slot(), task, t);
-}
-
 /* Whether the slot describes `task` as of the latest seeding. */
 static __always_inline bool cpu_now_is(struct fscost_cpu_now *c, __u64 task)
 {
