@@ -505,23 +505,25 @@ std::string first_screen(const Diff& d, std::size_t width) {
     used += lines(b);
   }
   if (blocks.empty()) out += silence(d, width);
+  std::string below;  // what changed and is left for below the line
   if (left_out > 0 || bg_left_out)
-    out += fmt::format("\n{}{}{}: below.\n",
-                       left_out ? fmt::format("{} more operation{} changed", left_out,
-                                              left_out == 1 ? "" : "s")
-                                : "",
-                       left_out && bg_left_out ? "; " : "",
-                       bg_left_out ? "kernel threads' and device changes" : "");
+    below = fmt::format("{}{}{}",
+                        left_out ? fmt::format("{} more operation{} changed", left_out,
+                                               left_out == 1 ? "" : "s")
+                                 : "",
+                        left_out && bg_left_out ? "; " : "",
+                        bg_left_out ? "kernel threads' and device changes" : "");
+  const std::size_t below_lines = below.empty() ? 0 : 2;
   // Warnings last, cut to what is left of the screen.
   // one line kept for "(N more warnings below)", and one for the blank
   // above it when no warning fits
-  std::size_t room = kFirstScreenLines - std::min(kFirstScreenLines, lines(out) + 2);
+  std::size_t room =
+      kFirstScreenLines - std::min(kFirstScreenLines, lines(out) + below_lines + 2);
   std::size_t n = 0, at = 0;
   while (at < warn.out.size() && n < room) {
     at = warn.out.find('\n', at) + 1;
     ++n;
   }
-  out += warn.out.substr(0, at);
   std::size_t more = 0;  // the warnings left out here, all of them in the text below
   for (const auto& w : d.warnings) more += !(reads_here(w, shown) && !(bg_block && w.kind == "background"));
   for (std::size_t rest = at; rest < warn.out.size();) {
@@ -530,7 +532,16 @@ std::string first_screen(const Diff& d, std::size_t width) {
     if (nl == std::string::npos) break;
     rest = nl + 1;
   }
-  if (more > 0)
+  // Ops and kernel threads can fill the screen to the line that says what
+  // is below; with no room left for a line of their own, the warnings left
+  // out join that line (a recorded rmapbt case came to 42 lines without).
+  const bool join = more > 0 && at == 0 && !below.empty() &&
+                    lines(out) + below_lines + 2 > kFirstScreenLines;
+  if (!below.empty())
+    out += fmt::format("\n{}{}: below.\n", below,
+                       join ? fmt::format("; {} more warning{}", more, more == 1 ? "" : "s") : "");
+  out += warn.out.substr(0, at);
+  if (more > 0 && !join)
     out += fmt::format("{}({} more warning{} below)\n", at == 0 ? "\n" : "", more, more == 1 ? "" : "s");
   return out;
 }

@@ -68,6 +68,28 @@ bool through(const json& path, const std::string& frame) {
   return std::find(frames.begin(), frames.end(), frame) != frames.end();
 }
 
+// The 40-line first screen holds by construction, not by the cases' luck:
+// at every width from 40 to 72 columns (narrower wraps more of each case's
+// text into lines) no recorded case's first screen passes 40 lines. A live
+// rmapbt recording once filled the screen to its "more operations" line and
+// then added two more for the warnings left below (42 lines).
+TEST(CaseVerdicts, FirstScreenStaysWithin40LinesAtAnyWidth) {
+  for (const char* name : {"rmapbt-fsync", "shared-dir-spin", "dir-block-size", "wsync", "agcount"}) {
+    auto a = load_runs(data_path(std::string("cases/") + name + "/a"), "A");
+    auto b = load_runs(data_path(std::string("cases/") + name + "/b"), "B");
+    ASSERT_TRUE(a && b) << name;
+    Diff d = diff_runs(a.value(), b.value());
+    for (std::size_t width = 40; width <= 72; width += 2) {
+      std::string text = render_diff_summary(d, width);
+      auto rule = text.find("\n" + std::string(width, '-') + "\n");
+      ASSERT_NE(rule, std::string::npos) << name << " at " << width;
+      std::string screen = text.substr(0, rule + 1);
+      EXPECT_LE(std::count(screen.begin(), screen.end(), '\n'), 40)
+          << name << " at " << width << " columns:\n" << screen;
+    }
+  }
+}
+
 // Case 2: fsync's own context updates the rmap btree for each block its
 // writeback allocates: new code, significant, on a path through
 // xfs_file_fsync.
