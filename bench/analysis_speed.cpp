@@ -249,12 +249,6 @@ void collect(std::vector<Row>& rows, const std::vector<StageResult>& stages) {
   }
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  auto n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 // Targets from the issue: diff + HTML for 2 × 10 runs ≤ 2 s, one graph ≤ 1 s.
 std::string target_of(const std::string& stage) {
   static const std::map<std::string, std::string> targets = {

@@ -1,4 +1,5 @@
 #include "binaries.h"
+#include "stages.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -47,12 +48,6 @@ Run run_command(const std::string& exe, const std::vector<std::string>& args) {
     throw std::runtime_error("failed: " + cmd);
   }
   return {d.count(), ru.ru_maxrss / 1024.0};
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  auto n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 std::string list(const std::vector<Run>& runs) {

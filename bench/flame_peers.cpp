@@ -1,4 +1,5 @@
 #include "flame_peers.h"
+#include "stages.h"
 
 #include <fmt/format.h>
 #include <sys/wait.h>
@@ -41,12 +42,6 @@ std::string sh_quoted(const std::string& s) {
   std::string out = "'";
   for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  auto n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 std::string folded_of(const std::string& profile, const fs::path& out) {

@@ -4,6 +4,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <string>
@@ -57,6 +58,13 @@ class StageRecorder {
 
   std::vector<StageResult> results_;
 };
+
+// The median of the rounds' figures (the bench tables' summary).
+inline double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  auto n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
 
 // Runs `pipeline` in a child process and returns the stages it recorded.
 // Throws std::runtime_error with the child's message if it failed.

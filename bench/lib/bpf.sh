@@ -12,20 +12,25 @@
 
 EMPTY_HOOKS=$BUILD/bench/empty_hooks
 
-# round_builds R: "label=fscost" of each build compared, one a line, in
-# round R's order (the order rotates, so neither build always runs first).
-round_builds() {
-  local builds=("current=$FSCOST") b
-  [ -n "$BASELINE" ] && builds+=("baseline=$BASELINE")
-  for ((b = 0; b < ${#builds[@]}; b++)); do echo "${builds[$(((b + $1) % ${#builds[@]}))]}"; done
-}
-
 # rotate R: stdin's lines, the first R moved to the end (modulo their count).
 rotate() {
   local lines
   mapfile -t lines
   local n=${#lines[@]} i
   for ((i = 0; i < n; i++)); do echo "${lines[$(((i + $1) % n))]}"; done
+}
+
+# builds [EXTRA...]: "label=fscost" of each build compared, one a line.
+builds() {
+  echo "current=$FSCOST"
+  if [ -n "$BASELINE" ]; then echo "baseline=$BASELINE"; fi
+  if [ $# -gt 0 ]; then printf '%s\n' "$@"; fi
+}
+
+# round_builds R [EXTRA...]: the builds in round R's order (the order
+# rotates, so no build always runs first).
+round_builds() {
+  builds "${@:2}" | rotate "$1"
 }
 
 bpf_run() {  # bpf_run BUILD-LABEL FSCOST PROBES ROUND
@@ -65,7 +70,7 @@ bench_bpf() {
   : >"$work/bpf.jsonl"
   for ((r = 0; r < ROUNDS; r++)); do
     for p in default all; do
-      mapfile -t order < <({ round_builds 0; echo "empty=$EMPTY_HOOKS"; } | rotate "$r")
+      mapfile -t order < <(round_builds "$r" "empty=$EMPTY_HOOKS")
       for e in "${order[@]}"; do
         bpf_run "${e%%=*}" "${e#*=}" "$p" "$r"
       done
