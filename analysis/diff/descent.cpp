@@ -108,12 +108,13 @@ std::uint64_t stack_hash(StackRef stack) {
 
 // One op's stacks of every run of both sides, merged: per node, its
 // inclusive samples in each run (A's runs first). 2 × 10 runs of 100k
-// stacks make millions of nodes: each node's counts are a row of one flat
-// table (not a vector each); a stack's samples go to its own node, found
-// by the whole stack (stacks_), and finish() sums every node into its
-// parent once, instead of every add walking and adding along its path.
-// The counts are sample counts, integers in doubles: any order of summing
-// gives the same values.
+// stacks make millions of nodes, so a node is small: its counts a row of
+// one flat table of 32-bit sample counts (not a vector of doubles each),
+// its children a sibling list while building and one flat array after
+// finish(). A stack's samples go to its own node, found by the whole
+// stack (stacks_), and finish() sums every node into its parent once,
+// instead of every add walking and adding along its path. Counts are
+// integers: any order of summing gives the same values.
 class RunTrie {
  public:
   explicit RunTrie(std::size_t runs) : runs_(runs) { new_node(Frame(), 0); }
@@ -126,35 +127,61 @@ class RunTrie {
       for (const Frame& f : stack) n = child(n, ff.frame(f));
       return n;
     });
-    counts_[at * runs_ + run] += static_cast<double>(count);
+    add_checked(counts_[at * runs_ + run], count);
   }
 
-  // Turns each node's own samples into its inclusive samples. Once, after
-  // the last add and before node(): a child's number is above its parent's.
+  // Turns each node's own samples into its inclusive samples and lays the
+  // children out flat. Once, after the last add and before node(): a
+  // child's number is above its parent's. The build's indexes go.
   void finish() {
     for (std::size_t i = frames_.size(); i-- > 1;) {
-      double* parent = &counts_[parents_[i] * runs_];
-      const double* own = &counts_[i * runs_];
-      for (std::size_t r = 0; r < runs_; ++r) parent[r] += own[r];
+      std::uint32_t* parent = &counts_[parents_[i] * runs_];
+      const std::uint32_t* own = &counts_[i * runs_];
+      for (std::size_t r = 0; r < runs_; ++r) add_checked(parent[r], own[r]);
     }
+    kid_start_.assign(frames_.size() + 1, 0);
+    kids_.reserve(frames_.size());
+    for (std::size_t n = 0; n < frames_.size(); ++n) {
+      kid_start_[n] = static_cast<std::uint32_t>(kids_.size());
+      for (std::uint32_t k = first_kid_[n]; k != 0; k = next_sibling_[k]) kids_.push_back(k);
+    }
+    kid_start_.back() = static_cast<std::uint32_t>(kids_.size());
+    first_kid_ = {};
+    last_kid_ = {};
+    next_sibling_ = {};
+    parents_ = {};
+    children_ = {};
+    stacks_ = {};
   }
 
   struct Node {
     Frame frame;
     std::span<const std::uint32_t> kids;
-    std::span<const double> counts;  // per run
+    std::span<const std::uint32_t> counts;  // per run
   };
   Node node(std::uint32_t i) const {
-    return {frames_[i], kids_[i], std::span<const double>(counts_).subspan(i * runs_, runs_)};
+    return {frames_[i],
+            std::span<const std::uint32_t>(kids_).subspan(kid_start_[i], kid_start_[i + 1] - kid_start_[i]),
+            std::span<const std::uint32_t>(counts_).subspan(i * runs_, runs_)};
   }
   std::size_t size() const { return frames_.size(); }
 
  private:
+  // 2^32 samples of one run under one node: 50 days of one CPU at 997 Hz.
+  static void add_checked(std::uint32_t& to, std::uint64_t n) {
+    if (n > UINT32_MAX - to)
+      throw UserError("a run has more than 2^32 samples under one call path",
+                      "diff shorter recordings, or record at a lower --freq");
+    to += static_cast<std::uint32_t>(n);
+  }
+
   std::uint32_t new_node(const Frame& f, std::uint32_t parent) {
     frames_.push_back(f);
     parents_.push_back(parent);
-    kids_.emplace_back();
-    counts_.resize(counts_.size() + runs_, 0.0);
+    first_kid_.push_back(0);
+    last_kid_.push_back(0);
+    next_sibling_.push_back(0);
+    counts_.resize(counts_.size() + runs_, 0);
     return static_cast<std::uint32_t>(frames_.size() - 1);
   }
 
@@ -162,18 +189,22 @@ class RunTrie {
     std::uint64_t key = (static_cast<std::uint64_t>(parent) << 32) | f.id();
     return children_.find_or_add(key, {}, [](NoExtra) { return true; }, [&] {
       std::uint32_t n = new_node(f, parent);
-      kids_[parent].push_back(n);
+      // Children in the order they were first seen (0, the root, is never one).
+      (last_kid_[parent] ? next_sibling_[last_kid_[parent]] : first_kid_[parent]) = n;
+      last_kid_[parent] = n;
       return n;
     });
   }
 
   std::size_t runs_;
   std::vector<Frame> frames_;
-  std::vector<std::uint32_t> parents_;
-  std::vector<std::vector<std::uint32_t>> kids_;
-  std::vector<double> counts_;  // node × runs
+  // While building: the parent, and the children as a list.
+  std::vector<std::uint32_t> parents_, first_kid_, last_kid_, next_sibling_;
+  std::vector<std::uint32_t> counts_;  // node × runs: own samples, inclusive after finish()
   FlatIndex<NoExtra> children_;
   FlatIndex<StackRef> stacks_;
+  // After finish(): node n's children are kids_[kid_start_[n], kid_start_[n + 1]).
+  std::vector<std::uint32_t> kids_, kid_start_;
 };
 
 bool same_counts(const RunTrie::Node& x, const RunTrie::Node& y) {
@@ -188,15 +219,17 @@ struct OpInput {
   const char* unit = "ns/op";
 };
 
-std::span<const double> side(std::span<const double> v, std::size_t na, bool b) {
-  return b ? v.subspan(na) : v.first(na);
-}
+using Counts = std::span<const std::uint32_t>;
 
-double total(std::span<const double> v) {
+Counts side(Counts v, std::size_t na, bool b) { return b ? v.subspan(na) : v.first(na); }
+
+double total(Counts v) {
   double s = 0;
-  for (double x : v) s += x;
+  for (std::uint32_t x : v) s += x;
   return s;
 }
+
+std::vector<double> doubles(Counts v) { return {v.begin(), v.end()}; }
 
 class Descent {
  public:
@@ -273,10 +306,10 @@ class Descent {
   void family(std::uint32_t n, Stack& path, double level) {
     const RunTrie::Node node = in_.trie.node(n);    std::vector<std::uint32_t> tested;
     std::vector<stats::CountTest> tests;
-    auto ea = side(node.counts, na_, false), eb = side(node.counts, na_, true);
+    const auto ea = doubles(side(node.counts, na_, false)), eb = doubles(side(node.counts, na_, true));
     auto test = [&](const RunTrie::Node& kid, double phi, double df) {
-      return stats::count_test(side(kid.counts, na_, false), ea, side(kid.counts, na_, true), eb,
-                               cfg_.level, phi, df);
+      return stats::count_test(doubles(side(kid.counts, na_, false)), ea,
+                               doubles(side(kid.counts, na_, true)), eb, cfg_.level, phi, df);
     };
     // First each child on its own; then the family's common dispersion
     // (Σχ² / Σdf) moderates each one's.
@@ -318,7 +351,7 @@ class Descent {
     s.q = q;
     std::vector<double> va, vb;
     for (std::size_t r = 0; r < kid.counts.size(); ++r)
-      (r < na_ ? va : vb).push_back(kid.counts[r] * in_.ns_per_sample[r]);
+      (r < na_ ? va : vb).push_back(static_cast<double>(kid.counts[r]) * in_.ns_per_sample[r]);
     s.ns = compare(std::move(va), std::move(vb), in_.unit, cfg_.level, cfg_.alpha);
     return s;
   }
@@ -352,8 +385,8 @@ std::vector<std::string> new_in_b(const RunTrie& t, std::size_t na) {
     todo.pop_back();
     const RunTrie::Node node = t.node(n);
     auto ca = side(node.counts, na, false), cb = side(node.counts, na, true);
-    const bool none_a = std::ranges::all_of(ca, [](double v) { return v == 0; });
-    const bool all_b = std::ranges::all_of(cb, [](double v) { return v > 0; });
+    const bool none_a = std::ranges::all_of(ca, [](std::uint32_t v) { return v == 0; });
+    const bool all_b = std::ranges::all_of(cb, [](std::uint32_t v) { return v > 0; });
     if (n != 0 && none_a && all_b &&
         total(cb) / static_cast<double>(cb.size()) * static_cast<double>(na) >= floor) {
       std::string_view fam = function_family(node.frame.str());
@@ -402,40 +435,34 @@ void descend_kthreads(Diff& d, const RunSet& a, const RunSet& b, FoldedFrames& f
 
 void descend_call_trees(Diff& d, const RunSet& a, const RunSet& b) {
   if (d.cross_filesystem()) return;  // each side's own code: not a share that changed
-  std::vector<std::size_t> ops;
-  for (std::size_t i = 0; i < d.ops.size(); ++i)
-    if (d.ops[i].tested && d.ops[i].op != "other") ops.push_back(i);
   const std::size_t runs = a.runs.size() + b.runs.size();
-  std::vector<OpInput> in;
-  in.reserve(ops.size());
-  for (std::size_t i : ops) in.push_back({d.ops[i].op, RunTrie(runs), {}});
-  std::unordered_map<std::string, std::size_t> by_name;
-  for (std::size_t k = 0; k < in.size(); ++k) by_name[in[k].op] = k;
-  FoldedFrames ff;
-  for (std::size_t r = 0; r < runs; ++r) {
-    const Profile& p = r < a.runs.size() ? a.runs[r] : b.runs[r - a.runs.size()];
-    for (auto& o : in) o.ns_per_sample.push_back(ns_per_sample(p, o.op));
-    const std::string* last = nullptr;
-    OpInput* at = nullptr;
-    for (const auto& s : p.samples) {
-      if (s.kind != SampleKind::Op || s.count == 0) continue;
-      if (!last || s.name != *last) {  // neighbouring samples mostly share their op
-        last = &s.name;
-        auto it = by_name.find(s.name);
-        at = it == by_name.end() ? nullptr : &in[it->second];
-      }
-      if (at) at->trie.add(r, s.frames, s.count, ff);
-    }
-  }
   auto by_size = [](std::vector<ShareChange>& v) {
     std::stable_sort(v.begin(), v.end(), [](const auto& x, const auto& y) {
       return std::fabs(x.ns.delta()) > std::fabs(y.ns.delta());
     });
   };
-  for (std::size_t k = 0; k < in.size(); ++k) {
-    in[k].trie.finish();
-    OpDiff& op = d.ops[ops[k]];
-    op.shares = Descent(in[k], a.runs.size(), d.config).run();
+  FoldedFrames ff;
+  // One op's trie at a time: the largest op's is the peak, not all of them
+  // together (2 × 10 runs of 100k stacks: 470 MB with every op's at once).
+  for (OpDiff& op : d.ops) {
+    if (!op.tested || op.op == "other") continue;
+    OpInput in{op.op, RunTrie(runs), {}};
+    for (std::size_t r = 0; r < runs; ++r) {
+      const Profile& p = r < a.runs.size() ? a.runs[r] : b.runs[r - a.runs.size()];
+      in.ns_per_sample.push_back(ns_per_sample(p, op.op));
+      const std::string* last = nullptr;
+      bool mine = false;
+      for (const auto& s : p.samples) {
+        if (s.kind != SampleKind::Op || s.count == 0) continue;
+        if (!last || s.name != *last) {  // neighbouring samples mostly share their op
+          last = &s.name;
+          mine = s.name == op.op;
+        }
+        if (mine) in.trie.add(r, s.frames, s.count, ff);
+      }
+    }
+    in.trie.finish();
+    op.shares = Descent(in, a.runs.size(), d.config).run();
     by_size(op.shares);
   }
   descend_kthreads(d, a, b, ff);

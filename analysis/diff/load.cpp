@@ -62,6 +62,7 @@ Result<RunSet> load_runs(const std::string& path, const std::string& label) {
   const auto& names = files.value();
   std::vector<std::optional<Result<Profile>>> read(names.size());
   parallel_for(names.size(), [&](std::size_t i) { read[i].emplace(read_profile(names[i])); });
+  release_profile_parser();  // the workers' went with their threads; this is the caller's
   RunSet set;
   set.label = label.empty() ? path : label;
   for (std::size_t i = 0; i < names.size(); ++i) {

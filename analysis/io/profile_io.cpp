@@ -296,13 +296,24 @@ ojson sample_json(const StackSample& s, FrameTable& table) {
 
 }  // namespace
 
+namespace {
+
+// Kept for the next file: `fscost diff` reads many profiles in a row, and
+// faulting in fresh buffers (about 6× the file) costs a third of a load.
+// parse() copies the text into its padded buffer (simdjson reads 64-byte blocks).
+simdjson::dom::parser& thread_parser() {
+  thread_local simdjson::dom::parser parser;
+  return parser;
+}
+
+}  // namespace
+
+void release_profile_parser() { thread_parser() = simdjson::dom::parser(); }
+
 Result<Profile> parse_profile(std::string_view text, const std::string& origin) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
     return Error{fmt::format("{}: empty file, not an fscost profile", origin), kCorruptHint};
-  // Kept for the next file: `fscost diff` reads many profiles in a row, and
-  // faulting in fresh buffers (about 6× the file) costs a third of a load.
-  // parse() copies `text` into its padded buffer (simdjson reads 64-byte blocks).
-  thread_local simdjson::dom::parser parser;
+  simdjson::dom::parser& parser = thread_parser();
   element doc;
   if (auto err = parser.parse(text.data(), text.size()).get(doc))
     return json_error(text, origin, err);
