@@ -187,8 +187,9 @@ void add_waits(Profile& p, const StackSet& set, std::mt19937& rng) {
     OffCpuStack s;
     s.name = set.ops[i];
     s.wait_class = kWaitClassNames[(i / 50) % kWaitClassNames.size()];
-    s.frames = set.stacks[i];
-    s.frames.emplace_back("schedule");
+    Stack blocked = set.stacks[i];
+    blocked.emplace_back("schedule");
+    s.frames = std::move(blocked);
     s.waker = "kworker/u8:1";
     s.waker_frames = set.stacks[(i + 25) % set.stacks.size()];
     s.count = 1 + i % 7;

@@ -39,28 +39,26 @@ constexpr double kMaterial = 0.10;
 // Down to this depth below the op (stacks are at most 127 kernel frames).
 constexpr std::size_t kMaxDepth = 128;
 
-// Open addressing with linear probing, the 64-bit key and the value inline
-// (with `Extra`, what tells apart two entries of one key), so a lookup is
-// one cache line where std::unordered_map's chains cost two or three misses
-// (perf: the chain walk was half of `fscost diff` at 2 × 10 runs of 100k
-// stacks). Values are trie nodes; 0, the root, is never one.
-template <typename Extra>
-class FlatIndex {
+// A node's children by (parent, frame id): open addressing with linear
+// probing, the key and the value inline, so a lookup is one cache line
+// where std::unordered_map's chains cost two or three misses (perf: the
+// chain walk was half of `fscost diff` at 2 × 10 runs of 100k stacks).
+// Values are trie nodes; 0, the root, is never one.
+class ChildIndex {
  public:
-  // The value of the entry under `key` that `same(extra)` accepts; absent,
-  // `fresh()` becomes it, kept with `extra`.
-  template <typename Same, typename Fresh>
-  std::uint32_t find_or_add(std::uint64_t key, const Extra& extra, Same&& same, Fresh&& fresh) {
+  // The node under `key`; absent, `fresh()` becomes it.
+  template <typename Fresh>
+  std::uint32_t find_or_add(std::uint64_t key, Fresh&& fresh) {
     if (2 * (size_ + 1) > slots_.size()) grow();
     const std::size_t mask = slots_.size() - 1;
     for (std::size_t i = spread(key) & mask;; i = (i + 1) & mask) {
       Slot& s = slots_[i];
       if (s.value == kEmpty) {
-        s = {key, extra, fresh()};
+        s = {key, fresh()};
         ++size_;
         return s.value;
       }
-      if (s.key == key && same(s.extra)) return s.value;
+      if (s.key == key) return s.value;
     }
   }
 
@@ -68,7 +66,6 @@ class FlatIndex {
   static constexpr std::uint32_t kEmpty = 0;
   struct Slot {
     std::uint64_t key = 0;
-    Extra extra{};
     std::uint32_t value = kEmpty;
   };
   static std::size_t spread(std::uint64_t k) {
@@ -91,42 +88,26 @@ class FlatIndex {
   std::size_t size_ = 0;
 };
 
-// A node's children: the key (parent, frame id) is the whole key.
-struct NoExtra {};
-
-// A stack's node by the whole stack (its first kMaxDepth frames), keyed by
-// the stack's hash: the same stacks recur in every run, so most adds are
-// one probe instead of one per frame. A slot keeps a stack it stands for
-// (in the loaded profiles, which outlive the trie) to tell collisions apart.
-using StackRef = std::span<const Frame>;
-
-std::uint64_t stack_hash(StackRef stack) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (const Frame& f : stack) h = (h ^ f.id()) * 0x100000001b3ull;
-  return h;
-}
-
 // One op's stacks of every run of both sides, merged: per node, its
 // inclusive samples in each run (A's runs first). 2 × 10 runs of 100k
 // stacks make millions of nodes, so a node is small: its counts a row of
 // one flat table of 32-bit sample counts (not a vector of doubles each),
 // its children a sibling list while building and one flat array after
-// finish(). A stack's samples go to its own node, found by the whole
-// stack (stacks_), and finish() sums every node into its parent once,
+// finish(). A stack's samples go to its own node, found by the stack's
+// pool id (the same stacks recur in every run: one lookup, not one per
+// frame), and finish() sums every node into its parent once,
 // instead of every add walking and adding along its path. Counts are
 // integers: any order of summing gives the same values.
 class RunTrie {
  public:
   explicit RunTrie(std::size_t runs) : runs_(runs) { new_node(Frame(), 0); }
 
-  void add(std::size_t run, const Stack& frames, std::uint64_t count, FoldedFrames& ff) {
-    StackRef stack(frames.data(), std::min(frames.size(), kMaxDepth));
-    auto same = [&](StackRef kept) { return std::ranges::equal(kept, stack); };
-    std::uint32_t at = stack.empty() ? 0 : stacks_.find_or_add(stack_hash(stack), stack, same, [&] {
-      std::uint32_t n = 0;
-      for (const Frame& f : stack) n = child(n, ff.frame(f));
-      return n;
-    });
+  void add(std::size_t run, const InternedStack& stack, std::uint64_t count, FoldedFrames& ff) {
+    if (stack.id() >= node_of_.size()) node_of_.resize(InternedStack::pool_size(), 0);
+    std::uint32_t& at = node_of_[stack.id()];
+    if (at == 0)  // the root stands for the empty stack alone, which needs no walk
+      for (const Frame& f : std::span(stack.data(), std::min(stack.size(), kMaxDepth)))
+        at = child(at, ff.frame(f));
     add_checked(counts_[at * runs_ + run], count);
   }
 
@@ -151,7 +132,7 @@ class RunTrie {
     next_sibling_ = {};
     parents_ = {};
     children_ = {};
-    stacks_ = {};
+    node_of_ = {};
   }
 
   struct Node {
@@ -187,7 +168,7 @@ class RunTrie {
 
   std::uint32_t child(std::uint32_t parent, const Frame& f) {
     std::uint64_t key = (static_cast<std::uint64_t>(parent) << 32) | f.id();
-    return children_.find_or_add(key, {}, [](NoExtra) { return true; }, [&] {
+    return children_.find_or_add(key, [&] {
       std::uint32_t n = new_node(f, parent);
       // Children in the order they were first seen (0, the root, is never one).
       (last_kid_[parent] ? next_sibling_[last_kid_[parent]] : first_kid_[parent]) = n;
@@ -201,8 +182,8 @@ class RunTrie {
   // While building: the parent, and the children as a list.
   std::vector<std::uint32_t> parents_, first_kid_, last_kid_, next_sibling_;
   std::vector<std::uint32_t> counts_;  // node × runs: own samples, inclusive after finish()
-  FlatIndex<NoExtra> children_;
-  FlatIndex<StackRef> stacks_;
+  ChildIndex children_;
+  std::vector<std::uint32_t> node_of_;  // by stack pool id; 0 = not seen yet
   // After finish(): node n's children are kids_[kid_start_[n], kid_start_[n + 1]).
   std::vector<std::uint32_t> kids_, kid_start_;
 };

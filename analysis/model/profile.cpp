@@ -50,10 +50,11 @@ std::string machine_summary(const Metadata& m) {
 
 namespace {
 
-bool bound(Stack& frames) {
+bool bound(InternedStack& frames) {
   if (frames.size() <= kMaxStackDepth) return false;
-  frames.resize(kMaxStackDepth);
-  frames.back() = Frame("[truncated]");
+  Stack cut(frames.begin(), frames.begin() + kMaxStackDepth);
+  cut.back() = Frame("[truncated]");
+  frames = std::move(cut);
   return true;
 }
 

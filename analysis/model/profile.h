@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "model/frame.h"
+#include "model/interned_stack.h"
 
 namespace fscost {
 
@@ -75,7 +76,7 @@ enum class SampleKind {
 struct StackSample {
   SampleKind kind = SampleKind::Op;
   std::string name;
-  Stack frames;  // outermost caller first, leaf last
+  InternedStack frames;  // outermost caller first, leaf last
   std::uint64_t count = 0;
 };
 
@@ -92,8 +93,8 @@ struct OffCpuStack {
   // "runqueue" (runnable: preempted, or woken and waiting for a CPU),
   // "sleep" (anything else).
   std::string wait_class;
-  Stack frames;                           // blocked stack, outermost first
-  Stack waker_frames;                     // the waker's stack; empty if unknown
+  InternedStack frames;                   // blocked stack, outermost first
+  InternedStack waker_frames;             // the waker's stack; empty if unknown
   std::string waker;                      // waker comm; empty if unknown
   std::uint64_t count = 0;                // intervals
   std::uint64_t total_ns = 0;
@@ -118,7 +119,7 @@ struct LockStat {
   // contention_begin flags of the first begin of each wait (LCB_F_SPIN=1,
   // READ=2, WRITE=4, RT=8, PERCPU=16, MUTEX=32), OR-ed over the waits.
   std::uint32_t flags = 0;
-  Stack frames;                     // stack at contention_begin, outermost first
+  InternedStack frames;             // stack at contention_begin, outermost first
   std::uint64_t count = 0;          // contentions (contention_end events)
   std::uint64_t total_ns = 0;       // begin → end
   std::uint64_t max_ns = 0;
@@ -133,7 +134,7 @@ struct LockHolder {
   std::uint64_t address = 0;     // the lock: address or id, as LockStat::address
   std::string symbol;            // kallsyms data symbol, when the lock is static
   std::uint32_t flags = 0;       // contention_begin flags of the waits (LockStat::flags)
-  Stack frames;                  // the waiter's stack at contention_end (names the lock)
+  InternedStack frames;          // the waiter's stack at contention_end (names the lock)
   // "blocked": a tracked task off CPU inside operation `holder`, in
   // `holder_frames` (wait class `holder_class`); "running": a tracked task
   // inside operation `holder`, on CPU (its syscall, from its pt_regs);
@@ -143,7 +144,7 @@ struct LockHolder {
   std::string holder_kind;
   std::string holder;
   std::string holder_class;
-  Stack holder_frames;
+  InternedStack holder_frames;
   std::uint64_t count = 0;       // waits
   std::uint64_t total_ns = 0;    // begin → end
 };

@@ -313,7 +313,9 @@ TEST(LockRows, SameNameDifferentTypeStaysApart) {
   b.total_ns = 30;
   LockStat c = b;  // same lock again, other address and stack
   c.address = 3;
-  c.frames.insert(c.frames.begin(), "extra_root");
+  Stack rooted = c.frames;
+  rooted.insert(rooted.begin(), "extra_root");
+  c.frames = rooted;
   c.max_ns = 7;
   p.locks = {a, b, c};
   auto rows = lock_rows(p, std::nullopt);
