@@ -1,11 +1,12 @@
 // The process-wide stack pool behind InternedStack (interned_stack.h).
 #include "model/interned_stack.h"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <deque>
 #include <mutex>
-#include <unordered_set>
+#include <vector>
 
 namespace fscost {
 
@@ -19,13 +20,19 @@ class StackPool {
 
   const Entry* intern(Stack&& frames) {
     const std::uint64_t h = hash(frames);
-    Shard& s = shards_[(h >> 56) % kShards];
+    Shard& s = shards_[h >> 60];  // the top bits; the slot takes the low ones
     std::lock_guard lock(s.mutex);
-    const Probe probe{&frames, h};
-    if (auto it = s.index.find(probe); it != s.index.end()) return it->entry;
-    Entry& e = s.entries.emplace_back(Entry{std::move(frames), h, next_id_++});
-    s.index.insert(Probe{&e.frames, h, &e});
-    return &e;
+    if (2 * (s.entries.size() + 1) > s.slots.size()) s.grow();
+    const std::size_t mask = s.slots.size() - 1;
+    for (std::size_t i = h & mask;; i = (i + 1) & mask) {
+      Slot& slot = s.slots[i];
+      if (!slot.entry) {
+        Entry& e = s.entries.emplace_back(Entry{std::move(frames), h, next_id_++});
+        slot = {h, &e};
+        return &e;
+      }
+      if (slot.hash == h && slot.entry->frames == frames) return slot.entry;
+    }
   }
 
   std::size_t size() const { return next_id_.load(); }
@@ -36,29 +43,33 @@ class StackPool {
   static std::uint64_t hash(const Stack& frames) {
     std::uint64_t h = 0xcbf29ce484222325ull ^ frames.size();
     for (const Frame& f : frames) h = (h ^ f.id()) * 0x100000001b3ull;
-    h ^= h >> 33;  // murmur3's finalizer: the shard takes the top bits
+    h ^= h >> 33;  // murmur3's finalizer: every bit of the hash mixes every frame
     h *= 0xff51afd7ed558ccdull;
     return h ^ (h >> 33);
   }
 
-  // A stack being looked up, or a kept entry.
-  struct Probe {
-    const Stack* frames;
-    std::uint64_t hash;
+  // Open addressing, the hash inline: a lookup is one slot and, on a
+  // match, one compare of the frames.
+  struct Slot {
+    std::uint64_t hash = 0;
     const Entry* entry = nullptr;
-  };
-  struct ProbeHash {
-    std::size_t operator()(const Probe& p) const { return p.hash; }
-  };
-  struct ProbeEq {
-    bool operator()(const Probe& a, const Probe& b) const {
-      return a.hash == b.hash && *a.frames == *b.frames;
-    }
   };
   struct Shard {
     std::mutex mutex;
     std::deque<Entry> entries;
-    std::unordered_set<Probe, ProbeHash, ProbeEq> index;
+    std::vector<Slot> slots;
+
+    void grow() {
+      std::vector<Slot> old(std::max<std::size_t>(256, 2 * slots.size()));
+      old.swap(slots);
+      const std::size_t mask = slots.size() - 1;
+      for (const Slot& o : old) {
+        if (!o.entry) continue;
+        std::size_t i = o.hash & mask;
+        while (slots[i].entry) i = (i + 1) & mask;
+        slots[i] = o;
+      }
+    }
   };
 
   std::array<Shard, kShards> shards_;
