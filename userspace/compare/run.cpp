@@ -310,7 +310,16 @@ std::optional<Profile> record_one(const RunContext& ctx, const RunFiles& f, RunR
   }
   if (compare_stop_signal()) return std::nullopt;
   r.mount_dir = mount.value().dir();
-  r.fs_info = run_fs_info(fs, r.mount_dir, ctx.device, mkfs_program(o, cfg));
+  if (&fs != &xfs_filesystem()) {  // dumpe2fs, btrfs: a UUID and times of their own each run
+    r.fs_info = run_fs_info(fs, r.mount_dir, ctx.device, mkfs_program(o, cfg));
+  } else if (auto known = ctx.xfs_info_of_mkfs.find(r.mkfs_output);
+             known != ctx.xfs_info_of_mkfs.end()) {
+    r.fs_info = known->second;
+  } else {
+    r.fs_info = run_fs_info(fs, r.mount_dir, ctx.device, mkfs_program(o, cfg));
+    if (!r.fs_info.empty() && !r.mkfs_output.empty())
+      ctx.xfs_info_of_mkfs.emplace(r.mkfs_output, r.fs_info);
+  }
   for (const MountEntry& m : read_mountinfo())
     if (m.mountpoint == r.mount_dir) r.mount_options = m.super_options;
   r.argv = workload_argv(o.workload, ctx.workload_exe, r.mount_dir, r.plan.threads);
