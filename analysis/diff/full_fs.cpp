@@ -12,10 +12,10 @@
 #include <cstdint>
 #include <cstdlib>
 #include <iterator>
-#include <vector>
 #include <map>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "diff/internal.h"
 #include "model/frame_match.h"
@@ -63,7 +63,7 @@ class FrameKinds {
   std::vector<std::int8_t> kind_;
 };
 
-std::string_view enospc_frame(const Stack& frames, FrameKinds& kinds) {
+std::string_view enospc_frame_of(const Stack& frames, FrameKinds& kinds) {
   std::int8_t prev = FrameKinds::kOther;
   for (const Frame& f : frames) {
     std::int8_t k = kinds.of(f);
@@ -74,6 +74,21 @@ std::string_view enospc_frame(const Stack& frames, FrameKinds& kinds) {
   return {};
 }
 
+// The same, asked once per distinct stack (the runs repeat their stacks).
+class EnospcFrames {
+ public:
+  std::string_view of(const InternedStack& stack) {
+    if (stack.id() >= known_.size()) known_.resize(InternedStack::pool_size());
+    std::optional<std::string_view>& f = known_[stack.id()];
+    if (!f) f = enospc_frame_of(stack, kinds_);
+    return *f;
+  }
+
+ private:
+  FrameKinds kinds_;
+  std::vector<std::optional<std::string_view>> known_;  // by stack id
+};
+
 struct Hit {
   std::size_t runs = 0;          // runs with an op in an ENOSPC retry path
   double offcpu_ns = 0;          // summed over those runs, off CPU in it
@@ -83,12 +98,12 @@ struct Hit {
 
 Hit enospc_hits(const RunSet& s) {
   Hit h;
-  FrameKinds kinds;
+  EnospcFrames enospc;
   for (const Profile& p : s.runs) {
     bool hit = false;
     for (const auto& o : p.offcpu) {
       if (o.kind != SampleKind::Op) continue;
-      if (auto f = enospc_frame(o.frames, kinds); !f.empty()) {
+      if (auto f = enospc.of(o.frames); !f.empty()) {
         hit = true;
         h.offcpu_ns += static_cast<double>(o.total_ns);
         h.ops[o.name] += o.count;
@@ -97,7 +112,7 @@ Hit enospc_hits(const RunSet& s) {
     }
     for (const auto& smp : p.samples) {
       if (smp.kind != SampleKind::Op) continue;
-      if (auto f = enospc_frame(smp.frames, kinds); !f.empty()) {
+      if (auto f = enospc.of(smp.frames); !f.empty()) {
         hit = true;
         h.ops[smp.name] += smp.count;
         if (h.frame.empty()) h.frame = f;

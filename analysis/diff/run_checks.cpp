@@ -162,12 +162,17 @@ struct HostMarks {
 std::vector<HostMarks> host_marks(const RunSet& s) {
   std::vector<HostMarks> out(s.runs.size());
   std::vector<std::int8_t> zeroing;  // frame id → is a zeroing function; -1 not asked yet
-  auto zeroes = [&](const Stack& frames) {
-    for (const Frame& f : frames) {
+  std::vector<std::int8_t> stack_zeroes;  // stack id → has one; -1 not asked yet
+  auto zeroes = [&](const InternedStack& stack) {
+    if (stack.id() >= stack_zeroes.size()) stack_zeroes.resize(InternedStack::pool_size(), -1);
+    std::int8_t& known = stack_zeroes[stack.id()];
+    if (known >= 0) return known == 1;
+    known = 0;
+    for (const Frame& f : stack) {
       if (f.id() >= zeroing.size()) zeroing.resize(Frame::pool_size(), -1);
       std::int8_t& z = zeroing[f.id()];
       if (z < 0) z = frame_matches_any(f.str(), kZeroing);
-      if (z) return true;
+      if (z) return (known = 1) == 1;
     }
     return false;
   };

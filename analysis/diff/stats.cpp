@@ -125,7 +125,15 @@ Summary summarize(std::span<const double> x, double level) {
 
 double t_quantile(double p, double df) {
   if (!(p > 0 && p < 1) || !(df > 0)) return kNaN;
-  return quantile(StudentT(df), p);
+  // A diff asks for the same few (level, df) pairs tens of thousands of
+  // times (every count test's interval; whole degrees of freedom) and the
+  // inverse is the dearest call in it: remembered per thread, by the
+  // arguments' exact values. Welch's fractional df seldom repeat: not kept.
+  if (df != std::floor(df)) return quantile(StudentT(df), p);
+  thread_local std::map<std::pair<double, double>, double> known;
+  auto [it, added] = known.try_emplace({p, df}, 0.0);
+  if (added) it->second = quantile(StudentT(df), p);
+  return it->second;
 }
 
 Resolution resolution(std::span<const double> a, std::span<const double> b, double delta,
