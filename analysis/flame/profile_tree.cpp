@@ -12,14 +12,17 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <initializer_list>
 #include <cstdint>
 #include <limits>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <span>
 #include <unordered_map>
 
 #include "flame/flamegraph.h"
+#include "model/parallel.h"
 #include "model/units.h"
 #include "views/stacks.h"
 
@@ -113,11 +116,24 @@ class Trie {
   }
 
   FlameNode tree(const std::array<Scale, 2>& scales) const {
-    std::vector<std::uint32_t> rank = name_ranks();
+    std::vector<std::uint32_t> rank = name_ranks({this});
     FlameNode root{nodes_[0].frame};
     std::vector<FlameNode*> path;
     std::vector<std::uint32_t> order;
     build(0, root, Frame(), scales, rank, path, order);
+    return root;
+  }
+
+  // The differential tree of side A's trie `a` and side B's `b`, each
+  // built alone (side 0): the tree one trie of both would give, value for
+  // value. Built apart, each side's stacks arrive in name order (one
+  // compare per frame) and the two can be built at once.
+  static FlameNode merged(const Trie& a, const Trie& b, const std::array<Scale, 2>& scales) {
+    std::vector<std::uint32_t> rank = name_ranks({&a, &b});
+    FlameNode root{a.nodes_[0].frame};
+    std::vector<FlameNode*> path;
+    std::vector<Pair> order;
+    merge(a, b, {0, 0}, root, Frame(), scales, rank, path, order);
     return root;
   }
 
@@ -174,12 +190,13 @@ class Trie {
     return c;
   }
 
-  // Each frame id's rank in name order (kNone for frames not in the trie).
-  std::vector<std::uint32_t> name_ranks() const {
+  // Each frame id's rank in name order (kNone for frames in none of the tries).
+  static std::vector<std::uint32_t> name_ranks(std::initializer_list<const Trie*> tries) {
     std::vector<std::uint32_t> rank(Frame::pool_size(), kNone);
     std::vector<Frame> seen;
-    for (const Node& n : nodes_)
-      if (std::exchange(rank[n.frame.id()], 0) == kNone) seen.push_back(n.frame);
+    for (const Trie* t : tries)
+      for (const Node& n : t->nodes_)
+        if (std::exchange(rank[n.frame.id()], 0) == kNone) seen.push_back(n.frame);
     std::sort(seen.begin(), seen.end(),
               [](const Frame& x, const Frame& y) { return x.str() < y.str(); });
     for (std::size_t r = 0; r < seen.size(); ++r)
@@ -212,6 +229,70 @@ class Trie {
     for (std::size_t i = 0; i < out.children.size(); ++i) {
       std::uint32_t c = order[first + i];  // `kids` may dangle once order grows
       build(c, out.children[i], at == 0 ? nodes_[c].frame : root, scales, rank, path, order);
+    }
+    order.resize(first);
+    path.pop_back();
+  }
+
+  // A node of the merged tree: its node in A's trie and in B's (kNone where
+  // that side has no such stack).
+  using Pair = std::array<std::uint32_t, 2>;
+
+  // build() over two tries at once: A's values from `a` (its side 0), B's
+  // from `b`, in the order build() adds them.
+  static void merge(const Trie& a, const Trie& b, Pair at, FlameNode& out, Frame root,
+                    const std::array<Scale, 2>& scales, const std::vector<std::uint32_t>& rank,
+                    std::vector<FlameNode*>& path, std::vector<Pair>& order) {
+    const Trie* side_trie[2] = {&a, &b};
+    path.push_back(&out);
+    for (int side = 0; side < 2; ++side) {
+      if (at[side] == kNone) continue;
+      std::uint64_t self = side_trie[side]->nodes_[at[side]].self[0];
+      if (self == 0) continue;
+      double v = scales[side](root, self);
+      for (FlameNode* p : path) (side ? p->value_b : p->value) += v;
+    }
+    // Each side's children in name order (as added, unless some came out
+    // of order), then joined by name; both lists at the end of `order`.
+    const std::size_t first = order.size();
+    std::array<std::size_t, 3> from{first, first, first};
+    for (int side = 0; side < 2; ++side) {
+      from[side] = order.size();
+      if (at[side] == kNone) continue;
+      const auto& nodes = side_trie[side]->nodes_;
+      for (std::uint32_t c = nodes[at[side]].first_child; c != kNone; c = nodes[c].next_sibling)
+        order.push_back({c, 0});
+      if (!nodes[at[side]].sorted)
+        std::sort(order.begin() + static_cast<std::ptrdiff_t>(from[side]), order.end(),
+                  [&](const Pair& x, const Pair& y) {
+                    return rank[nodes[x[0]].frame.id()] < rank[nodes[y[0]].frame.id()];
+                  });
+    }
+    from[2] = order.size();
+    auto rank_of = [&](int side, std::size_t i) {
+      return rank[side_trie[side]->nodes_[order[i][0]].frame.id()];
+    };
+    for (std::size_t i = from[0], j = from[1]; i < from[1] || j < from[2];) {
+      const std::uint32_t ra = i < from[1] ? rank_of(0, i) : kNone;
+      const std::uint32_t rb = j < from[2] ? rank_of(1, j) : kNone;
+      order.push_back({ra <= rb ? order[i][0] : kNone, rb <= ra ? order[j][0] : kNone});
+      i += ra <= rb;
+      j += rb <= ra;
+    }
+    // The joined list moves to `first`, where the two were.
+    std::copy(order.begin() + static_cast<std::ptrdiff_t>(from[2]), order.end(),
+              order.begin() + static_cast<std::ptrdiff_t>(first));
+    order.resize(first + (order.size() - from[2]));
+    out.children.reserve(order.size() - first);
+    for (std::size_t k = first; k < order.size(); ++k) {
+      const Pair c = order[k];
+      out.children.push_back(
+          FlameNode{c[0] != kNone ? a.nodes_[c[0]].frame : b.nodes_[c[1]].frame});
+    }
+    for (std::size_t k = 0; k < out.children.size(); ++k) {
+      const Pair c = order[first + k];  // a reference into `order` may dangle once it grows
+      merge(a, b, c, out.children[k], at[0] == 0 && at[1] == 0 ? out.children[k].name : root,
+            scales, rank, path, order);
     }
     order.resize(first);
     path.pop_back();
@@ -281,27 +362,37 @@ FlameTree flame_tree(const Profile& p, View view, const std::optional<std::strin
   return {trie.tree(scales), skipped.reasons()};
 }
 
+namespace {
+
+// Each side's trie built on its own thread, then merged.
+FlameNode diff_tree(const Profile& a, const Profile& b, View view,
+                    const std::optional<std::string>& op, bool per_op,
+                    std::array<std::optional<double>, 2> factor) {
+  const Profile* side[2] = {&a, &b};
+  std::array<std::optional<Trie>, 2> trie;
+  std::array<Scale, 2> scales;
+  parallel_for(2, [&](std::size_t i) {
+    trie[i].emplace(frames_of(*side[i], view));
+    SkippedRoots unused;
+    scales[i] = add_profile(*trie[i], 0, *side[i], view, op, per_op, unused);
+    scales[i].factor = factor[i];
+  });
+  return Trie::merged(*trie[0], *trie[1], scales);
+}
+
+}  // namespace
+
 FlameNode flame_diff_tree(const Profile& a, const Profile& b, View view,
                           const std::optional<std::string>& op, bool per_op) {
-  Trie trie(frames_of(a, view) + frames_of(b, view));
-  SkippedRoots unused;
-  std::array<Scale, 2> scales{add_profile(trie, 0, a, view, op, per_op, unused),
-                              add_profile(trie, 1, b, view, op, per_op, unused)};
-  return trie.tree(scales);
+  return diff_tree(a, b, view, op, per_op, {});
 }
 
 std::optional<FlameNode> flame_diff_tree_ns_per_op(const Profile& a, const Profile& b, View view,
                                                    const std::optional<std::string>& op) {
   if (view == View::OnCpu && (a.meta.freq_hz == 0 || b.meta.freq_hz == 0)) return std::nullopt;
-  Trie trie(frames_of(a, view) + frames_of(b, view));
-  SkippedRoots unused;
-  std::array<Scale, 2> scales{add_profile(trie, 0, a, view, op, true, unused),
-                              add_profile(trie, 1, b, view, op, true, unused)};
-  if (view == View::OnCpu) {
-    scales[0].factor = 1e9 / a.meta.freq_hz;
-    scales[1].factor = 1e9 / b.meta.freq_hz;
-  }
-  return trie.tree(scales);
+  std::array<std::optional<double>, 2> factor;
+  if (view == View::OnCpu) factor = {1e9 / a.meta.freq_hz, 1e9 / b.meta.freq_hz};
+  return diff_tree(a, b, view, op, true, factor);
 }
 
 }  // namespace fscost
