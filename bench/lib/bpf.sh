@@ -187,7 +187,8 @@ bench_fixed_cost() {
        "--b 'mkfs: -m rmapbt=1' --size 512M -o D\` (1 warm-up run per side, RAM disk);" \
        "alone: \`$(show_cmd "$WORKLOAD") MNT --workload create --files $CMP_FILES --threads 1" \
        "--syncfs\` $CMP_RUNS times on each of \`mkfs.xfs -f -q -m rmapbt=0|1 -d size=512m\`" \
-       "(a fresh filesystem per run, not timed), the sum of their walls;" \
+       "(a fresh filesystem per run, not timed), the sum of their walls; by hand: the same with" \
+       "each run's \`mkfs.xfs -f -q -K\`, mount and umount timed too;" \
        "wall times from bench/lib/rusage.py, $ROUNDS rounds, builds interleaved."
   echo
 }
@@ -196,17 +197,22 @@ wall_of() {
   python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["wall_s"])' "$1"
 }
 
-# The sum of the wall times of the compare's measured runs, untraced.
+# The sum of the wall times of the compare's measured runs, untraced; and
+# of the same runs done by hand, each with its filesystem made and unmade
+# (mkfs, mount, the run, umount): what the method costs before fscost.
 workload_alone() {
-  local i side sum=0
+  local i side sum=0 by_hand=0 t0 t1
   for ((i = 0; i < CMP_RUNS; i++)); do
     for side in 0 1; do
-      ramdisk_fresh -m "rmapbt=$side" -d size=512m
+      t0=$(date +%s.%N)
+      ramdisk_fresh -K -m "rmapbt=$side" -d size=512m
       "${RUSAGE[@]}" "$work/w.json" "$WORKLOAD" "$RD_MNT" --workload create --files "$CMP_FILES" \
         --threads 1 --syncfs >/dev/null 2>"$work/w.log" || { cat "$work/w.log" >&2; exit 1; }
       ramdisk_umount
+      t1=$(date +%s.%N)
       sum=$(python3 -c "print($sum + $(wall_of "$work/w.json"))")
+      by_hand=$(python3 -c "print($by_hand + $t1 - $t0)")
     done
   done
-  echo "$sum"
+  echo "$sum $by_hand"
 }
