@@ -11,8 +11,6 @@
 #include "diff/mean_stacks.h"
 #include "model/parallel.h"
 #include "views/view.h"  // kViews
-#include <chrono>
-#include <cstdio>
 
 namespace fscost {
 
@@ -91,11 +89,8 @@ Diff diff_all_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   require_runs(a, "A");
   require_runs(b, "B");
   std::vector<RunMetrics> ma, mb;
-  auto T0 = std::chrono::steady_clock::now();
-  auto lap = [&](const char* what) { auto t = std::chrono::steady_clock::now(); std::fprintf(stderr, "TIMER %-22s %.3f\n", what, std::chrono::duration<double>(t - T0).count()); T0 = t; };
   auto sa = std::make_shared<MeanStacks>(), sb = std::make_shared<MeanStacks>();
   prepare(a, b, ma, mb, *sa, *sb);
-  lap("prepare");
   Diff d;
   d.label_a = a.label;
   d.label_b = b.label;
@@ -106,24 +101,18 @@ Diff diff_all_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   d.workload = shared_workload(ma, mb);
   d.config = cfg;
   d.ops = compare_ops(ma, mb, cfg);
-  lap("compare_ops");
   compare_totals(d, ma, mb);
   compare_chains(d, a, b);
-  lap("totals+chains");
   std::vector<FlameNode> trees = find_paths(d, a, b, *sa, *sb, cfg);
-  lap("find_paths");
   control_fdr(d);
   find_exact_changes(d);
-  lap("fdr+exact");
   descend_call_trees(d, a, b);
-  lap("descend");
   const CrossFs fs = cross_fs(d);
   parallel_for(d.ops.size(), [&](std::size_t i) {
     classify_locks(d.ops[i]);
     explain_oncpu(d.ops[i], *sa, *sb, trees[i], cfg, fs);
     explain_offcpu(d.ops[i], *sa, *sb, cfg);
   });
-  lap("explain");
   // "other" (syscalls outside the operation table: exec, futex, the
   // workload's own joins) goes last whatever it weighs: a reviewer reads the
   // filesystem operations first.
@@ -133,7 +122,6 @@ Diff diff_all_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
     return weight(x) > weight(y);
   });
   d.warnings = diff_warnings(d, a, b, ma, mb);
-  lap("warnings");
   d.setup = compare_setup(a, b, d.warnings);
   d.stacks_a = std::move(sa);
   d.stacks_b = std::move(sb);
