@@ -108,16 +108,9 @@ Summary summarize(std::span<const double> x, double level) {
   Summary s{.n = m.n, .mean = m.mean, .sd = std::sqrt(m.var), .ci_lo = kNaN, .ci_hi = kNaN};
   if (m.n < 2) return s;
   double half = 0;  // sd == 0: the interval is the mean, whatever t is
-  if (s.sd > 0) {
-    // Integer df and one level per diff: a handful of quantiles, asked
-    // tens of thousands of times.
-    thread_local std::map<std::pair<double, std::size_t>, double> quantiles;
-    auto key = std::pair{level, m.n - 1};
-    auto it = quantiles.find(key);
-    if (it == quantiles.end())
-      it = quantiles.emplace(key, t_quantile((1 + level) / 2, static_cast<double>(m.n - 1))).first;
-    half = it->second * s.sd / std::sqrt(static_cast<double>(m.n));
-  }
+  if (s.sd > 0)  // whole df: t_quantile remembers it
+    half = t_quantile((1 + level) / 2, static_cast<double>(m.n - 1)) * s.sd /
+           std::sqrt(static_cast<double>(m.n));
   s.ci_lo = s.mean - half;
   s.ci_hi = s.mean + half;
   return s;
