@@ -19,6 +19,7 @@
 #include <unordered_map>
 
 #include "diff/internal.h"
+#include "model/child_table.h"
 #include "model/frame_match.h"  // function_family
 #include "model/parallel.h"
 #include "views/stacks.h"  // FoldedFrames
@@ -41,61 +42,12 @@ constexpr double kMaterial = 0.10;
 // Down to this depth below the op (stacks are at most 127 kernel frames).
 constexpr std::size_t kMaxDepth = 128;
 
-// A node's children by (parent, frame id): open addressing with linear
-// probing, the key and the value inline, so a lookup is one cache line
-// where std::unordered_map's chains cost two or three misses (perf: the
-// chain walk was half of `fscost diff` at 2 × 10 runs of 100k stacks).
-// Values are trie nodes; 0, the root, is never one.
-class ChildIndex {
- public:
-  // The node under `key`; absent, `fresh()` becomes it.
-  template <typename Fresh>
-  std::uint32_t find_or_add(std::uint64_t key, Fresh&& fresh) {
-    if (2 * (size_ + 1) > slots_.size()) grow();
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = spread(key) & mask;; i = (i + 1) & mask) {
-      Slot& s = slots_[i];
-      if (s.value == kEmpty) {
-        s = {key, fresh()};
-        ++size_;
-        return s.value;
-      }
-      if (s.key == key) return s.value;
-    }
-  }
-
- private:
-  static constexpr std::uint32_t kEmpty = 0;
-  struct Slot {
-    std::uint64_t key = 0;
-    std::uint32_t value = kEmpty;
-  };
-  static std::size_t spread(std::uint64_t k) {
-    k *= 0x9e3779b97f4a7c15ull;  // Fibonacci hashing: the high bits mix every key bit
-    return static_cast<std::size_t>(k ^ (k >> 29));
-  }
-  void grow() {
-    std::vector<Slot> old(std::max<std::size_t>(64, 2 * slots_.size()));
-    old.swap(slots_);
-    const std::size_t mask = slots_.size() - 1;
-    for (const Slot& s : old) {
-      if (s.value == kEmpty) continue;
-      std::size_t i = spread(s.key) & mask;
-      while (slots_[i].value != kEmpty) i = (i + 1) & mask;
-      slots_[i] = s;
-    }
-  }
-
-  std::vector<Slot> slots_;
-  std::size_t size_ = 0;
-};
-
 // One op's stacks of every run of both sides, merged: per node, its
 // inclusive samples in each run (A's runs first). 2 × 10 runs of 100k
 // stacks make millions of nodes, so a node is small: its counts a row of
 // one flat table of 32-bit sample counts (not a vector of doubles each),
-// its children a sibling list while building and one flat array after
-// finish(). A stack's samples go to its own node, found by the stack's
+// its children one flat array after finish() (a node's children are the
+// nodes with it as parent, in the order they were made). A stack's samples go to its own node, found by the stack's
 // pool id (the same stacks recur in every run: one lookup, not one per
 // frame), and finish() sums every node into its parent once,
 // instead of every add walking and adding along its path. Counts are
@@ -105,8 +57,7 @@ class RunTrie {
   explicit RunTrie(std::size_t runs) : runs_(runs) { new_node(Frame(), 0); }
 
   void add(std::size_t run, const InternedStack& stack, std::uint64_t count, FoldedFrames& ff) {
-    if (stack.id() >= node_of_.size()) node_of_.resize(InternedStack::pool_size(), 0);
-    std::uint32_t& at = node_of_[stack.id()];
+    std::uint32_t& at = node_of_[stack];
     if (at == 0)  // the root stands for the empty stack alone, which needs no walk
       for (const Frame& f : std::span(stack.data(), std::min(stack.size(), kMaxDepth)))
         at = child(at, ff.frame(f));
@@ -122,19 +73,18 @@ class RunTrie {
       const std::uint32_t* own = &counts_[i * runs_];
       for (std::size_t r = 0; r < runs_; ++r) add_checked(parent[r], own[r]);
     }
+    // Children by parent (a counting sort of parents_), each parent's in
+    // the order they were made.
     kid_start_.assign(frames_.size() + 1, 0);
-    kids_.reserve(frames_.size());
-    for (std::size_t n = 0; n < frames_.size(); ++n) {
-      kid_start_[n] = static_cast<std::uint32_t>(kids_.size());
-      for (std::uint32_t k = first_kid_[n]; k != 0; k = next_sibling_[k]) kids_.push_back(k);
-    }
-    kid_start_.back() = static_cast<std::uint32_t>(kids_.size());
-    first_kid_ = {};
-    last_kid_ = {};
-    next_sibling_ = {};
+    for (std::size_t i = 1; i < frames_.size(); ++i) ++kid_start_[parents_[i] + 1];
+    for (std::size_t n = 0; n < frames_.size(); ++n) kid_start_[n + 1] += kid_start_[n];
+    kids_.resize(frames_.size() - 1);
+    std::vector<std::uint32_t> next(kid_start_.begin(), kid_start_.end() - 1);
+    for (std::size_t i = 1; i < frames_.size(); ++i)
+      kids_[next[parents_[i]]++] = static_cast<std::uint32_t>(i);
     parents_ = {};
-    children_ = {};
-    node_of_ = {};
+    children_ = ChildTable(1);
+    node_of_ = StackMemo<std::uint32_t>();
   }
 
   struct Node {
@@ -161,31 +111,22 @@ class RunTrie {
   std::uint32_t new_node(const Frame& f, std::uint32_t parent) {
     frames_.push_back(f);
     parents_.push_back(parent);
-    first_kid_.push_back(0);
-    last_kid_.push_back(0);
-    next_sibling_.push_back(0);
     counts_.resize(counts_.size() + runs_, 0);
     return static_cast<std::uint32_t>(frames_.size() - 1);
   }
 
   std::uint32_t child(std::uint32_t parent, const Frame& f) {
-    std::uint64_t key = (static_cast<std::uint64_t>(parent) << 32) | f.id();
-    return children_.find_or_add(key, [&] {
-      std::uint32_t n = new_node(f, parent);
-      // Children in the order they were first seen (0, the root, is never one).
-      (last_kid_[parent] ? next_sibling_[last_kid_[parent]] : first_kid_[parent]) = n;
-      last_kid_[parent] = n;
-      return n;
-    });
+    std::uint32_t& at = children_.at(parent, f.id());
+    if (at == ChildTable::kNone) at = new_node(f, parent);
+    return at;
   }
 
   std::size_t runs_;
   std::vector<Frame> frames_;
-  // While building: the parent, and the children as a list.
-  std::vector<std::uint32_t> parents_, first_kid_, last_kid_, next_sibling_;
+  std::vector<std::uint32_t> parents_;  // while building
   std::vector<std::uint32_t> counts_;  // node × runs: own samples, inclusive after finish()
-  ChildIndex children_;
-  std::vector<std::uint32_t> node_of_;  // by stack pool id; 0 = not seen yet
+  ChildTable children_;
+  StackMemo<std::uint32_t> node_of_;  // a stack's node; 0 = not seen yet
   // After finish(): node n's children are kids_[kid_start_[n], kid_start_[n + 1]).
   std::vector<std::uint32_t> kids_, kid_start_;
 };
@@ -307,12 +248,16 @@ class Descent {
   // Node `n`'s children (reached by `path`) on their share of its samples,
   // one BH family at `level`; goes on under the ones whose share changed.
   void family(std::uint32_t n, Stack& path, double level) {
-    const RunTrie::Node node = in_.trie.node(n);    std::vector<std::uint32_t> tested;
+    const RunTrie::Node node = in_.trie.node(n);
+    std::vector<std::uint32_t> tested;
     std::vector<stats::CountTest> tests;
     const auto ea = doubles(side(node.counts, na_, false)), eb = doubles(side(node.counts, na_, true));
+    std::vector<double> ka, kb;  // a child's counts, refilled for each test
     auto test = [&](const RunTrie::Node& kid, double phi, double df) {
-      return stats::count_test(doubles(side(kid.counts, na_, false)), ea,
-                               doubles(side(kid.counts, na_, true)), eb, cfg_.level, phi, df);
+      auto ca = side(kid.counts, na_, false), cb = side(kid.counts, na_, true);
+      ka.assign(ca.begin(), ca.end());
+      kb.assign(cb.begin(), cb.end());
+      return stats::count_test(ka, ea, kb, eb, cfg_.level, phi, df);
     };
     // First each child on its own; then the family's common dispersion
     // (Σχ² / Σdf) moderates each one's.
@@ -406,7 +351,8 @@ std::vector<std::string> new_in_b(const RunTrie& t, std::size_t na) {
 // The same descent inside the test filesystem's kernel-thread buckets
 // (xlog_cil_push_work's work, xfsaild's pushes): their samples per run, the
 // bucket as the root; ns per run.
-void descend_kthreads(Diff& d, const RunSet& a, const RunSet& b, FoldedFrames& ff) {
+void descend_kthreads(Diff& d, const RunSet& a, const RunSet& b) {
+  FoldedFrames ff;
   std::vector<OpInput> in;
   std::vector<BackgroundDiff*> of;
   std::unordered_map<std::string, std::size_t> by_name;
@@ -447,9 +393,9 @@ void descend_call_trees(Diff& d, const RunSet& a, const RunSet& b) {
   std::vector<OpDiff*> ops;
   for (OpDiff& op : d.ops)
     if (op.tested && op.op != "other") ops.push_back(&op);
-  // One op's trie per thread at a time: the largest two are the peak, not
-  // every op's together (2 × 10 runs of 100k stacks: 470 MB with all of
-  // them at once). Each op writes only its own findings.
+  // One op's trie per thread at a time: as many tries as threads are the
+  // peak, not every op's together (2 × 10 runs of 100k stacks: 470 MB with
+  // all of them at once). Each op writes only its own findings.
   parallel_for(ops.size(), [&](std::size_t i) {
     OpDiff& op = *ops[i];
     FoldedFrames ff;  // its cache is not shared between threads
@@ -472,8 +418,7 @@ void descend_call_trees(Diff& d, const RunSet& a, const RunSet& b) {
     op.shares = Descent(in, a.runs.size(), d.config).run();
     by_size(op.shares);
   });
-  FoldedFrames ff;
-  descend_kthreads(d, a, b, ff);
+  descend_kthreads(d, a, b);
   for (auto& bg : d.background) by_size(bg.shares);
 }
 

@@ -78,15 +78,14 @@ std::string_view enospc_frame_of(const Stack& frames, FrameKinds& kinds) {
 class EnospcFrames {
  public:
   std::string_view of(const InternedStack& stack) {
-    if (stack.id() >= known_.size()) known_.resize(InternedStack::pool_size());
-    std::optional<std::string_view>& f = known_[stack.id()];
+    std::optional<std::string_view>& f = known_[stack];
     if (!f) f = enospc_frame_of(stack, kinds_);
     return *f;
   }
 
  private:
   FrameKinds kinds_;
-  std::vector<std::optional<std::string_view>> known_;  // by stack id
+  StackMemo<std::optional<std::string_view>> known_;
 };
 
 struct Hit {

@@ -162,10 +162,9 @@ struct HostMarks {
 std::vector<HostMarks> host_marks(const RunSet& s) {
   std::vector<HostMarks> out(s.runs.size());
   std::vector<std::int8_t> zeroing;  // frame id → is a zeroing function; -1 not asked yet
-  std::vector<std::int8_t> stack_zeroes;  // stack id → has one; -1 not asked yet
+  StackMemo<std::int8_t> stack_zeroes(-1);  // has one; -1 not asked yet
   auto zeroes = [&](const InternedStack& stack) {
-    if (stack.id() >= stack_zeroes.size()) stack_zeroes.resize(InternedStack::pool_size(), -1);
-    std::int8_t& known = stack_zeroes[stack.id()];
+    std::int8_t& known = stack_zeroes[stack];
     if (known >= 0) return known == 1;
     known = 0;
     for (const Frame& f : stack) {

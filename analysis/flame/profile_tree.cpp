@@ -22,6 +22,7 @@
 #include <unordered_map>
 
 #include "flame/flamegraph.h"
+#include "model/child_table.h"
 #include "model/parallel.h"
 #include "model/units.h"
 #include "views/stacks.h"
@@ -47,52 +48,6 @@ struct Scale {
   }
 };
 
-// Child lookup by (parent node, frame id) for nodes with many children out
-// of order: open addressing, linear probing.
-class ChildTable {
- public:
-  // Room for `n` children before it grows.
-  explicit ChildTable(std::size_t n = 512) : slots_(std::bit_ceil(2 * n + 2), {kEmpty, 0}) {}
-
-  // The child of `parent` named `frame`, or kNone.
-  std::uint32_t& at(std::uint32_t parent, std::uint32_t frame) {
-    if (2 * (used_ + 1) > slots_.size()) grow();
-    std::uint64_t key = (std::uint64_t{parent} << 32) | frame;
-    std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = hash(key) & mask;; i = (i + 1) & mask) {
-      if (slots_[i].first == key) return slots_[i].second;
-      if (slots_[i].first == kEmpty) {
-        ++used_;
-        slots_[i] = {key, kNone};
-        return slots_[i].second;
-      }
-    }
-  }
-
- private:
-  static constexpr std::uint64_t kEmpty = std::numeric_limits<std::uint64_t>::max();
-  static std::size_t hash(std::uint64_t k) {
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdULL;
-    k ^= k >> 33;
-    return static_cast<std::size_t>(k);
-  }
-  void grow() {
-    std::vector<std::pair<std::uint64_t, std::uint32_t>> old(slots_.size() * 2, {kEmpty, 0});
-    old.swap(slots_);
-    std::size_t mask = slots_.size() - 1;
-    for (const auto& s : old) {
-      if (s.first == kEmpty) continue;
-      std::size_t i = hash(s.first) & mask;
-      while (slots_[i].first != kEmpty) i = (i + 1) & mask;
-      slots_[i] = s;
-    }
-  }
-
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> slots_;
-  std::size_t used_ = 0;
-};
-
 class Trie {
  public:
   // `frames`: about how many stack entries will be added (room reserved).
@@ -101,7 +56,7 @@ class Trie {
     nodes_.push_back(Node{Frame("all")});
   }
 
-  void add(std::span<const Frame> frames, std::uint64_t value, int side) {
+  void add(std::span<const Frame> frames, std::uint64_t value) {
     std::size_t common = 0;
     while (common < frames.size() && common < prev_.size() && frames[common] == prev_[common])
       ++common;
@@ -112,22 +67,16 @@ class Trie {
       prev_.push_back(frames[d]);
     }
     Node& end = nodes_[path_.back()];
-    add_sat(end.self[side], value);
+    add_sat(end.self, value);
   }
 
-  FlameNode tree(const std::array<Scale, 2>& scales) const {
-    std::vector<std::uint32_t> rank = name_ranks({this});
-    FlameNode root{nodes_[0].frame};
-    std::vector<FlameNode*> path;
-    std::vector<std::uint32_t> order;
-    build(0, root, Frame(), scales, rank, path, order);
-    return root;
-  }
+  // The merged tree of one side's stacks.
+  FlameNode tree(const Scale& scale) const { return merged(*this, Trie(0), {scale, Scale{}}); }
 
-  // The differential tree of side A's trie `a` and side B's `b`, each
-  // built alone (side 0): the tree one trie of both would give, value for
-  // value. Built apart, each side's stacks arrive in name order (one
-  // compare per frame) and the two can be built at once.
+  // The differential tree of side A's trie `a` and side B's `b`: the tree
+  // one trie of both would give, value for value. Built apart, each side's
+  // stacks arrive in name order (one compare per frame) and the two can be
+  // built at once.
   static FlameNode merged(const Trie& a, const Trie& b, const std::array<Scale, 2>& scales) {
     std::vector<std::uint32_t> rank = name_ranks({&a, &b});
     FlameNode root{a.nodes_[0].frame};
@@ -145,9 +94,9 @@ class Trie {
     // is a new child, found without a search.
     bool sorted = true;
     bool indexed = false;  // children in children_ (many, out of order)
-    // Merged value of the stacks ending here, per side; every record adds
-    // a value > 0, so 0 is "none ends here".
-    std::array<std::uint64_t, 2> self{};
+    // Merged value of the stacks ending here; every record adds a value
+    // > 0, so 0 is "none ends here".
+    std::uint64_t self = 0;
   };
 
   // The child of `parent` named `f`, made if new. A profile's records come
@@ -204,42 +153,14 @@ class Trie {
     return rank;
   }
 
-  // `path`: the FlameNodes from the root down to `out`'s parent. `order`
-  // is scratch for the children's order, shared down the recursion.
-  void build(std::uint32_t at, FlameNode& out, Frame root, const std::array<Scale, 2>& scales,
-             const std::vector<std::uint32_t>& rank, std::vector<FlameNode*>& path,
-             std::vector<std::uint32_t>& order) const {
-    const Node& n = nodes_[at];
-    path.push_back(&out);
-    // A stack ending here sorts before the stacks it is a prefix of.
-    for (int side = 0; side < 2; ++side) {
-      if (n.self[side] == 0) continue;
-      double v = scales[side](root, n.self[side]);
-      for (FlameNode* p : path) (side ? p->value_b : p->value) += v;
-    }
-    std::size_t first = order.size();
-    for (std::uint32_t c = n.first_child; c != kNone; c = nodes_[c].next_sibling)
-      order.push_back(c);
-    auto kids = std::span(order).subspan(first);
-    std::sort(kids.begin(), kids.end(), [&](std::uint32_t x, std::uint32_t y) {
-      return rank[nodes_[x].frame.id()] < rank[nodes_[y].frame.id()];
-    });
-    out.children.reserve(kids.size());
-    for (std::uint32_t c : kids) out.children.push_back(FlameNode{nodes_[c].frame});
-    for (std::size_t i = 0; i < out.children.size(); ++i) {
-      std::uint32_t c = order[first + i];  // `kids` may dangle once order grows
-      build(c, out.children[i], at == 0 ? nodes_[c].frame : root, scales, rank, path, order);
-    }
-    order.resize(first);
-    path.pop_back();
-  }
-
   // A node of the merged tree: its node in A's trie and in B's (kNone where
   // that side has no such stack).
   using Pair = std::array<std::uint32_t, 2>;
 
-  // build() over two tries at once: A's values from `a` (its side 0), B's
-  // from `b`, in the order build() adds them.
+  // The tree below `at`, its values added up `path` (the FlameNodes from
+  // the root down to `out`'s parent) in name order, a stack before those it
+  // is a prefix of, A's before B's: as merge() of one trie of both sides
+  // would add them. `order` is scratch shared down the recursion.
   static void merge(const Trie& a, const Trie& b, Pair at, FlameNode& out, Frame root,
                     const std::array<Scale, 2>& scales, const std::vector<std::uint32_t>& rank,
                     std::vector<FlameNode*>& path, std::vector<Pair>& order) {
@@ -247,7 +168,7 @@ class Trie {
     path.push_back(&out);
     for (int side = 0; side < 2; ++side) {
       if (at[side] == kNone) continue;
-      std::uint64_t self = side_trie[side]->nodes_[at[side]].self[0];
+      std::uint64_t self = side_trie[side]->nodes_[at[side]].self;
       if (self == 0) continue;
       double v = scales[side](root, self);
       for (FlameNode* p : path) (side ? p->value_b : p->value) += v;
@@ -304,9 +225,9 @@ class Trie {
   Stack prev_;                          // its frames
 };
 
-// Adds `p`'s stacks of `view` to side `side` of `trie`; returns how that
-// side's values scale and the roots per_op left out.
-Scale add_profile(Trie& trie, int side, const Profile& p, View view,
+// Adds `p`'s stacks of `view` to `trie`; returns how its values scale and
+// the roots per_op left out.
+Scale add_profile(Trie& trie, const Profile& p, View view,
                   const std::optional<std::string>& op, bool per_op, SkippedRoots& skipped) {
   Scale scale;
   scale.per_op = per_op;
@@ -330,7 +251,7 @@ Scale add_profile(Trie& trie, int side, const Profile& p, View view,
         return;
       }
     }
-    trie.add(r.frames, r.value, side);
+    trie.add(r.frames, r.value);
   });
   return scale;
 }
@@ -358,8 +279,8 @@ FlameTree flame_tree(const Profile& p, View view, const std::optional<std::strin
                      bool per_op) {
   Trie trie(frames_of(p, view));
   SkippedRoots skipped;
-  std::array<Scale, 2> scales{add_profile(trie, 0, p, view, op, per_op, skipped), Scale{}};
-  return {trie.tree(scales), skipped.reasons()};
+  Scale scale = add_profile(trie, p, view, op, per_op, skipped);
+  return {trie.tree(scale), skipped.reasons()};
 }
 
 namespace {
@@ -374,7 +295,7 @@ FlameNode diff_tree(const Profile& a, const Profile& b, View view,
   parallel_for(2, [&](std::size_t i) {
     trie[i].emplace(frames_of(*side[i], view));
     SkippedRoots unused;
-    scales[i] = add_profile(*trie[i], 0, *side[i], view, op, per_op, unused);
+    scales[i] = add_profile(*trie[i], *side[i], view, op, per_op, unused);
     scales[i].factor = factor[i];
   });
   return Trie::merged(*trie[0], *trie[1], scales);

@@ -299,7 +299,7 @@ ojson sample_json(const StackSample& s, FrameTable& table) {
 namespace {
 
 // Kept for the next file: `fscost diff` reads many profiles in a row, and
-// faulting in fresh buffers (about 6× the file) costs a third of a load.
+// faulting in fresh buffers (about 14× the file) costs a third of a load.
 // parse() copies the text into its padded buffer (simdjson reads 64-byte blocks).
 simdjson::dom::parser& thread_parser() {
   thread_local simdjson::dom::parser parser;

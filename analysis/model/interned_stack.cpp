@@ -27,7 +27,7 @@ class StackPool {
     for (std::size_t i = h & mask;; i = (i + 1) & mask) {
       Slot& slot = s.slots[i];
       if (!slot.entry) {
-        Entry& e = s.entries.emplace_back(Entry{std::move(frames), h, next_id_++});
+        Entry& e = s.entries.emplace_back(Entry{std::move(frames), next_id_++});
         slot = {h, &e};
         return &e;
       }

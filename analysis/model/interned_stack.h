@@ -16,6 +16,7 @@
 #include <initializer_list>
 #include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/frame.h"
@@ -69,7 +70,6 @@ class InternedStack {
  private:
   struct Entry {
     Stack frames;
-    std::uint64_t hash = 0;
     std::uint32_t id = 0;
   };
   friend class StackPool;
@@ -80,9 +80,20 @@ class InternedStack {
   const Entry* entry_;
 };
 
-}  // namespace fscost
+// What a pass over many runs works out once per distinct stack (the runs
+// repeat their stacks), by pool id; `unknown` until set.
+template <typename T>
+class StackMemo {
+ public:
+  explicit StackMemo(T unknown = T{}) : unknown_(std::move(unknown)) {}
+  T& operator[](const InternedStack& s) {
+    if (s.id() >= known_.size()) known_.resize(InternedStack::pool_size(), unknown_);
+    return known_[s.id()];
+  }
 
-template <>
-struct std::hash<fscost::InternedStack> {
-  std::size_t operator()(const fscost::InternedStack& s) const noexcept { return s.id(); }
+ private:
+  T unknown_;
+  std::vector<T> known_;
 };
+
+}  // namespace fscost

@@ -42,9 +42,10 @@ struct RunContext {
   // fscost's own probe time per traced operation, from each configuration's
   // warm-up run (record --bpf-stats); "" when there was none.
   std::vector<std::string> tracer_ns_per_op;
-  // xfs_info's text by what mkfs printed: the same geometry shows the same
-  // text (xfs_info prints no UUID or time), so it runs once per geometry,
-  // not once per run (five processes, ~35 ms a run).
+  // xfs_info's text by what mkfs printed: the same geometry on the same
+  // device shows the same text (xfs_info names the device, not the mount,
+  // and prints no UUID or time), so it runs once per geometry, not once
+  // per run (five processes, ~35 ms a run).
   mutable std::map<std::string, std::string> xfs_info_of_mkfs;
 };
 
