@@ -31,32 +31,16 @@
 #include "collector/hooks.h"
 #include "collector/sampler.h"
 #include "collector/tracefs.h"
+#include "system/subprocess.h"  // UniqueFd
 #include "run_child.h"
 
 namespace {
 
-class Fd {
- public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  Fd(Fd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
-  Fd& operator=(Fd&& o) noexcept {
-    std::swap(fd_, o.fd_);
-    return *this;
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
+using fscost::UniqueFd;
 
 struct Program {
   std::string name;  // as fscost's BPF object names the program this stands in for
-  Fd prog;
+  UniqueFd prog;
 };
 
 [[noreturn]] void die(const std::string& msg) {
@@ -64,7 +48,7 @@ struct Program {
   std::exit(1);
 }
 
-Fd load_empty(bpf_prog_type type, const bpf_prog_load_opts* opts, const std::string& name) {
+UniqueFd load_empty(bpf_prog_type type, const bpf_prog_load_opts* opts, const std::string& name) {
   bpf_insn insns[2]{};
   insns[0].code = BPF_ALU64 | BPF_MOV | BPF_K;  // r0 = 0
   insns[0].dst_reg = BPF_REG_0;
@@ -72,7 +56,7 @@ Fd load_empty(bpf_prog_type type, const bpf_prog_load_opts* opts, const std::str
   // The kernel keeps 15 characters of a program's name; stderr has the whole.
   int fd = bpf_prog_load(type, name.substr(0, 15).c_str(), "GPL", insns, 2, opts);
   if (fd < 0) die(fmt::format("loading an empty program for {}: {}", name, std::strerror(errno)));
-  return Fd(fd);
+  return UniqueFd(fd);
 }
 
 // An empty tp_btf program for category:event, loaded, not yet attached.
@@ -87,14 +71,14 @@ Program load_tracepoint(const fscost::Hook& h, const btf* vmlinux) {
   return {name, load_empty(BPF_PROG_TYPE_TRACING, &opts, name)};
 }
 
-void attach_tracepoint(const Program& p, std::vector<Fd>& links) {
+void attach_tracepoint(const Program& p, std::vector<UniqueFd>& links) {
   int link = bpf_raw_tracepoint_open(nullptr, p.prog.get());
   if (link < 0) die(fmt::format("attaching {}: {}", p.name, std::strerror(errno)));
   links.emplace_back(link);
 }
 
 // An empty perf_event program on a cpu-clock event per CPU, as the sampler.
-Program attach_sampler(std::uint32_t freq, std::vector<Fd>& links) {
+Program attach_sampler(std::uint32_t freq, std::vector<UniqueFd>& links) {
   Program p{"on_sample", load_empty(BPF_PROG_TYPE_PERF_EVENT, nullptr, "on_sample")};
   perf_event_attr attr = fscost::cpu_clock_attr(freq);
   for (int cpu : fscost::online_cpus()) {
@@ -135,7 +119,7 @@ int main(int argc, char** argv) {
   auto tracefs = fscost::ensure_tracefs(&note);
   if (!tracefs) die(tracefs.error().message);
 
-  Fd stats(bpf_enable_stats(BPF_STATS_RUN_TIME));
+  UniqueFd stats(bpf_enable_stats(BPF_STATS_RUN_TIME));
   if (stats.get() < 0) die(fmt::format("bpf_enable_stats: {}", std::strerror(errno)));
   // Everything is loaded before anything is attached: loading's own syscalls
   // (BTF reads, program loads) would otherwise run the programs attached first.
@@ -147,7 +131,7 @@ int main(int argc, char** argv) {
         fscost::tracepoint_exists(tracefs.value(), h.category, h.event))
       progs.push_back(load_tracepoint(h, vmlinux.get()));
   vmlinux.reset();
-  std::vector<Fd> links;  // destroyed first: detach before the programs close
+  std::vector<UniqueFd> links;  // destroyed first: detach before the programs close
   for (const Program& p : progs) attach_tracepoint(p, links);
   progs.push_back(attach_sampler(freq, links));
 

@@ -94,7 +94,8 @@ bench_bpf() {
 }
 
 # "No measurement changes": with --baseline, one mixed workload (create,
-# write, fsync, rename, unlink, deterministic per thread) recorded by each
+# write, fsync, link, rename, unlink, mkdir, rmdir, symlink; deterministic
+# per thread) recorded by each
 # build, fresh filesystem each, and their per-operation counts set side by
 # side: a tracer change that speeds a program up must not change what it counts.
 bench_same_counts() {

@@ -202,8 +202,7 @@ def fixed(path):
         rows[w[0]][w[1]][int(w[2])] = [float(x) for x in w[3:]]
     med = statistics.median
     alone = {r: v[0] for r, v in rows["alone"]["-"].items()}
-    # Older tables have no by-hand figure.
-    by_hand = {r: v[1] for r, v in rows["alone"]["-"].items() if len(v) > 1}
+    by_hand = {r: v[1] for r, v in rows["alone"]["-"].items()}
     print("| what | build | wall s, each round | median | workload share (median)"
           " | ÷ the workload runs alone (paired; target ≤ 1.3×) | ÷ the runs by hand (paired) |")
     print("|---|---|---|---|---|---|---|")
@@ -212,8 +211,6 @@ def fixed(path):
         for build in sorted(builds):
             vals = builds[build]
             if what == "by hand":
-                if not by_hand:
-                    continue
                 walls = [by_hand[r] for r in sorted(by_hand)]
             else:
                 walls = [v[0] for _, v in sorted(vals.items())]
