@@ -92,10 +92,19 @@ bool wait_for(const std::vector<std::string>& paths, std::chrono::seconds limit,
   return false;
 }
 
+// The mountpoints a state directory's state file names.
+std::vector<std::string> state_mountpoints(const std::string& state_dir) {
+  std::vector<std::string> dirs;
+  json j = json::parse(slurp(state_dir + "/state"), nullptr, false);
+  if (!j.is_discarded() && j.contains("mounts"))
+    for (const auto& m : j["mounts"]) dirs.push_back(m["dir"].get<std::string>());
+  return dirs;
+}
+
 // What a compare with pid `pid` may have created and not released: its
-// images (/dev/shm/fscost-<pid>-*), loop devices over them, its state
-// directory /run/fscost/<pid>-* (with the mountpoints in it) and mounts
-// there, checked by name prefix of the pid-tagged pieces.
+// images (/dev/shm/fscost-<pid>-*), loop devices over them, mounts of those
+// loop devices, its state directory /run/fscost/<pid>-* and the mountpoints
+// its state file names (/run/fscost/m-*, not tagged with the pid).
 std::vector<std::string> leftovers_of(pid_t pid) {
   std::vector<std::string> found;
   std::string image = "/dev/shm/fscost-" + std::to_string(pid) + "-";
@@ -103,12 +112,14 @@ std::vector<std::string> leftovers_of(pid_t pid) {
   for (const auto& e : fs::directory_iterator("/dev/shm"))
     if (e.path().string().rfind(image, 0) == 0) found.push_back("image " + e.path().string());
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator("/run/fscost", ec))
-    if (e.path().string().rfind(state, 0) == 0) found.push_back("state " + e.path().string());
-  std::istringstream mounts(slurp("/proc/self/mountinfo"));
-  for (std::string line; std::getline(mounts, line);)
-    if (line.find(" " + state) != std::string::npos) found.push_back("mount " + line);
+  for (const auto& e : fs::directory_iterator("/run/fscost", ec)) {
+    if (e.path().string().rfind(state, 0) != 0) continue;
+    found.push_back("state " + e.path().string());
+    for (const std::string& dir : state_mountpoints(e.path().string()))
+      if (fs::exists(dir)) found.push_back("mountpoint " + dir);
+  }
   // losetup -J -l: every loop device and its backing file.
+  std::vector<std::string> loops;
   auto lo = run_capture({"losetup", "-J", "-l"});
   if (lo && lo.value().ok() && !lo.value().out.empty()) {
     json j = json::parse(lo.value().out, nullptr, false);
@@ -116,7 +127,17 @@ std::vector<std::string> leftovers_of(pid_t pid) {
       for (const auto& d : j["loopdevices"])
         if (d["back-file"].is_string() &&
             d["back-file"].get<std::string>().find(image) != std::string::npos)
-          found.push_back("loop " + d["name"].get<std::string>());
+          loops.push_back(d["name"].get<std::string>());
+  }
+  for (const std::string& l : loops) found.push_back("loop " + l);
+  // mountinfo: "... - fstype source options"; a mount of one of its loops.
+  std::istringstream mounts(slurp("/proc/self/mountinfo"));
+  for (std::string line; std::getline(mounts, line);) {
+    std::istringstream tail(line.substr(line.find(" - ") + 3));
+    std::string fstype, source;
+    tail >> fstype >> source;
+    if (std::find(loops.begin(), loops.end(), source) != loops.end())
+      found.push_back("mount " + line);
   }
   return found;
 }
@@ -502,6 +523,28 @@ TEST_F(CompareTest, FsMarkSweepWritesEveryThreadCount) {
   EXPECT_NE(html.find("Operations per second"), std::string::npos);
 }
 
+// Issue 41: the seed's fs_mark with -D. Debian's fs_mark 3.3 overflows a
+// fixed buffer ("*** buffer overflow detected ***") when its -d path has
+// 37 characters or more with -D; the scratch mountpoint alone was 36.
+TEST_F(CompareTest, FsMarkWithSubdirectoriesRunsInACompare) {
+  auto which = run_capture({"sh", "-c", "command -v fs_mark"});
+  FSCOST_REQUIRE(which && which.value().ok(),
+                 "fs_mark not installed (scripts/setup.sh installs fsmark)");
+  Compare c =
+      start(with(kRmapbt, {"--workload-cmd", "fs_mark -d {dir}/t -D16 -N256 -L1 -s0 -n2000 -t2 -S0",
+                           "--runs", "1", "--warmup", "1", "-o", out_}),
+            logs("fsmark-D"));
+  ASSERT_EQ(wait_exit(c), 0) << c.stderr_text();
+  json j = json::parse(slurp(out_ + "/summary.json"), nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  ASSERT_EQ(j["compare"]["runs"].size(), 2u);
+  for (const auto& r : j["compare"]["runs"]) {
+    EXPECT_EQ(r["ops_per_s_source"], "fs_mark Files/sec") << r.dump();
+    EXPECT_GT(r["ops_per_s"].get<double>(), 0);
+  }
+  EXPECT_EQ(settled_leftovers_of(c.pid), std::vector<std::string>{});
+}
+
 TEST_F(CompareTest, RefusesADeviceHoldingAFilesystemUnlessForced) {
   auto image = ShmImage::create(512ull << 20);
   ASSERT_TRUE(image) << image.error().message;
@@ -569,10 +612,21 @@ TEST_F(CompareTest, MkfsWrapperThatAddsAnOptionIsAnIncidentalDifference) {
          "exec /sbin/mkfs.xfs \"$@\"\n";
   }
   fs::permissions(wrapper, fs::perms::owner_all);
+  // An xfs_info beside it, in a tree under /tmp (other-writable): root must
+  // not run it (issue 41), and says that it took the system's instead.
+  std::string ran = (dir_ / "xfs_info-ran").string();
+  std::ofstream(dir_ / "xfs_info") << "#!/bin/sh\ntouch " << ran << "\nexec xfs_info \"$@\"\n";
   Compare c = start(with(kRmapbt, {"--mkfs", wrapper, "--workload-cmd", workload_cmd(200),
                                    "--runs", "2", "-o", out_}),
                     logs("wrapper"));
   ASSERT_EQ(wait_exit(c), 0) << c.stderr_text();
+  EXPECT_FALSE(fs::exists(ran)) << "ran a script beside --mkfs that others could have placed";
+  EXPECT_NE(c.stderr_text().find("not running " + (dir_ / "xfs_info").string() + " as root ("),
+            std::string::npos)
+      << c.stderr_text();
+  EXPECT_NE(c.stderr_text().find("is writable by others); the system's xfs_info instead"),
+            std::string::npos)
+      << c.stderr_text();
   json s = json::parse(slurp(out_ + "/summary.json"));
   const json& setup = s["setup"];
   ASSERT_TRUE(setup["recorded"].get<bool>()) << setup.dump();
@@ -863,8 +917,10 @@ void remove_leftovers_of(pid_t pid) {
   for (const auto& e : fs::directory_iterator("/run/fscost", ec)) {
     std::string p = e.path().string();
     if (p.rfind(state, 0) != 0) continue;
-    for (const auto& m : fs::directory_iterator(p, ec))
-      if (m.is_directory()) run_capture({"umount", m.path().string()}).value();
+    for (const std::string& dir : state_mountpoints(p)) {
+      run_capture({"umount", dir}).value();
+      fs::remove(dir, ec);
+    }
     fs::remove_all(p, ec);
   }
   std::string image = "/dev/shm/fscost-" + std::to_string(pid) + "-";
@@ -887,6 +943,12 @@ TEST_F(CompareTest, NextStartReportsWhatAKilledCompareLeft) {
   // Its record child got SIGTERM (parent death signal) and stops.
   std::this_thread::sleep_for(std::chrono::seconds(2));
   ASSERT_FALSE(leftovers_of(c.pid).empty()) << "a SIGKILL leaves the mount and the image";
+  std::string mnt;  // what its state file names: /run/fscost/m-XXXXXX
+  for (const auto& e : fs::directory_iterator("/run/fscost"))
+    if (e.path().filename().string().rfind(std::to_string(c.pid) + "-", 0) == 0)
+      for (const std::string& dir : state_mountpoints(e.path().string())) mnt = dir;
+  ASSERT_EQ(mnt.rfind("/run/fscost/m-", 0), 0u) << mnt;
+  EXPECT_LE(mnt.size(), 20u) << "fs_mark -D overflows at 37 characters: " << mnt;
 
   Compare next =
       start({"--a", "", "--b", "", "--size", "100T", "--workload-cmd", cmd, "-o", out_ + "-next"},
@@ -896,17 +958,17 @@ TEST_F(CompareTest, NextStartReportsWhatAKilledCompareLeft) {
   std::string pid = std::to_string(c.pid);
   EXPECT_NE(err.find("a killed fscost left these behind"), std::string::npos) << err;
   EXPECT_NE(err.find("`fscost cleanup` removes them"), std::string::npos) << err;
-  EXPECT_NE(err.find("mount /run/fscost/" + pid + "-"), std::string::npos) << err;
+  EXPECT_NE(err.find("mount " + mnt + " (umount " + mnt + ")"), std::string::npos) << err;
   EXPECT_NE(err.find("image /dev/shm/fscost-" + pid + "-"), std::string::npos) << err;
-  EXPECT_NE(err.find("(umount /run/fscost/" + pid + "-"), std::string::npos) << err;
 
   // `fscost cleanup` removes exactly that, from the state file.
   auto cleaned = run_capture({FSCOST_BIN, "cleanup"});
   ASSERT_TRUE(cleaned);
   EXPECT_EQ(cleaned.value().exit_code, 0) << cleaned.value().out << cleaned.value().err;
-  EXPECT_NE(cleaned.value().out.find("removed mount /run/fscost/" + pid + "-"), std::string::npos)
+  EXPECT_NE(cleaned.value().out.find("removed mount " + mnt), std::string::npos)
       << cleaned.value().out;
   EXPECT_EQ(settled_leftovers_of(c.pid), std::vector<std::string>{});
+  EXPECT_FALSE(fs::exists(mnt)) << "cleanup removes the mountpoint beside the state directory";
   remove_leftovers_of(c.pid);
 }
 

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <set>
 #include <thread>
 
 #include "model/escape.h"
@@ -25,6 +26,7 @@
 #include "collector/recording.h"
 #include "diff/diff.h"  // kStealShare
 #include "io/profile_io.h"
+#include "system/filesystems.h"
 #include "system/owned_dir.h"
 #include "system/ramdisk.h"
 
@@ -244,8 +246,14 @@ void run_all(Session& s, Progress& progress) {
 void measure(Session& s) {
   const CompareOptions& o = s.o;
   // Each mkfs must run before anything is made; its version goes in every profile.
-  for (const ConfigSpec& cfg : o.configs)
-    s.ctx.mkfs_version.push_back(take(mkfs_version(*find_filesystem(cfg.fs), mkfs_program(o, cfg))));
+  std::set<std::string> passed_over;
+  for (const ConfigSpec& cfg : o.configs) {
+    const Filesystem& fs = *find_filesystem(cfg.fs);
+    s.ctx.mkfs_version.push_back(take(mkfs_version(fs, mkfs_program(o, cfg))));
+    std::string note = xfs_info_beside_mkfs(fs, mkfs_program(o, cfg)).note;
+    if (!note.empty() && passed_over.insert(note).second)
+      fmt::print(stderr, "fscost compare: {}\n", terminal_safe(note));
+  }
   s.ctx.tracer_ns_per_op.assign(o.configs.size(), "");
   CompareStorage storage = take(o.device.empty() ? CompareStorage::ram_disk(o.size)
                                                  : CompareStorage::device(o.device, o.force));

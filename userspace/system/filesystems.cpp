@@ -2,12 +2,14 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <sstream>
 
 #include "system/subprocess.h"
+#include "system/sys_util.h"
 
 namespace fscost {
 
@@ -140,17 +142,51 @@ Result<std::string> mkfs_version(const Filesystem& fs, const std::string& mkfs) 
   return v;
 }
 
+std::optional<std::string> not_root_only(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::path real = std::filesystem::canonical(path, ec);
+  if (ec) return fmt::format("{}: {}", path, ec.message());
+  // From the file up to /: each is root's and only root can change it.
+  for (std::filesystem::path p = real;; p = p.parent_path()) {
+    struct stat st {};
+    if (::lstat(p.c_str(), &st) != 0) return fmt::format("{}: {}", p.string(), errno_text());
+    if (st.st_uid != 0) return fmt::format("{} is owned by uid {}", p.string(), st.st_uid);
+    if (st.st_mode & (S_IWGRP | S_IWOTH))
+      return fmt::format("{} is writable by {}", p.string(),
+                         st.st_mode & S_IWOTH ? "others" : "its group");
+    if (p == p.parent_path()) return std::nullopt;
+  }
+}
+
+XfsInfoBesideMkfs xfs_info_beside_mkfs(const Filesystem& fs, const std::string& mkfs) {
+  namespace stdfs = std::filesystem;
+  XfsInfoBesideMkfs found;
+  if (&fs != &xfs_filesystem() || mkfs.find('/') == std::string::npos) return found;
+  stdfs::path at = stdfs::path(mkfs).parent_path();
+  for (stdfs::path p : {at / "xfs_info", at.parent_path() / "spaceman" / "xfs_info.sh"}) {
+    std::error_code ec;
+    if (!stdfs::is_regular_file(p, ec)) continue;
+    // The user named mkfs, not this script: root runs it only if nobody
+    // else could have put it there or changed it.
+    if (auto why = not_root_only(p.string())) {
+      found.note += fmt::format("{}not running {} as root ({})", found.note.empty() ? "" : "; ",
+                                p.string(), *why);
+      continue;
+    }
+    found.script = p.string();
+    break;
+  }
+  if (!found.note.empty())
+    found.note +=
+        found.script.empty() ? "; the system's xfs_info instead" : "; " + found.script + " instead";
+  return found;
+}
+
 std::string run_fs_info(const Filesystem& fs, const std::string& dir, const std::string& dev,
                         const std::string& mkfs) {
-  namespace stdfs = std::filesystem;
   std::vector<std::vector<std::string>> tries;
-  if (&fs == &xfs_filesystem() && mkfs.find('/') != std::string::npos) {
-    stdfs::path at = stdfs::path(mkfs).parent_path();
-    for (stdfs::path p : {at / "xfs_info", at.parent_path() / "spaceman" / "xfs_info.sh"}) {
-      std::error_code ec;
-      if (stdfs::is_regular_file(p, ec)) tries.push_back({"sh", p.string(), dir});
-    }
-  }
+  if (std::string script = xfs_info_beside_mkfs(fs, mkfs).script; !script.empty())
+    tries.push_back({"sh", script, dir});
   std::vector<std::string> argv;
   for (std::string_view w : fs.info)
     argv.push_back(replace_all(replace_all(std::string(w), "{dir}", dir), "{dev}", dev));

@@ -5,6 +5,7 @@
 // (device_check.h) are the same for all.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -73,10 +74,23 @@ inline Result<MkfsRun> run_mkfs_xfs(const std::string& dev,
 // (5-Feb-2023)". An Error if it does not run or is another filesystem's.
 Result<std::string> mkfs_version(const Filesystem& fs, const std::string& mkfs);
 
+// Why root should not run `path`: it, or a directory above it, is not
+// root's or is writable by group or others (symlinks resolved first).
+std::optional<std::string> not_root_only(const std::string& path);
+
+// The xfs_info of a built xfsprogs tree beside a --mkfs given by path
+// (<dir>/xfs_info, <dir>/../spaceman/xfs_info.sh), taken only if
+// not_root_only() finds nothing; `note` says why one that is there was not,
+// and what was taken instead.
+struct XfsInfoBesideMkfs {
+  std::string script;
+  std::string note;
+};
+XfsInfoBesideMkfs xfs_info_beside_mkfs(const Filesystem& fs, const std::string& mkfs);
+
 // The settings of the filesystem mounted at `dir` on `dev` as its own tool
 // prints them (xfs_info, dumpe2fs -h, btrfs inspect-internal dump-super);
-// "" if it does not run. For XFS, the xfs_info beside `mkfs` first (a built
-// xfsprogs tree: ../spaceman/xfs_info.sh).
+// "" if it does not run. For XFS, xfs_info_beside_mkfs() first.
 std::string run_fs_info(const Filesystem& fs, const std::string& dir, const std::string& dev,
                         const std::string& mkfs);
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <optional>
 
@@ -128,8 +129,24 @@ Status unmount(const Leftover& l) {
   return std::monostate{};
 }
 
-// The state directory and its empty mountpoints, once nothing else of it is left.
-Status remove_state_dir(const std::string& dir) {
+// A mountpoint as make_mountpoint names it: <base>/m-XXXXXX. Anything else
+// a state file says is not ours to remove.
+bool is_our_mountpoint(const std::string& base, const std::string& dir) {
+  std::string prefix = base + "/" + std::string(kMountpointPrefix);
+  if (dir.size() != prefix.size() + 6 || dir.compare(0, prefix.size(), prefix) != 0) return false;
+  return std::all_of(dir.begin() + static_cast<std::ptrdiff_t>(prefix.size()), dir.end(),
+                     [](unsigned char c) { return std::isalnum(c); });
+}
+
+// The state directory and its empty mountpoints (beside it in the base;
+// inside it for fscost before 2026-12-05), once nothing else of it is left.
+// The base is root's and 0700: no one else can have put a name there.
+Status remove_state_dir(const std::string& dir, const RunStateData& state) {
+  for (const MadeMount& m : state.mounts) {
+    if (!is_our_mountpoint(state_base_dir(), m.dir)) continue;
+    if (::rmdir(m.dir.c_str()) != 0 && errno != ENOENT)
+      return Error{fmt::format("cannot remove {}: {}", m.dir, errno_text()), ""};
+  }
   for (const std::string& name : list_dir(dir)) {
     if (name == "state") continue;
     if (::rmdir((dir + "/" + name).c_str()) != 0 && errno != ENOENT)
@@ -196,12 +213,14 @@ Status remove_leftover(const Leftover& l) {
       break;
     case Leftover::Directory:
       for (const auto& [dir, state] : dead_states()) {
+        if (dir != l.path) continue;
         std::vector<Leftover> left;
-        if (dir == l.path) add_pieces(state, left);
+        add_pieces(state, left);
         if (!left.empty())
           return Error{fmt::format("{} still names {}; left alone", l.path, left.front().path), ""};
+        return remove_state_dir(l.path, state);
       }
-      return remove_state_dir(l.path);
+      return std::monostate{};  // no longer a dead process's: gone already
   }
   return std::monostate{};
 }

@@ -109,10 +109,13 @@ Result<std::string> make_mountpoint() {
   std::lock_guard lock(r.mu);
   r.forget_parent();
   if (auto ok = r.ensure_dir(); !ok) return ok.error();
-  // The state directory's real path: the workload is given it as {dir}.
-  std::string tmpl = r.dir->shown() + "/mnt-XXXXXX";
+  // Beside the state directories, in the base only root can write (0700,
+  // checked when opened), and short: the workload is given this path as
+  // {dir}, and fs_mark 3.3 overflows a fixed buffer with -D when its -d
+  // path has 37 characters or more (36 works). /run/fscost/m-XXXXXX is 20.
+  std::string tmpl = r.base->shown() + "/" + std::string(kMountpointPrefix) + "XXXXXX";
   if (!::mkdtemp(tmpl.data()))
-    return Error{"cannot make a mountpoint in " + r.dir->shown() + ": " + errno_text(), {}};
+    return Error{"cannot make a mountpoint in " + r.base->shown() + ": " + errno_text(), {}};
   r.data.mounts.push_back({tmpl, 0});
   if (auto ok = r.write(); !ok) {
     ::rmdir(tmpl.c_str());

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/file_io.h"  // Status
@@ -27,8 +28,11 @@ struct MadeLoop {
   std::uint64_t rdev = 0;
   std::uint64_t backing_dev = 0, backing_ino = 0;  // the image it was bound to
 };
+// Mountpoints are <state base>/m-XXXXXX (mkdtemp): see make_mountpoint.
+inline constexpr std::string_view kMountpointPrefix = "m-";
+
 struct MadeMount {
-  std::string dir;            // inside the state directory
+  std::string dir;            // <state base>/m-XXXXXX
   std::uint64_t mnt_id = 0;   // statx STATX_MNT_ID; 0 while only the directory exists
 };
 
@@ -52,8 +56,9 @@ std::uint64_t process_start_time(pid_t pid);
 // This process's record. Every call rewrites the state file; an Error means
 // it could not, and the caller must not go on making things.
 namespace run_state {
-// A new empty directory for a mount, inside the state directory (so the
-// filesystem mounted on it is reachable by root only).
+// A new empty directory for a mount, <state base>/m-XXXXXX (20 characters
+// as root): the base is 0700, so the filesystem mounted on it is reachable
+// by root only.
 Result<std::string> make_mountpoint();
 Status add_image(const MadeImage& m);
 Status add_loop(const MadeLoop& m);
