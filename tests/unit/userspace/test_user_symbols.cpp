@@ -4,6 +4,7 @@
 
 #include <sstream>
 
+#include "symbols/mapped_file.h"
 #include "symbols/proc_maps.h"
 #include "symbols/user_symbols.h"
 
@@ -61,6 +62,24 @@ TEST(ProcMaps, ParsesDeviceAndInode) {
   EXPECT_EQ(parse_maps_dev("fd:01"), makedev(253, 1));
   for (const char* bad : {"", ":", "fd:", ":01", "fd01", "-1:01", "fd:01:02", "1000:0", "0:100000"})
     EXPECT_FALSE(parse_maps_dev(bad)) << bad;
+}
+
+// This test's own binary, as the symbolizer pins it: through
+// /proc/self/map_files, with the dev and inode its maps line gives.
+TEST(MappedFile, PinsThisProgramsTextAndRefusesAnotherIdentity) {
+  auto maps = ProcMaps::read(getpid());
+  ASSERT_TRUE(maps);
+  auto fo = maps->resolve(reinterpret_cast<std::uint64_t>(&fscost_test_marker_function));
+  ASSERT_TRUE(fo);
+  auto pinned = pin_mapped_file(getpid(), *fo->mapping);
+  ASSERT_TRUE(std::holds_alternative<UniqueFd>(pinned));
+  EXPECT_TRUE(open_pinned(std::get<UniqueFd>(pinned)));
+  Mapping other = *fo->mapping;
+  other.inode += 1;
+  auto refused = pin_mapped_file(getpid(), other);
+  ASSERT_TRUE(std::holds_alternative<MapRefusal>(refused));
+  EXPECT_EQ(std::get<MapRefusal>(refused), MapRefusal::Replaced);
+  EXPECT_EQ(refusal_counter(MapRefusal::Replaced), "user_mapping_replaced");
 }
 
 TEST(UserSymbolizer, NamesAFunctionOfThisProcess) {
