@@ -9,12 +9,14 @@ namespace {
 
 // The BPF side's counters from their table, then those userspace or an
 // import counts. docs/PROFILE.md lists them all.
-#define BPF_DROP(id, name, what, hint) DropCounter{name, what, hint},
+#define DROP_ROW(id, name, what, hint) DropCounter{name, what, hint},
 constexpr auto kDropCounters = std::to_array<DropCounter>({
-    FSCOST_DROP_TABLE(BPF_DROP)
+    FSCOST_DROP_TABLE(DROP_ROW)
     {"prog_missed",
      "BPF program runs the kernel skipped (bpf_prog_info.recursion_misses): events not seen",
      "another tracer may be on the same hooks, or lower --freq"},
+    // Recordings with --user-stacks:
+    FSCOST_USER_MAPPING_DROP_TABLE(DROP_ROW)
     // Imports (docs/FORMATS.md), not recordings:
     {"folded_rounded_to_zero",
      "folded stacks left out: a fractional count rounded to zero whole samples",
@@ -34,7 +36,7 @@ constexpr auto kDropCounters = std::to_array<DropCounter>({
      "stacks deeper than 1024 frames, cut to their outermost 1023 and a [truncated] frame",
      "no kernel stack is that deep (127 at most): the file came from elsewhere"},
 });
-#undef BPF_DROP
+#undef DROP_ROW
 
 }  // namespace
 

@@ -317,6 +317,7 @@ Profile build_profile(const RawData& raw, const Kallsyms& ksyms, const UserSymbo
   for (const auto& g : raw.prog_stats) p.bpf_programs.push_back({g.name, g.run_cnt, g.run_time_ns});
   p.samples_total = raw.samples_total;
   p.drops = convert_drops(raw);
+  if (usyms) p.drops.merge(usyms->drops());  // after every frame was named
   p.prog_missed_by = raw.prog_missed_by;
   return p;
 }

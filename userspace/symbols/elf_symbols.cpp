@@ -1,14 +1,12 @@
 #include "symbols/elf_symbols.h"
 
-#include <fcntl.h>
-#include <fmt/format.h>
 #include <gelf.h>
 #include <libelf.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cstring>
 #include <memory>
+
+#include "model/file_io.h"
 
 namespace fscost {
 namespace {
@@ -17,12 +15,21 @@ struct ElfCloser {
   void operator()(Elf* e) const { elf_end(e); }
 };
 
+// Whether libelf may read section `index` into memory: at most the input
+// limit, whatever the file has grown to since it was checked.
+bool loadable(Elf* elf, std::size_t index) {
+  GElf_Shdr sh;
+  Elf_Scn* scn = elf_getscn(elf, index);
+  return scn && gelf_getshdr(scn, &sh) && sh.sh_size <= max_input_bytes();
+}
+
 // .symtab when the file has one (unstripped), else .dynsym; both if present.
 void read_symbols(Elf* elf, std::vector<std::pair<std::uint64_t, std::pair<std::uint64_t, std::string>>>& out) {
   Elf_Scn* scn = nullptr;
   while ((scn = elf_nextscn(elf, scn))) {
     GElf_Shdr sh;
     if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM)) continue;
+    if (!loadable(elf, elf_ndxscn(scn)) || !loadable(elf, sh.sh_link)) continue;
     Elf_Data* data = elf_getdata(scn, nullptr);
     if (!data || !sh.sh_entsize) continue;
     for (std::size_t i = 0; i < sh.sh_size / sh.sh_entsize; ++i) {
@@ -37,16 +44,13 @@ void read_symbols(Elf* elf, std::vector<std::pair<std::uint64_t, std::pair<std::
 
 }  // namespace
 
-Result<ElfSymbols> ElfSymbols::load(const std::string& path) {
+Result<ElfSymbols> ElfSymbols::load(int fd) {
   if (elf_version(EV_CURRENT) == EV_NONE) return Error{"libelf is too old", ""};
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Error{fmt::format("cannot open {}: {}", path, strerror(errno)), ""};
+  // ELF_C_READ reads (pread), where a mapping of the file would take SIGBUS
+  // if its owner truncated it meanwhile.
   std::unique_ptr<Elf, ElfCloser> elf(elf_begin(fd, ELF_C_READ, nullptr));
   ElfSymbols out;
-  if (!elf || elf_kind(elf.get()) != ELF_K_ELF) {
-    close(fd);
-    return Error{fmt::format("{} is not an ELF file", path), ""};
-  }
+  if (!elf || elf_kind(elf.get()) != ELF_K_ELF) return Error{"not an ELF file", ""};
   std::size_t nph = 0;
   elf_getphdrnum(elf.get(), &nph);
   for (std::size_t i = 0; i < nph; ++i) {
@@ -58,7 +62,6 @@ Result<ElfSymbols> ElfSymbols::load(const std::string& path) {
   std::vector<std::pair<std::uint64_t, std::pair<std::uint64_t, std::string>>> raw;
   read_symbols(elf.get(), raw);
   elf.reset();
-  close(fd);
   std::sort(raw.begin(), raw.end());
   for (auto& [addr, rest] : raw)
     if (out.syms_.empty() || out.syms_.back().addr != addr)

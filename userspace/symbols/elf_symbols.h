@@ -14,7 +14,9 @@ namespace fscost {
 
 class ElfSymbols {
  public:
-  static Result<ElfSymbols> load(const std::string& path);
+  // From an open, regular file (symbols/mapped_file.h opens it safely); no
+  // section larger than max_input_bytes() is read.
+  static Result<ElfSymbols> load(int fd);
 
   // The function containing file offset `off` of an executable segment.
   std::optional<std::string> lookup(std::uint64_t file_offset) const;

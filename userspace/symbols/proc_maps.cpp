@@ -1,12 +1,35 @@
 #include "symbols/proc_maps.h"
 
 #include <fmt/format.h>
+#include <sys/sysmacros.h>
 
 #include <algorithm>
+#include <charconv>
 #include <fstream>
 #include <sstream>
 
 namespace fscost {
+namespace {
+
+// All of `text` as a number in `base`; nullopt for anything else.
+std::optional<std::uint64_t> whole_number(std::string_view text, int base) {
+  std::uint64_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v, base);
+  if (text.empty() || ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+std::optional<dev_t> parse_maps_dev(const std::string& text) {
+  auto colon = text.find(':');
+  if (colon == std::string::npos) return std::nullopt;
+  auto major = whole_number(std::string_view(text).substr(0, colon), 16);
+  auto minor = whole_number(std::string_view(text).substr(colon + 1), 16);
+  // The kernel's dev_t: 12 bits of major, 20 of minor.
+  if (!major || !minor || *major >= (1u << 12) || *minor >= (1u << 20)) return std::nullopt;
+  return makedev(static_cast<unsigned>(*major), static_cast<unsigned>(*minor));
+}
 
 ProcMaps ProcMaps::parse(std::istream& in) {
   ProcMaps m;
@@ -19,12 +42,13 @@ ProcMaps ProcMaps::parse(std::istream& in) {
     if (perms.size() < 3 || perms[2] != 'x' || path.empty() || path[0] != '/') continue;
     auto dash = range.find('-');
     if (dash == std::string::npos) continue;
-    Mapping map;
-    map.start = std::stoull(range.substr(0, dash), nullptr, 16);
-    map.end = std::stoull(range.substr(dash + 1), nullptr, 16);
-    map.offset = std::stoull(offset, nullptr, 16);
-    map.path = path;
-    m.maps_.push_back(std::move(map));
+    auto start = whole_number(std::string_view(range).substr(0, dash), 16);
+    auto end = whole_number(std::string_view(range).substr(dash + 1), 16);
+    auto off = whole_number(offset, 16);
+    auto d = parse_maps_dev(dev);
+    auto ino = whole_number(inode, 10);
+    if (!start || !end || !off || !d || !ino || *end <= *start) continue;
+    m.maps_.push_back({*start, *end, *off, *d, *ino, std::move(path)});
   }
   std::sort(m.maps_.begin(), m.maps_.end(),
             [](const Mapping& a, const Mapping& b) { return a.start < b.start; });

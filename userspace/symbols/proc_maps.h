@@ -15,12 +15,16 @@ namespace fscost {
 struct Mapping {
   std::uint64_t start = 0, end = 0;  // [start, end)
   std::uint64_t offset = 0;          // file offset of `start`
-  std::string path;                  // backing file; empty or "[...]" for anonymous
+  dev_t dev = 0;                     // the mapped inode's, as makedev(major, minor)
+  std::uint64_t inode = 0;
+  // The file's name when the maps were read, " (deleted)" and all: a label
+  // for frames, never opened (another file may have that name now).
+  std::string path;
 };
 
 struct FileOffset {
   const Mapping* mapping;
-  std::uint64_t offset;  // in mapping->path
+  std::uint64_t offset;  // in the mapped file
 };
 
 class ProcMaps {
@@ -36,5 +40,9 @@ class ProcMaps {
  private:
   std::vector<Mapping> maps_;  // sorted by start
 };
+
+// maps' "fd:01" (major:minor in hex, the minor up to 5 digits) as
+// makedev(); nullopt if it is not that.
+std::optional<dev_t> parse_maps_dev(const std::string& text);
 
 }  // namespace fscost

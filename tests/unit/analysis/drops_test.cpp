@@ -86,7 +86,9 @@ TEST(Drops, UserspaceCountersFollowTheBpfOnes) {
   std::vector<std::string_view> rest;
   for (std::size_t i = kBpfDropCount; i < drop_counters().size(); ++i)
     rest.push_back(drop_counters()[i].name);
-  EXPECT_EQ(rest, (std::vector<std::string_view>{"prog_missed", "folded_rounded_to_zero",
+  EXPECT_EQ(rest, (std::vector<std::string_view>{"prog_missed", "user_mapping_not_regular",
+                                                 "user_mapping_replaced", "user_mapping_too_large",
+                                                 "user_mapping_unreadable", "folded_rounded_to_zero",
                                                  "perf_no_stack", "perf_truncated_stack",
                                                  "pprof_negative_values",
                                                  "pprof_frames_capped",

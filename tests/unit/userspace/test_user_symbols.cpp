@@ -1,8 +1,10 @@
 #include <gtest/gtest.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <sstream>
 
+#include "symbols/mapped_file.h"
 #include "symbols/proc_maps.h"
 #include "symbols/user_symbols.h"
 
@@ -31,6 +33,53 @@ TEST(ProcMaps, KeepsExecutableFileMappingsAndResolvesOffsets) {
   EXPECT_EQ(fo->offset, 0x28010u);
   EXPECT_FALSE(m.resolve(0x55d0a0000010));  // not executable
   EXPECT_FALSE(m.resolve(0x1000));
+}
+
+// The identity a mapped file must still have when it is opened: maps
+// prints the kernel's dev_t as hex major:minor (12 and 20 bits), the inode
+// in decimal, and a deleted file's name with " (deleted)" (or a name with
+// spaces) as the rest of the line.
+TEST(ProcMaps, ParsesDeviceAndInode) {
+  std::istringstream in(
+      "1000-2000 r-xp 00000000 fd:01 123 /usr/bin/fsops\n"
+      "3000-4000 r-xp 00001000 103:a0 18446744073709551615 /lib/lib z.so (deleted)\n"
+      "5000-6000 r-xp 00000000 fff:fffff 7 /big/minor\n"
+      "7000-8000 r-xp 00000000 1000:00 7 /major/too/big\n"
+      "9000-a000 r-xp 00000000 08:01 12x /inode/not/decimal\n"
+      "b000-c000 r-xp 00000000 0801 12 /no/colon\n"
+      "d000-e000 r-xp 00000000 08:g1 12 /minor/not/hex\n"
+      "f000-e000 r-xp 00000000 08:01 12 /end/before/start\n");
+  ProcMaps m = ProcMaps::parse(in);
+  ASSERT_EQ(m.mappings().size(), 3u);
+  EXPECT_EQ(m.mappings()[0].dev, makedev(0xfd, 0x01));
+  EXPECT_EQ(m.mappings()[0].inode, 123u);
+  EXPECT_EQ(m.mappings()[1].dev, makedev(0x103, 0xa0));
+  EXPECT_EQ(m.mappings()[1].inode, 18446744073709551615u);
+  EXPECT_EQ(m.mappings()[1].path, "/lib/lib z.so (deleted)");
+  EXPECT_EQ(m.mappings()[1].offset, 0x1000u);
+  EXPECT_EQ(m.mappings()[2].dev, makedev(0xfff, 0xfffff));
+  EXPECT_EQ(parse_maps_dev("00:00"), makedev(0, 0));
+  EXPECT_EQ(parse_maps_dev("fd:01"), makedev(253, 1));
+  for (const char* bad : {"", ":", "fd:", ":01", "fd01", "-1:01", "fd:01:02", "1000:0", "0:100000"})
+    EXPECT_FALSE(parse_maps_dev(bad)) << bad;
+}
+
+// This test's own binary, as the symbolizer pins it: through
+// /proc/self/map_files, with the dev and inode its maps line gives.
+TEST(MappedFile, PinsThisProgramsTextAndRefusesAnotherIdentity) {
+  auto maps = ProcMaps::read(getpid());
+  ASSERT_TRUE(maps);
+  auto fo = maps->resolve(reinterpret_cast<std::uint64_t>(&fscost_test_marker_function));
+  ASSERT_TRUE(fo);
+  auto pinned = pin_mapped_file(getpid(), *fo->mapping);
+  ASSERT_TRUE(std::holds_alternative<UniqueFd>(pinned));
+  EXPECT_TRUE(open_pinned(std::get<UniqueFd>(pinned)));
+  Mapping other = *fo->mapping;
+  other.inode += 1;
+  auto refused = pin_mapped_file(getpid(), other);
+  ASSERT_TRUE(std::holds_alternative<MapRefusal>(refused));
+  EXPECT_EQ(std::get<MapRefusal>(refused), MapRefusal::Replaced);
+  EXPECT_EQ(refusal_counter(MapRefusal::Replaced), "user_mapping_replaced");
 }
 
 TEST(UserSymbolizer, NamesAFunctionOfThisProcess) {
