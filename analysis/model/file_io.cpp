@@ -14,6 +14,8 @@
 #include <system_error>
 #include <utility>
 
+#include "model/fd.h"
+
 namespace fscost {
 
 namespace {
@@ -27,50 +29,41 @@ Error write_error(std::string_view what, const std::string& path, int err) {
   return Error{fmt::format("cannot {} '{}': {}", what, path, errno_text(err)), kWriteHint};
 }
 
-// Owns a file descriptor.
-class Fd {
- public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  Fd(Fd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
-  Fd& operator=(Fd&&) = delete;
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  int get() const { return fd_; }
-  // Closes now and reports the error (NFS reports write errors at close).
-  int close() { return ::close(std::exchange(fd_, -1)); }
-
- private:
-  int fd_;
-};
-
-// A temporary file beside the target, removed unless kept.
+// A temporary file `name` in the directory `dir` (not owned), removed unless
+// kept; `shown` names it in messages.
 class TempFile {
  public:
-  TempFile(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
-  TempFile(TempFile&& o) noexcept : path_(std::exchange(o.path_, {})), fd_(std::move(o.fd_)) {}
+  TempFile(int dir, std::string name, std::string shown, int fd)
+      : dir_(dir), name_(std::move(name)), shown_(std::move(shown)), fd_(fd) {}
+  TempFile(TempFile&& o) noexcept
+      : dir_(o.dir_), name_(std::exchange(o.name_, {})), shown_(std::move(o.shown_)),
+        fd_(std::move(o.fd_)) {}
   ~TempFile() {
-    if (!path_.empty()) ::unlink(path_.c_str());
+    if (!name_.empty()) ::unlinkat(dir_, name_.c_str(), 0);
   }
-  const std::string& path() const { return path_; }
+  const std::string& name() const { return name_; }
+  const std::string& path() const { return shown_; }
   Fd& fd() { return fd_; }
-  void keep() { path_.clear(); }
+  void keep() { name_.clear(); }
 
  private:
-  std::string path_;
+  int dir_;
+  std::string name_, shown_;
   Fd fd_;
 };
 
 // O_EXCL with a unique name rather than mkstemp so the kernel applies the
-// umask to mode 0666, as for any file the user creates.
-Result<TempFile> create_temp_beside(const std::string& target) {
+// umask to mode 0666, as for any file the user creates. O_EXCL creates a new
+// file or fails: a name someone planted (a symlink too) is never opened.
+Result<TempFile> create_temp_beside(int dir, const std::string& name, const std::string& shown) {
   auto salt =
       static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
   for (int attempt = 0;; ++attempt) {
-    std::string tmp = fmt::format("{}.tmp.{}.{:x}", target, ::getpid(), salt + attempt);
-    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd >= 0) return TempFile(std::move(tmp), fd);
-    if (errno != EEXIST || attempt == 100) return write_error("create temporary file", tmp, errno);
+    std::string suffix = fmt::format(".tmp.{}.{:x}", ::getpid(), salt + attempt);
+    std::string tmp = name + suffix;
+    int fd = ::openat(dir, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd >= 0) return TempFile(dir, std::move(tmp), shown + suffix, fd);
+    if (errno != EEXIST || attempt == 100) return write_error("create temporary file", shown + suffix, errno);
   }
 }
 
@@ -86,18 +79,6 @@ Status write_all_and_sync(TempFile& t, std::string_view data) {
   return std::monostate{};
 }
 
-// Makes the rename itself durable.
-Status sync_parent_dir(const std::string& path) {
-  std::filesystem::path dir = std::filesystem::path(path).parent_path();
-  if (dir.empty()) dir = ".";
-  Fd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (fd.get() < 0 || ::fsync(fd.get()) != 0)
-    return Error{fmt::format("wrote '{}', but cannot sync its directory '{}': {}", path,
-                             dir.string(), errno_text(errno)),
-                 kWriteHint};
-  return std::monostate{};
-}
-
 const char* file_kind(mode_t m) {
   if (S_ISCHR(m)) return "a character device";
   if (S_ISBLK(m)) return "a block device";
@@ -110,16 +91,31 @@ const char* file_kind(mode_t m) {
 
 // Only a regular file may be replaced: rename() over a device node or a
 // symlink would replace the node itself.
-Status replaceable(const std::string& path) {
+Status replaceable(int dir, const std::string& name, const std::string& shown) {
   struct stat st {};
-  if (::lstat(path.c_str(), &st) != 0) {
+  if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
     if (errno == ENOENT) return std::monostate{};
-    return write_error("check", path, errno);
+    return write_error("check", shown, errno);
   }
   if (S_ISREG(st.st_mode)) return std::monostate{};
-  return Error{fmt::format("'{}' exists and is {}; fscost replaces only regular files", path,
+  return Error{fmt::format("'{}' exists and is {}; fscost replaces only regular files", shown,
                            file_kind(st.st_mode)),
                "write to a new file name (or `-` where the command allows standard output)"};
+}
+
+// "dir/name" → {"dir", "name"}; {"", "name"} for a bare name.
+std::pair<std::string, std::string> split_file(const std::string& path) {
+  std::filesystem::path p(path);
+  return {p.parent_path().string(), p.filename().string()};
+}
+
+Result<HeldDir> open_parent(const std::string& path) {
+  auto [dir, name] = split_file(path);
+  if (name.empty() || name == "." || name == "..")
+    return Error{fmt::format("cannot write '{}': not a file name", path), "give a file name"};
+  auto held = open_dir(dir.empty() ? "." : dir);
+  if (!held) return held.error();
+  return HeldDir(held.value().release(), dir);
 }
 
 constexpr const char* kReadHint = "check the path and its permissions";
@@ -203,20 +199,23 @@ Error input_too_large(std::string_view what, const std::string& path, std::size_
 
 Status check_output_path(const std::string& path) {
   if (path.empty()) return Error{"empty output path", "give a file name"};
-  if (auto s = replaceable(path); !s) return s;
   std::filesystem::path dir = std::filesystem::path(path).parent_path();
   if (dir.empty()) dir = ".";
   struct stat st {};
-  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))  // for the message only
     return Error{fmt::format("cannot write '{}': its directory '{}' does not exist", path,
                              dir.string()),
                  "create the directory first, or choose another path"};
-  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+  auto held = open_parent(path);
+  if (!held) return held.error();
+  const int fd = held.value().fd();
+  if (auto s = replaceable(fd, split_file(path).second, path); !s) return s;
+  if (::faccessat(fd, ".", W_OK | X_OK, 0) != 0)
     return Error{fmt::format("cannot write '{}': directory '{}': {}", path, dir.string(),
                              errno_text(errno)),
                  kWriteHint};
   struct statvfs vfs {};
-  if (::statvfs(dir.c_str(), &vfs) == 0 &&
+  if (::fstatvfs(fd, &vfs) == 0 &&
       static_cast<unsigned long long>(vfs.f_bavail) * vfs.f_frsize < (1ull << 20))
     return Error{fmt::format("cannot write '{}': {} has less than 1 MiB free", path,
                              dir.string()),
@@ -246,15 +245,27 @@ Result<std::string> read_whole_file(const std::string& path, std::string_view wh
   }
 }
 
-Status write_file_atomic(std::string_view data, const std::string& path) {
-  if (auto s = replaceable(path); !s) return s;
-  auto tmp = create_temp_beside(path);
+Status write_file_atomic(std::string_view data, const HeldDir& dir, const std::string& name) {
+  const std::string shown = dir.shown(name);
+  if (auto s = replaceable(dir.fd(), name, shown); !s) return s;
+  auto tmp = create_temp_beside(dir.fd(), name, shown);
   if (!tmp) return tmp.error();
   if (auto s = write_all_and_sync(tmp.value(), data); !s) return s;
-  if (::rename(tmp.value().path().c_str(), path.c_str()) != 0)
-    return write_error("rename temporary file over", path, errno);
+  if (::renameat(dir.fd(), tmp.value().name().c_str(), dir.fd(), name.c_str()) != 0)
+    return write_error("rename temporary file over", shown, errno);
   tmp.value().keep();
-  return sync_parent_dir(path);
+  // Makes the rename itself durable.
+  if (::fsync(dir.fd()) != 0)
+    return Error{fmt::format("wrote '{}', but cannot sync its directory '{}': {}", shown,
+                             dir.shown().empty() ? "." : dir.shown(), errno_text(errno)),
+                 kWriteHint};
+  return std::monostate{};
+}
+
+Status write_file_atomic(std::string_view data, const std::string& path) {
+  auto dir = open_parent(path);
+  if (!dir) return dir.error();
+  return write_file_atomic(data, dir.value(), split_file(path).second);
 }
 
 }  // namespace fscost

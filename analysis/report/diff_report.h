@@ -74,9 +74,11 @@ struct DiffHtmlOptions {
 std::string render_diff_html(const Diff& d, const RunSet& a, const RunSet& b,
                              const DiffHtmlOptions& opt = {});
 
-// DIR/summary.txt, DIR/tables.txt, DIR/summary.json, DIR/report.html (DIR created if
-// missing), and with json.all_functions DIR/functions.json, each written
-// atomically.
+// DIR/summary.txt, DIR/tables.txt, DIR/summary.json, DIR/report.html, and
+// with json.all_functions DIR/functions.json, each written atomically
+// through DIR held open (claim_output_dir: made with its parents if
+// missing; an existing DIR only if a real directory of this user's and, as
+// root, not writable by others).
 Status write_diff_outputs(const Diff& d, const RunSet& a, const RunSet& b, const std::string& dir,
                           const DiffHtmlOptions& opt = {}, const DiffJsonOptions& json = {});
 

@@ -130,6 +130,10 @@ TEST_F(HardeningTest, OutputDirectoryRenamedAwayStillGetsTheFiles) {
   EXPECT_EQ(slurp(base_ + "/moved/summary.txt"), "the summary\n");
   EXPECT_TRUE(fs::exists(base_ + "/moved/runs/a/run-00.out"));
   EXPECT_EQ(dir.value().shown(dir.value().path() + "/summary.txt"), out + "/summary.txt");
+  // In a message, every one; a longer descriptor number is another's.
+  const std::string io = dir.value().path();
+  EXPECT_EQ(dir.value().shown("cannot read " + io + "/a: x; " + io + "/b; " + io + "7/c"),
+            "cannot read " + out + "/a: x; " + out + "/b; " + io + "7/c");
 }
 
 // A loop device fscost did not make, holding a filesystem: no spec word and

@@ -359,20 +359,26 @@ int run_compare_with(CompareOptions o, const std::string& command, const AfterRu
   o.output = out.path();
   Session s{o, {}, {}, out};
   s.ctx.opts = &o;
+  s.ctx.out = &out;
   check_workload(o, s.ctx);
   s.outcome.plan = make_plan(o.threads, o.runs, o.order, o.order_seed,
                              static_cast<int>(o.configs.size()));
   install_compare_signal_handlers();
+  // An error naming a file under -o names it as the user gave it.
   try {
-    measure(s);
-  } catch (const Interrupted&) {
-    fmt::print(stderr, "fscost {}: interrupted before the first run; nothing recorded\n", command);
-    return 128 + compare_stop_signal();
+    try {
+      measure(s);
+    } catch (const Interrupted&) {
+      fmt::print(stderr, "fscost {}: interrupted before the first run; nothing recorded\n", command);
+      return 128 + compare_stop_signal();
+    }
+    // Storage is gone; an impatient second ^C may now end us at once.
+    for (int sig : kCompareStopSignals) ::signal(sig, SIG_DFL);
+    ::signal(SIGPIPE, SIG_IGN);  // a closed stdout: EPIPE, the files are written already
+    return then(o, s.outcome, out);
+  } catch (const UserError& e) {
+    throw UserError(out.shown(e.what()), out.shown(e.hint()));
   }
-  // Storage is gone; an impatient second ^C may now end us at once.
-  for (int sig : kCompareStopSignals) ::signal(sig, SIG_DFL);
-  ::signal(SIGPIPE, SIG_IGN);  // a closed stdout: EPIPE, the files are written already
-  return then(o, s.outcome, out);
 }
 
 void add_compare(CLI::App& app, std::function<int()>& run) {

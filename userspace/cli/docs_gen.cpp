@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <ctime>
-#include <filesystem>
 #include <memory>
 
 #include "cli/help_format.h"
@@ -147,11 +146,11 @@ int generate(const CLI::App& app, const DocsArgs& a) {
   char date[32];
   std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
   if (!a.man_dir.empty()) {
-    std::filesystem::create_directories(a.man_dir);
+    HeldDir dir = take(open_dir(a.man_dir, true));
     std::vector<const CLI::App*> pages{&app};
     for (const CLI::App* s : visible_subcommands(&app)) pages.push_back(s);
     for (const CLI::App* page : pages)
-      take(write_file_atomic(man_page(page, date), a.man_dir + "/" + page_name(page) + ".1"));
+      take(write_file_atomic(man_page(page, date), dir, page_name(page) + ".1"));
   }
   if (!a.completion.empty()) take(write_file_atomic(bash_completion(app), a.completion));
   return 0;

@@ -5,7 +5,6 @@
 #include <fmt/ranges.h>
 
 #include <cmath>
-#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -331,9 +330,7 @@ Result<CompareOutputs> write_matrix_outputs(const CompareOptions& o, const Compa
   for (std::size_t c = 0; c < o.configs.size(); ++c) {
     if (c == o.baseline) continue;
     CompareOptions po = pair_options(o, c);
-    std::error_code ec;
-    std::filesystem::create_directories(po.output, ec);
-    if (ec) return Error{"cannot create " + po.output + ": " + ec.message(), {}};
+    if (auto dir = claim_output_dir(po.output); !dir) return dir.error();
     auto w = write_compare_outputs(po, pair_outcome(o, out, c));
     if (!w) return w.error();
     firsts[c] = w.value().has_diff ? first_screen(w.value().text) : "  no complete pair.\n";

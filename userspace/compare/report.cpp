@@ -57,9 +57,10 @@ std::pair<RunSet, RunSet> load_sides(const CompareOptions& o, const CompareOutco
   for (const RunResult& r : out.results) {
     if (!r.ok() || r.plan.threads != threads) continue;
     RunSet& set = r.plan.config == 0 ? sides.first : sides.second;
-    std::string path = o.output + "/" + r.profile;
-    set.runs.push_back(take(read_profile(path)));
-    set.sources.push_back(path);
+    set.runs.push_back(take(read_profile(o.output + "/" + r.profile)));
+    // As the reports show it: relative to -o DIR, never the held
+    // directory's /proc/self/fd/N.
+    set.sources.push_back(r.profile);
   }
   return sides;
 }

@@ -24,6 +24,7 @@
 #include "io/profile_io.h"
 #include "system/fs_device.h"
 #include "system/memory.h"
+#include "system/owned_dir.h"
 #include "system/ramdisk.h"
 #include "system/subprocess.h"
 #include "system/sys_util.h"  // read_mountinfo
@@ -363,10 +364,10 @@ RunResult execute_run(const RunContext& ctx, const PlannedRun& run,
   RunResult r;
   r.plan = run;
   RunFiles f = run_files(*ctx.opts, run);
-  std::error_code ec;
-  std::filesystem::create_directories(f.dir, ec);
-  if (ec) {
-    r.error = "cannot create " + f.dir + ": " + ec.message();
+  // Inside the held -o, each component opened without following a link.
+  if (auto dir = open_dir(f.dir, true); !dir) {
+    r.error = dir.error().message;
+    if (ctx.out) r.error = ctx.out->shown(r.error);
     return r;
   }
   std::optional<Profile> p = record_one(ctx, f, r, tick);
@@ -377,8 +378,9 @@ RunResult execute_run(const RunContext& ctx, const PlannedRun& run,
   }
   if (r.error.empty() && !p) r.error = "the run recorded no profile";
   judge(ctx, f, r, p);
+  if (ctx.out) r.error = ctx.out->shown(r.error);
   auto meta = write_file_atomic(dump_json(run_json(r, *ctx.opts), 2) + "\n", f.meta);
-  if (!meta && r.error.empty()) r.error = meta.error().message;
+  if (!meta && r.error.empty()) r.error = ctx.out ? ctx.out->shown(meta.error().message) : meta.error().message;
   return r;
 }
 

@@ -30,6 +30,7 @@ inline constexpr int kCompareStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, 
 
 class Recorder;
 class CompareStorage;
+class OwnedDir;  // system/owned_dir.h
 
 struct RunContext {
   const CompareOptions* opts = nullptr;
@@ -37,6 +38,9 @@ struct RunContext {
   std::string workload_exe;      // fscost-workload (built-in workloads)
   std::string device;        // formatted every run
   const CompareStorage* storage = nullptr;  // re-checked before every mkfs
+  // -o, held (opts->output is its /proc/self/fd/N): errors name its files
+  // by the user's path (OwnedDir::shown).
+  const OwnedDir* out = nullptr;
   // Per configuration: "mkfs.xfs version 6.15.0", "mke2fs 1.47.0 (5-Feb-2023)".
   std::vector<std::string> mkfs_version;
   // fscost's own probe time per traced operation, from each configuration's

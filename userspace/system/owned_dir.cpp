@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <filesystem>
 #include <memory>
@@ -55,10 +56,13 @@ Result<OwnedDir> OwnedDir::claim(const std::string& path, const std::string& wha
   auto [parent_path, name] = split_last(path);
   if (name.empty() || name == "." || name == "..")
     return dir_error(what, path, "is not a directory fscost can make", "give a new directory");
-  UniqueFd parent(::open(parent_path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
-  if (!parent)
-    return dir_error(what, path, "cannot be made: " + parent_path + ": " + errno_text(),
+  // The parent's path is walked without another user's symlinks: a link a
+  // user planted above DIR would otherwise place it wherever they chose.
+  auto held = open_dir(parent_path);
+  if (!held)
+    return dir_error(what, path, "cannot be made: " + held.error().message,
                      "create its parent directory first");
+  UniqueFd parent(held.value().release());
   bool created = ::mkdirat(parent.get(), name.c_str(), 0777) == 0;
   if (!created && errno != EEXIST)
     return dir_error(what, path, "cannot be made: " + errno_text(), errno_hint(errno));
@@ -86,8 +90,9 @@ Result<OwnedDir> OwnedDir::claim(const std::string& path, const std::string& wha
 
 Result<OwnedDir> OwnedDir::open_private(const std::string& path, mode_t mode) {
   auto [parent_path, name] = split_last(path);
-  UniqueFd parent(::open(parent_path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
-  if (!parent) return dir_error("directory", path, "cannot be made: " + errno_text(), {});
+  auto held = open_dir(parent_path);
+  if (!held) return dir_error("directory", path, "cannot be made: " + held.error().message, {});
+  UniqueFd parent(held.value().release());
   bool created = ::mkdirat(parent.get(), name.c_str(), mode) == 0;
   if (!created && errno != EEXIST)
     return dir_error("directory", path, "cannot be made: " + errno_text(), errno_hint(errno));
@@ -124,8 +129,15 @@ OwnedDir::~OwnedDir() {
 }
 
 std::string OwnedDir::shown(const std::string& io) const {
-  if (io.rfind(io_, 0) != 0) return io;
-  return shown_ + io.substr(io_.size());
+  std::string out;
+  std::size_t from = 0;
+  for (std::size_t at; (at = io.find(io_, from)) != std::string::npos; from = at + io_.size()) {
+    // "/proc/self/fd/4" is not "/proc/self/fd/42"'s start.
+    std::size_t end = at + io_.size();
+    bool whole = end == io.size() || !std::isdigit(static_cast<unsigned char>(io[end]));
+    out.append(io, from, at - from).append(whole ? shown_ : io_);
+  }
+  return out.append(io, from);
 }
 
 void OwnedDir::remove_all() {

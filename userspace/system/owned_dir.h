@@ -38,7 +38,8 @@ class OwnedDir {
   // The path to do I/O through: "/proc/self/fd/N", the held directory.
   const std::string& path() const { return io_; }
   int fd() const { return fd_.get(); }
-  // `io` with path() replaced by shown(), for messages.
+  // `io` (a path, a message, a page) with every path() in it replaced by
+  // shown(): the held directory's /proc/self/fd/N is no name of the user's.
   std::string shown(const std::string& io) const;
 
   // Removes the directory on destruction if fscost made it and it is still

@@ -6,10 +6,8 @@
 // sections. write_diff_outputs puts it next to the text and JSON.
 #include <fmt/format.h>
 
-#include <filesystem>
 #include <iterator>
 #include <nlohmann/json.hpp>
-#include <system_error>
 
 #include "report/diff_report.h"
 #include "report/diff/html_graphs.h"
@@ -183,21 +181,21 @@ std::string render_diff_html(const Diff& d, const RunSet& a, const RunSet& b,
 
 Status write_diff_outputs(const Diff& d, const RunSet& a, const RunSet& b, const std::string& dir,
                           const DiffHtmlOptions& opt, const DiffJsonOptions& json_opt) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec)
-    return Error{fmt::format("cannot create output directory {}: {}", dir, ec.message()),
-                 "give -o a directory you can write to"};
-  auto path = [&](std::string_view name) { return (std::filesystem::path(dir) / name).string(); };
+  // Made, or taken only if this user's (and private, as root), then held:
+  // every file is written through the descriptor, none through a path a
+  // user's symlink could re-point (file_io.h, claim_output_dir).
+  auto out = claim_output_dir(dir);
+  if (!out) return out.error();
   std::string json = diff_json_text(d);
   for (const auto& [name, data] : {std::pair{"summary.txt", render_diff_summary(d)},
                                    {"tables.txt", render_diff_text(d)},
                                    {"summary.json", std::move(json)},
                                    {"report.html", render_diff_html(d, a, b, opt)}}) {
-    Status s = write_file_atomic(data, path(name));
+    Status s = write_file_atomic(data, out.value(), name);
     if (!s) return s;
   }
-  if (json_opt.all_functions) return write_file_atomic(diff_functions_json_text(d), path("functions.json"));
+  if (json_opt.all_functions)
+    return write_file_atomic(diff_functions_json_text(d), out.value(), "functions.json");
   return std::monostate{};
 }
 
