@@ -8,6 +8,7 @@
 #include <set>
 
 #include "io/profile_json.h"
+#include "model/json_writer.h"
 
 namespace fscost {
 
@@ -361,7 +362,7 @@ std::string serialize_profile(const Profile& p) {
                {"samples_total", p.samples_total},
                {"drops", p.drops}};
   doc.update(extra);
-  return doc.dump(-1, ' ', false, ojson::error_handler_t::replace) + "\n";
+  return dump_json(doc) + "\n";
 }
 
 Status write_profile_atomic(const Profile& p, const std::string& path) {

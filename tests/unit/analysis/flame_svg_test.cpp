@@ -128,6 +128,12 @@ TEST(FlameSvg, NamesAreEscaped) {
   EXPECT_NE(svg.find("&quot;q&apos;&quot; (2"), std::string::npos);
   // Control characters and invalid UTF-8 cannot appear in XML at all.
   EXPECT_NE(svg.find("bad\xEF\xBF\xBD\xEF\xBF\xBD (1"), std::string::npos);
+  // Nor C1 controls (CSI is U+009B), which XML allows: an SVG may be
+  // printed to a terminal (-o -). Other UTF-8 stays.
+  auto c1 = render_svg(folded("csi\xc2\x9b" "31m\xc2\x80 \xe2\x82\xac 1\n"), {});
+  EXPECT_EQ(c1.find("\xc2\x9b"), std::string::npos);
+  EXPECT_EQ(c1.find("\xc2\x80"), std::string::npos);
+  EXPECT_NE(c1.find("csi\xEF\xBF\xBD" "31m\xEF\xBF\xBD \xe2\x82\xac (1"), std::string::npos);
   SvgOptions o;
   o.title = "</svg><script>&";
   EXPECT_EQ(xml_problem(render_svg(folded("x 1\n"), o)), "");
