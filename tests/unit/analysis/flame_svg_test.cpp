@@ -139,6 +139,41 @@ TEST(FlameSvg, NamesAreEscaped) {
   EXPECT_EQ(xml_problem(render_svg(folded("x 1\n"), o)), "");
 }
 
+// Values whose total cannot be scaled to pixels: a folded count of 5e-324
+// made the scale infinite and a width cast to a character count undefined;
+// counts of 1e308 add up to infinity. Refused with a clear error; tiny but
+// drawable totals still draw.
+TEST(FlameSvg, TotalsThatCannotBeScaledAreRefused) {
+  auto refused = [](const std::string& text) -> std::string {
+    try {
+      render_svg(folded(text), {});
+    } catch (const UserError& e) {
+      return e.what();
+    }
+    return "drawn";
+  };
+  EXPECT_EQ(refused("a;b 5e-324\n"),
+            "cannot draw the flame graph: the values add up to 5e-324, below 1e-300, too small "
+            "to scale to pixels");
+  EXPECT_EQ(refused("a;b 1e-310\na;c 1e-305\n"),
+            "cannot draw the flame graph: the values add up to 1.00001e-305, below 1e-300, too "
+            "small to scale to pixels");
+  EXPECT_EQ(refused("a;b 1e308\na;c 1e308\n"),
+            "cannot draw the flame graph: the values add up to inf, beyond the largest number "
+            "(1.79769e+308)");
+  EXPECT_EQ(refused("a;b 1e-300\n"), "drawn");
+  EXPECT_EQ(refused("a;b 1e308\n"), "drawn");
+  EXPECT_EQ(refused("a;b 0\n"), "drawn");  // "no samples"
+  // A differential graph checks both sides, whichever sets the widths.
+  DiffOptions d;
+  EXPECT_THROW(render_diff_svg(folded("a;b 1e308\na;c 1e308\n"), folded("a;b 1\n"), d),
+               UserError);
+  EXPECT_THROW(render_diff_svg(folded("a;b 1\n"), folded("a;b 5e-324\n"), d), UserError);
+  d.width = DiffWidth::A;
+  EXPECT_THROW(render_diff_svg(folded("a;b 1\n"), folded("a;b 1e308\na;b 1e308\n"), d), UserError);
+  EXPECT_EQ(xml_problem(render_diff_svg(folded("a;b 1e-300\n"), folded("a;b 2e-300\n"), d)), "");
+}
+
 TEST(FlameSvg, XmlCheckerCatchesProblems) {
   EXPECT_EQ(xml_problem("<a><b/></a>"), "");
   EXPECT_NE(xml_problem("<a><b></a>"), "");
