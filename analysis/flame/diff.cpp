@@ -139,7 +139,11 @@ class DiffGraph::Impl {
   Impl(FlameNode tree, DiffOptions opt)
       : root_(std::move(tree)),
         opt_(std::move(opt)),
-        spans_(flame::measure(root_, [this](const FlameNode& n) { return width_of(n, opt_.width); })) {}
+        spans_(flame::measure(root_, [this](const FlameNode& n) { return width_of(n, opt_.width); })) {
+    // Both sides, whichever sets the widths: the tooltips and colours show each.
+    flame::require_drawable(root_.value, "A's values");
+    flame::require_drawable(root_.value_b, "B's values");
+  }
 
   std::string render(double min_width_px);
   std::size_t size(double min_width_px);

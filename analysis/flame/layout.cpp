@@ -3,7 +3,12 @@
 // size.
 #include "flame/layout.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
+
+#include "model/result.h"
 
 namespace fscost::flame {
 
@@ -29,6 +34,7 @@ class Placer {
   Layout run(const FlameNode& root, double avail_px) {
     out_.nodes = spans_.size();
     out_.total = spans_.empty() ? 0 : spans_[0].span;
+    require_drawable(out_.total, "the values");
     if (out_.total <= 0) return std::move(out_);
     scale_ = avail_px / out_.total;
     place(root, kNoParent, 0, 0);
@@ -63,6 +69,19 @@ class Placer {
 };
 
 }  // namespace
+
+void require_drawable(double total, std::string_view what) {
+  if (!std::isfinite(total))
+    throw UserError(fmt::format("cannot draw the flame graph: {} add up to {}, beyond the largest "
+                                "number ({:g})",
+                                what, total, std::numeric_limits<double>::max()),
+                    "a folded file's counts are samples or time: scale them down");
+  if (total > 0 && total < kMinTotal)
+    throw UserError(fmt::format("cannot draw the flame graph: {} add up to {}, below {:g}, too "
+                                "small to scale to pixels",
+                                what, total, kMinTotal),
+                    "a folded file's counts are samples or time: scale them up");
+}
 
 Spans measure(const FlameNode& root, const std::function<double(const FlameNode&)>& width) {
   Spans out;

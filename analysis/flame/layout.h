@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <functional>
 #include <limits>
+#include <string_view>
 #include <vector>
 
 #include "flame/flamegraph.h"
@@ -38,6 +39,18 @@ struct Span {
 };
 using Spans = std::vector<Span>;  // by the node's pre-order number
 
+// The smallest total a graph is drawn at: scaling a total below it to a
+// width (avail_px / total) could overflow to infinity, and the widths
+// and positions with it (a folded count of 5e-324 did; an infinite width
+// cast to a character count is undefined).
+inline constexpr double kMinTotal = 1e-300;
+
+// Throws UserError unless values that add up to `total` can be drawn:
+// `total` is finite (folded counts of 1e308 add up to infinity), and 0 or
+// at least kMinTotal. `what` names them in the message ("the values", "A's
+// values").
+void require_drawable(double total, std::string_view what);
+
 // Each node's span: `width(n)` is the value that sets n's width; a frame
 // spans max(width(n), sum of its children's spans), so children always fit
 // under their parent (a diff can borrow the other side's width for a
@@ -46,7 +59,8 @@ using Spans = std::vector<Span>;  // by the node's pre-order number
 Spans measure(const FlameNode& root, const std::function<double(const FlameNode&)>& width);
 
 // The frames `avail_px` wide at `spans` (measure(root, ...)). Frames
-// narrower than `min_px` are pruned with their subtrees.
+// narrower than `min_px` are pruned with their subtrees. Throws as
+// require_drawable does for the root's span.
 Layout layout(const FlameNode& root, const Spans& spans, double avail_px, double min_px);
 
 // layout(root, measure(root, width), avail_px, min_px).

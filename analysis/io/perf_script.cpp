@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <deque>
 #include <map>
 #include <set>
 #include <tuple>
@@ -39,10 +40,16 @@ struct Token {
   std::size_t pos;  // offset in the line
 };
 
+// A header's timestamp comes within its first few tokens (a comm holds at
+// most 15 bytes): the rest of the line is never split, so a line of a
+// million blanks costs no million tokens.
+constexpr std::size_t kHeaderTokens = 32;
+
 std::vector<Token> tokens(std::string_view line) {
   std::vector<Token> out;
   std::size_t i = 0;
-  while ((i = line.find_first_not_of(kBlanks, i)) != std::string_view::npos) {
+  while (out.size() < kHeaderTokens &&
+         (i = line.find_first_not_of(kBlanks, i)) != std::string_view::npos) {
     auto end = std::min(line.find_first_of(kBlanks, i), line.size());
     out.push_back({line.substr(i, end - i), i});
     i = end;
@@ -89,6 +96,34 @@ struct Frame {
   // "(dso)" group was cut (a file cut short, a line-length limit).
   bool truncated = false;
 };
+
+// A sample's frames, cut while they are read (io/depth_cut.h): perf prints
+// the leaf first, so the outermost frames, the ones a cut keeps, are the
+// last read, and each of the kernel and user lists keeps only the last
+// kReadDepth it was given. A stack deeper than that is classified by those
+// (no kernel stack is: the kernel's own stack holds far fewer frames).
+struct SampleFrames {
+  std::deque<std::string> kernel, user;  // leaf first, the outermost kReadDepth of each
+  bool any = false;
+  bool leaf_kernel = false;  // the first frame read
+  bool truncated = false;    // a frame line was cut (Frame::truncated)
+  bool kthread = false;      // a "kthread" kernel frame, cut or not
+
+  void add(Frame f) {
+    if (!any) leaf_kernel = f.kernel;
+    any = true;
+    truncated = truncated || f.truncated;
+    kthread = kthread || (f.kernel && f.name == "kthread");
+    auto& list = f.kernel ? kernel : user;
+    list.push_back(std::move(f.name));
+    if (list.size() > kReadDepth) list.pop_front();
+  }
+};
+
+// Outermost first, as a profile stores stacks.
+std::vector<std::string> outermost_first(std::deque<std::string>& leaf_first) {
+  return {std::make_move_iterator(leaf_first.rbegin()), std::make_move_iterator(leaf_first.rend())};
+}
 
 struct Header {
   std::string comm;
@@ -171,9 +206,11 @@ class Importer {
   Profile p_;
   bool in_sample_ = false;
   Header cur_;
-  std::vector<Frame> frames_;  // leaf first, as perf prints them
+  SampleFrames frames_;
   std::set<std::string> events_;
-  std::map<std::tuple<SampleKind, std::string, std::vector<std::string>>, std::uint64_t> merged_;
+  // Stacks interned as they are merged: a sample's key costs a pointer,
+  // not a string per frame.
+  std::map<std::tuple<SampleKind, std::string, InternedStack>, std::uint64_t> merged_;
   std::map<std::uint64_t, std::uint64_t> periods_;  // period -> samples
   std::uint64_t no_stack_ = 0;
   std::uint64_t truncated_ = 0;  // samples with a cut frame line
@@ -234,8 +271,8 @@ void Importer::finish_sample() {
   in_sample_ = false;
   events_.insert(cur_.event);
   if (!opt_.event.empty() && !event_matches(cur_.event, opt_.event)) return;
-  if (frames_.empty()) {
-    if (auto f = parse_frame(cur_.rest)) frames_.push_back(*f);  // sample without callchain
+  if (!frames_.any) {
+    if (auto f = parse_frame(cur_.rest)) frames_.add(std::move(*f));  // sample without callchain
   }
   ++p_.samples_total;
   if (cur_.period) ++periods_[*cur_.period];
@@ -244,23 +281,22 @@ void Importer::finish_sample() {
   if (cur_.tid == 0) return;  // idle
   // A cut frame: its name and everything outside it (the syscall that
   // names the op) are lost, so the stack would be attributed wrongly.
-  if (std::any_of(frames_.begin(), frames_.end(), [](const Frame& f) { return f.truncated; })) {
+  if (frames_.truncated) {
     ++truncated_;
     return;
   }
-  if (frames_.empty()) {
+  if (!frames_.any) {
     ++no_stack_;
     return;
   }
-  std::vector<std::string> kernel, user;  // outermost first
-  for (auto it = frames_.rbegin(); it != frames_.rend(); ++it)
-    (it->kernel ? kernel : user).push_back(it->name);
+  std::vector<std::string> kernel = outermost_first(frames_.kernel),
+                           user = outermost_first(frames_.user);
   SampleKind kind;
   std::string name = cur_.comm;
   auto op = op_from_kernel_stack(kernel);
-  if (user.empty() && std::find(kernel.begin(), kernel.end(), "kthread") != kernel.end()) {
+  if (user.empty() && frames_.kthread) {
     kind = SampleKind::Kthread;
-  } else if (!frames_.front().kernel) {
+  } else if (!frames_.leaf_kernel) {
     kind = SampleKind::User;
     kernel = std::move(user);
   } else if (op) {
@@ -272,7 +308,7 @@ void Importer::finish_sample() {
   // Cut once the op is known: perf prints the leaf first, and the
   // outermost frames, the ones kept, are the last lines read.
   depth_cut_ += cut_depth(kernel);
-  merged_[{kind, std::move(name), std::move(kernel)}] += 1;
+  merged_[{kind, std::move(name), to_frames(kernel)}] += 1;
 }
 
 Result<Profile> Importer::run(std::string_view text) {
@@ -296,13 +332,13 @@ Result<Profile> Importer::run(std::string_view text) {
       if (!f)
         return error(no, fmt::format("not a stack frame: \"{}\"", trim(line).substr(0, 80)),
                      kHeaderHint);
-      frames_.push_back(std::move(*f));
+      frames_.add(std::move(*f));
     } else if (line.front() == '#' && !in_sample_) {
       comment(line);
     } else {
       finish_sample();  // samples without callchains have no blank line between them
       cur_ = Header{};
-      frames_.clear();
+      frames_ = {};
       if (auto e = parse_header(line, no, cur_)) return *e;
       in_sample_ = true;
     }
@@ -339,7 +375,7 @@ Result<Profile> Importer::result() {
   }
   for (auto& [key, count] : merged_) {
     auto& [kind, name, frames] = key;
-    p_.samples.push_back({kind, name, to_frames(frames), count});
+    p_.samples.push_back({kind, name, frames, count});
   }
   p_.drops["perf_no_stack"] = no_stack_;
   p_.drops["perf_truncated_stack"] = truncated_;

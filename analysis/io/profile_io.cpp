@@ -8,6 +8,7 @@
 #include <set>
 
 #include "io/profile_json.h"
+#include "model/json_writer.h"
 
 namespace fscost {
 
@@ -163,6 +164,9 @@ class WhereSax {
   std::optional<std::size_t> bad_byte;
   std::optional<std::string> bad_number_path, bad_number;
   bool integer = false;  // bad_number is an integer (beyond 64 bits), not a float
+  // Nested deeper than simdjson reads: the re-read stops there, so a file
+  // of ten million '[' costs no level each.
+  bool too_deep = false;
 
   bool null() { return value(); }
   bool boolean(bool) { return value(); }
@@ -221,6 +225,10 @@ class WhereSax {
     return true;
   }
   bool open(bool array) {
+    if (levels_.size() >= simdjson::DEFAULT_MAX_DEPTH) {
+      too_deep = true;
+      return false;
+    }
     levels_.push_back({array});
     return true;
   }
@@ -246,13 +254,19 @@ Error json_error(std::string_view text, const std::string& origin, simdjson::err
   } catch (const nlohmann::json::exception& e) {  // not expected: the handler takes every error
     return Error{fmt::format("{}: {}", origin, e.what()), kCorruptHint};
   }
+  bool object = text[text.find_first_not_of(" \t\r\n")] == '{';
+  if (where.too_deep && !object) return not_a_profile(origin);
+  if (where.too_deep)
+    return Error{fmt::format("{}: cannot read: nested deeper than {} levels", origin,
+                             simdjson::DEFAULT_MAX_DEPTH),
+                 kCorruptHint};
   if (where.bad_byte)
     return Error{fmt::format("{}: truncated or corrupt JSON at byte {}{}", origin, *where.bad_byte,
                              *where.bad_byte >= text.size() ? " (end of file)" : ""),
                  kCorruptHint};
   // Valid JSON that simdjson refuses. No profile field nests deep or holds
   // a number beyond 64 bits, so such a file is damaged or not a profile.
-  if (text[text.find_first_not_of(" \t\r\n")] != '{') return not_a_profile(origin);
+  if (!object) return not_a_profile(origin);
   if (where.bad_number)
     return Error{fmt::format("{}: {}: {} {} {}", origin, *where.bad_number_path,
                              where.integer ? "integer" : "number", shown_number(*where.bad_number),
@@ -348,7 +362,7 @@ std::string serialize_profile(const Profile& p) {
                {"samples_total", p.samples_total},
                {"drops", p.drops}};
   doc.update(extra);
-  return doc.dump(-1, ' ', false, ojson::error_handler_t::replace) + "\n";
+  return dump_json(doc) + "\n";
 }
 
 Status write_profile_atomic(const Profile& p, const std::string& path) {

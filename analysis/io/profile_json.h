@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -16,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "io/depth_cut.h"
 #include "model/frame.h"
 #include "model/profile.h"
 
@@ -228,17 +230,19 @@ inline Stack parse_frames(Checker& c, const Node& n) {
   return out;
 }
 
-// A stack stored as indexes into the frame table.
+// A stack stored as indexes into the frame table. Every index is checked,
+// but only the first kReadDepth are kept (io/depth_cut.h): parse_profile's
+// bound_stack_depth cuts the rest and counts the stack.
 inline Stack parse_stack(Checker& c, const Node& n, const Stack& frames) {
   Stack out;
-  out.reserve(Checker::size_hint(n));
+  out.reserve(std::min(Checker::size_hint(n), kReadDepth));
   c.each(n, [&](const Node& f) {
     std::uint64_t i = c.u64(f);
-    if (i < frames.size())
-      out.push_back(frames[i]);
-    else
+    if (i >= frames.size())
       c.fail(f,
              fmt::format("frame index {} out of range (frames has {} entries)", i, frames.size()));
+    else if (out.size() < kReadDepth)
+      out.push_back(frames[i]);
   });
   return out;
 }

@@ -24,6 +24,13 @@ constexpr std::array<bool, 256> kPlain = [] {
 
 bool plain(char c) { return kPlain[static_cast<unsigned char>(c)]; }
 
+// The `len`-byte UTF-8 character at s[i] is a C1 control, U+0080..U+009F
+// (0xC2 0x9B is CSI, as ESC [ is).
+bool is_c1(std::string_view s, std::size_t i, std::size_t len) {
+  return len == 2 && static_cast<unsigned char>(s[i]) == 0xC2 &&
+         static_cast<unsigned char>(s[i + 1]) <= 0x9F;
+}
+
 // Escapes s[i], which is not plain, into `out`; returns the bytes consumed.
 std::size_t escape_one(std::string& out, std::string_view s, std::size_t i) {
   switch (s[i]) {
@@ -46,9 +53,9 @@ std::size_t escape_one(std::string& out, std::string_view s, std::size_t i) {
       break;
   }
   std::size_t len = static_cast<unsigned char>(s[i]) >= 0x80 ? valid_utf8(s, i) : 0;
-  if (len == 0) {
+  if (len == 0 || is_c1(s, i, len)) {
     out += kReplacement;
-    return 1;
+    return std::max<std::size_t>(len, 1);
   }
   out.append(s.substr(i, len));
   return len;
@@ -107,18 +114,31 @@ std::size_t escaped_size(std::string_view s) {
 std::string terminal_safe(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
+  for (std::size_t i = 0; i < s.size();) {
     auto c = static_cast<unsigned char>(s[i]);
-    // C1 controls are U+0080..U+009F: 0xC2 0x80..0x9F in UTF-8.
-    if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
-        static_cast<unsigned char>(s[i + 1]) <= 0x9F) {
-      out += fmt::format("\\u{:04x}", static_cast<unsigned char>(s[i + 1]));
-      ++i;
-    } else if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F) {
-      out += fmt::format("\\x{:02x}", c);
-    } else {
-      out += static_cast<char>(c);
+    if (c >= 0x80) {
+      std::size_t len = valid_utf8(s, i);
+      if (is_c1(s, i, len)) {
+        out += fmt::format("\\u{:04x}", static_cast<unsigned char>(s[i + 1]));
+      } else if (len > 0) {
+        out.append(s.substr(i, len));
+      } else {
+        // Not UTF-8: a lone 0x80..0x9F is a C1 control to a terminal that
+        // reads 8-bit controls; other bytes are text in some encoding.
+        len = 1;
+        if (c <= 0x9F)
+          out += fmt::format("\\x{:02x}", c);
+        else
+          out += static_cast<char>(c);
+      }
+      i += len;
+      continue;
     }
+    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F)
+      out += fmt::format("\\x{:02x}", c);
+    else
+      out += static_cast<char>(c);
+    ++i;
   }
   return out;
 }

@@ -8,7 +8,8 @@
 
 namespace fscost {
 
-// Appends `s` with &, <, >, " and ' escaped; control characters and invalid
+// Appends `s` with &, <, >, " and ' escaped; control characters (C0 but
+// tab, and C1: an SVG or a page may be printed to a terminal) and invalid
 // UTF-8 become U+FFFD, which XML allows everywhere.
 void append_escaped(std::string& out, std::string_view s);
 // As append_escaped, but newlines stay: text for a <pre>, whose lines would
@@ -19,8 +20,11 @@ std::size_t escaped_size(std::string_view s);
 
 // Text for a terminal: control characters other than newline and tab (ESC
 // above all: a thread name or frame with escape sequences, from any user's
-// process under -a, must not reach root's terminal as commands), DEL and
-// the C1 controls become "\x1b"-style escapes; everything else stays.
+// process under -a, must not reach root's terminal as commands) and DEL
+// become "\x1b"-style escapes, the C1 controls "\u009b" (U+0080..U+009F in
+// UTF-8) or "\x9b" (a byte 0x80..0x9F outside any UTF-8 character, which a
+// terminal reading 8-bit controls obeys); everything else stays, UTF-8 and
+// other bytes alike.
 std::string terminal_safe(std::string_view s);
 
 // Bytes in the UTF-8 sequence starting at s[i] if it is valid and a

@@ -18,8 +18,35 @@ bool plain(std::string_view s) {
 
 }  // namespace
 
+void escape_c1(std::string& json) {
+  std::size_t at = json.find('\xC2');
+  if (at == std::string::npos) return;  // the common case: one scan, no copy
+  std::string out(json, 0, at);
+  for (std::size_t i = at; i < json.size(); ++i) {
+    auto next = i + 1 < json.size() ? static_cast<unsigned char>(json[i + 1]) : 0;
+    if (json[i] == '\xC2' && next >= 0x80 && next <= 0x9F) {
+      constexpr std::string_view kHex = "0123456789abcdef";
+      out += "\\u00";
+      out += kHex[next >> 4];
+      out += kHex[next & 0xF];
+      ++i;
+    } else {
+      out += json[i];
+    }
+  }
+  json = std::move(out);
+}
+
 std::string dump_json(const nlohmann::json& v, int indent) {
-  return v.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string out = v.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+  escape_c1(out);
+  return out;
+}
+
+std::string dump_json(const nlohmann::ordered_json& v, int indent) {
+  std::string out = v.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  escape_c1(out);
+  return out;
 }
 
 void JsonWriter::open(char c) {
@@ -41,7 +68,8 @@ void JsonWriter::string(std::string_view s) {
     return;
   }
   // Escapes, UTF-8 and its errors: nlohmann's own serializer, so the bytes
-  // are the ones dump(..., error_handler_t::replace) always wrote.
+  // are the ones dump(..., error_handler_t::replace) always wrote, C1
+  // controls escaped.
   out_ += dump_json(nlohmann::json(std::string(s)));
 }
 

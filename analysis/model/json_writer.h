@@ -19,7 +19,15 @@ namespace fscost {
 // JSON output writes it: the strict default throws type_error 316, and one
 // non-UTF-8 byte in an argv or a file name must not abort a run's output.
 // `indent` as dump()'s: -1 compact.
+// C1 controls (U+0080..U+009F: U+009B is CSI, as ESC [) are written as
+// \u0080..\u009f, as nlohmann writes C0 ones: a frame or thread name that
+// any user sets must not reach a terminal that shows the JSON as commands.
 std::string dump_json(const nlohmann::json& v, int indent = -1);
+std::string dump_json(const nlohmann::ordered_json& v, int indent = -1);
+
+// Rewrites the C1 controls in `json`, dump() output (so valid UTF-8, where
+// 0xC2 is always a lead byte), as \u0080..\u009f: what dump_json does.
+void escape_c1(std::string& json);
 
 class JsonWriter {
  public:

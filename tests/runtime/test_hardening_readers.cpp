@@ -251,6 +251,77 @@ TEST_F(HardeningReaders, DeepFoldedStacksAreCutAndCounted) {
   EXPECT_NE(text.find("stack_depth_truncated: 1"), std::string::npos);
 }
 
+// Memory bounded by the input (issue 41): a reader may hold the file and a
+// few times its size, never a structure per byte it skips. The bound is
+// the issue's: 64 MiB plus 8 times the file.
+void expect_within_input_bound(const Measured& m, std::size_t file_bytes) {
+  long bound_kib = 64 << 10;
+  bound_kib += static_cast<long>(8 * file_bytes / 1024);
+  EXPECT_LE(m.maxrss_kib, bound_kib) << "file " << (file_bytes >> 10) << " KiB: " << show(m);
+  EXPECT_LT(m.seconds, 30) << show(m);
+}
+
+constexpr std::size_t kCrafted = 10 << 20;
+
+// perf script lines repeated to `bytes` after one sample header.
+std::string perf_frames(const std::string& line, std::size_t bytes) {
+  std::string s = "app 10 [000] 1.000000: 1000000 cpu-clock: \n";
+  s.reserve(bytes + line.size());
+  while (s.size() < bytes) s += line;
+  return s + "\n";
+}
+
+// perf script frames were kept whole before the depth cut: 40 bytes of
+// frame for each 3-byte "\t0" line (a cut frame, so the sample is dropped),
+// and 20 for each "\t0 ()" (kept, cut to kMaxStackDepth).
+TEST_F(HardeningReaders, PerfScriptFramesAreCutWhileRead) {
+  user_file(dir_ / "cut.txt", perf_frames("\t0\n", kCrafted));
+  Measured m = fscost({"import", "perf-script", "-q", dir_ / "cut.txt", "-o", dir_ / "cut.profile"});
+  std::printf("perf script, 10 MiB of \"\\t0\" frame lines: %s\n", show(m).c_str());
+  EXPECT_TRUE(m.ok()) << show(m);
+  expect_within_input_bound(m, kCrafted);
+  Profile cut = take(read_profile(dir_ / "cut.profile"));
+  EXPECT_EQ(cut.drops.at("perf_truncated_stack"), 1u);
+
+  user_file(dir_ / "deep.txt", perf_frames("\t0 ()\n", kCrafted));
+  m = fscost({"import", "perf-script", "-q", dir_ / "deep.txt", "-o", dir_ / "deep.profile"});
+  std::printf("perf script, 10 MiB of \"\\t0 ()\" frame lines: %s\n", show(m).c_str());
+  EXPECT_TRUE(m.ok()) << show(m);
+  expect_within_input_bound(m, kCrafted);
+  Profile deep = take(read_profile(dir_ / "deep.profile"));
+  ASSERT_EQ(deep.samples.size(), 1u);
+  EXPECT_EQ(deep.samples[0].frames.size(), kMaxStackDepth);
+  EXPECT_EQ(deep.drops.at("stack_depth_truncated"), 1u);
+
+  // A header line of a million tokens was split whole before it was refused.
+  std::string blanks;
+  while (blanks.size() < kCrafted) blanks += "a ";
+  user_file(dir_ / "tokens.txt", blanks + "\n");
+  m = fscost({"import", "perf-script", "-q", dir_ / "tokens.txt", "-o", dir_ / "t.profile"});
+  std::printf("perf script, a 10 MiB header line: %s\n", show(m).c_str());
+  expect_refused(m, "not a perf script sample header");
+  expect_within_input_bound(m, kCrafted);
+}
+
+// simdjson refuses JSON nested deeper than 1024 levels; the re-read that
+// finds where an error is kept a level per '[' (10 MiB of them: 880 MB,
+// 24 s) and now stops at the same depth.
+TEST_F(HardeningReaders, DeepJsonIsRefusedAtTheDepthCap) {
+  user_file(dir_ / "deep.profile", std::string(kCrafted, '['));
+  std::string objects;
+  while (objects.size() < kCrafted) objects += "{\"a\":";
+  user_file(dir_ / "objects.profile", objects);
+  for (const char* name : {"deep.profile", "objects.profile"}) {
+    Measured m = fscost({"report", dir_ / name});
+    std::printf("report, 10 MiB of nesting (%s): %s\n", name, show(m).c_str());
+    // An array is no profile whatever it holds; an object says what is wrong.
+    expect_refused(m, name == std::string("deep.profile")
+                          ? "not an fscost profile"
+                          : "cannot read: nested deeper than 1024 levels");
+    expect_within_input_bound(m, kCrafted);
+  }
+}
+
 // profile.proto by hand, so the bomb's few bytes are in view.
 std::string varint(std::uint64_t v) {
   std::string s;

@@ -12,7 +12,9 @@
 #include <string>
 #include <unistd.h>
 
+#include "model/escape.h"
 #include "model/file_io.h"
+#include "model/json_writer.h"
 #include "report/pprof.h"
 #include "report/speedscope.h"
 #include "io/profile_io.h"
@@ -37,7 +39,7 @@ std::string speedscope(const Profile& p, const ReportOptions& opt, const std::st
     throw UserError(fmt::format("{} has no {} stacks{} to convert", file, opt.view,
                                 opt.op ? " for op " + *opt.op : ""),
                     "try another --view or --op; `fscost report FILE` shows what was recorded");
-  return doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + '\n';
+  return dump_json(doc) + '\n';
 }
 
 // Every view in one file: pprof's sample types are the views' measures.
@@ -72,7 +74,10 @@ int convert(const ConvertArgs& a) {
   take(validate_report_options(p, opt));
   std::string out = a.to == "speedscope" ? speedscope(p, opt, a.file) : render_folded(p, opt);
   if (!a.output) {
-    fmt::print("{}", out);
+    // Standard output may be a terminal: frames with control characters
+    // are escaped there as `report --format folded` prints them. A file is
+    // data for other tools, and gets the frames as they are.
+    fmt::print("{}", a.to == "folded" ? terminal_safe(out) : out);
     return 0;
   }
   take(write_file_atomic(out, *a.output));

@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 #include "io/profile_io.h"
 #include "model/escape.h"
+#include "model/json_writer.h"
 #include "report/report.h"
 
 #include <nlohmann/json.hpp>
@@ -18,7 +19,7 @@ int cmd_report(const ReportArgs& a) {
   opts.view = take(parse_view(a.view));
   take(validate_report_options(p, opts));
   if (a.format == "json")
-    fmt::print("{}\n", report_json(p, opts).dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+    fmt::print("{}\n", dump_json(report_json(p, opts), 2));
   else if (a.format == "folded")
     fmt::print("{}", terminal_safe(render_folded(p, opts)));
   else

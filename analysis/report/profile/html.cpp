@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "model/drops.h"
+#include "model/escape.h"
 #include "report/html/assets.h"
 #include "report/html/graphs.h"
 #include "views/lock_names.h"
@@ -50,24 +51,39 @@ std::string_view reference(char ch) {
   }
 }
 
-// Control characters but tab and newline become U+FFFD. Bytes >= 0x80 pass:
-// the page is UTF-8, and a browser shows an invalid sequence as U+FFFD
-// without swallowing the ASCII after it.
-void append_escaped(std::string& out, std::string_view s) {
-  for (char ch : s) {
+// Control characters but tab and newline become U+FFFD, C1 ones too
+// (U+0080..U+009F, or a byte 0x80..0x9F outside UTF-8: `html -o -` may
+// print to a terminal). Other bytes >= 0x80 pass: the page is UTF-8, and a
+// browser shows an invalid sequence as U+FFFD without swallowing the ASCII
+// after it.
+void append_html(std::string& out, std::string_view s) {
+  constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char ch = s[i];
     auto c = static_cast<unsigned char>(ch);
-    if (auto ref = reference(ch); !ref.empty())
+    if (c >= 0x80) {
+      std::size_t len = valid_utf8(s, i);
+      bool c1 = len == 2 && c == 0xC2 && static_cast<unsigned char>(s[i + 1]) <= 0x9F;
+      if (c1 || (len == 0 && c <= 0x9F)) {
+        out += kReplacement;
+        i += c1 ? 1 : 0;
+      } else {
+        out.append(s.substr(i, std::max<std::size_t>(len, 1)));
+        i += len > 0 ? len - 1 : 0;
+      }
+    } else if (auto ref = reference(ch); !ref.empty()) {
       out += ref;
-    else if ((c < 0x20 && ch != '\t' && ch != '\n') || c == 0x7f)
-      out += "\xEF\xBF\xBD";
-    else
+    } else if ((c < 0x20 && ch != '\t' && ch != '\n') || c == 0x7f) {
+      out += kReplacement;
+    } else {
       out += ch;
+    }
   }
 }
 
 std::string esc(std::string_view s) {
   std::string out;
-  append_escaped(out, s);
+  append_html(out, s);
   return out;
 }
 

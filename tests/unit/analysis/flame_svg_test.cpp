@@ -128,9 +128,50 @@ TEST(FlameSvg, NamesAreEscaped) {
   EXPECT_NE(svg.find("&quot;q&apos;&quot; (2"), std::string::npos);
   // Control characters and invalid UTF-8 cannot appear in XML at all.
   EXPECT_NE(svg.find("bad\xEF\xBF\xBD\xEF\xBF\xBD (1"), std::string::npos);
+  // Nor C1 controls (CSI is U+009B), which XML allows: an SVG may be
+  // printed to a terminal (-o -). Other UTF-8 stays.
+  auto c1 = render_svg(folded("csi\xc2\x9b" "31m\xc2\x80 \xe2\x82\xac 1\n"), {});
+  EXPECT_EQ(c1.find("\xc2\x9b"), std::string::npos);
+  EXPECT_EQ(c1.find("\xc2\x80"), std::string::npos);
+  EXPECT_NE(c1.find("csi\xEF\xBF\xBD" "31m\xEF\xBF\xBD \xe2\x82\xac (1"), std::string::npos);
   SvgOptions o;
   o.title = "</svg><script>&";
   EXPECT_EQ(xml_problem(render_svg(folded("x 1\n"), o)), "");
+}
+
+// Values whose total cannot be scaled to pixels: a folded count of 5e-324
+// made the scale infinite and a width cast to a character count undefined;
+// counts of 1e308 add up to infinity. Refused with a clear error; tiny but
+// drawable totals still draw.
+TEST(FlameSvg, TotalsThatCannotBeScaledAreRefused) {
+  auto refused = [](const std::string& text) -> std::string {
+    try {
+      render_svg(folded(text), {});
+    } catch (const UserError& e) {
+      return e.what();
+    }
+    return "drawn";
+  };
+  EXPECT_EQ(refused("a;b 5e-324\n"),
+            "cannot draw the flame graph: the values add up to 5e-324, below 1e-300, too small "
+            "to scale to pixels");
+  EXPECT_EQ(refused("a;b 1e-310\na;c 1e-305\n"),
+            "cannot draw the flame graph: the values add up to 1.00001e-305, below 1e-300, too "
+            "small to scale to pixels");
+  EXPECT_EQ(refused("a;b 1e308\na;c 1e308\n"),
+            "cannot draw the flame graph: the values add up to inf, beyond the largest number "
+            "(1.79769e+308)");
+  EXPECT_EQ(refused("a;b 1e-300\n"), "drawn");
+  EXPECT_EQ(refused("a;b 1e308\n"), "drawn");
+  EXPECT_EQ(refused("a;b 0\n"), "drawn");  // "no samples"
+  // A differential graph checks both sides, whichever sets the widths.
+  DiffOptions d;
+  EXPECT_THROW(render_diff_svg(folded("a;b 1e308\na;c 1e308\n"), folded("a;b 1\n"), d),
+               UserError);
+  EXPECT_THROW(render_diff_svg(folded("a;b 1\n"), folded("a;b 5e-324\n"), d), UserError);
+  d.width = DiffWidth::A;
+  EXPECT_THROW(render_diff_svg(folded("a;b 1\n"), folded("a;b 1e308\na;b 1e308\n"), d), UserError);
+  EXPECT_EQ(xml_problem(render_diff_svg(folded("a;b 1e-300\n"), folded("a;b 2e-300\n"), d)), "");
 }
 
 TEST(FlameSvg, XmlCheckerCatchesProblems) {

@@ -2,6 +2,7 @@
 // for strings, numbers that read back exactly, commas in nested values.
 #include "model/json_writer.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -22,8 +23,11 @@ std::string written(const auto& write) {
   return out;
 }
 
+// nlohmann's bytes, C1 controls escaped as dump_json escapes them.
 std::string nlohmann_dump(const json& j) {
-  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+  std::string out = j.dump(-1, ' ', false, json::error_handler_t::replace);
+  escape_c1(out);
+  return out;
 }
 
 TEST(JsonWriter, NestedValuesAreCommaSeparated) {
@@ -112,6 +116,33 @@ TEST(JsonWriter, Integers) {
               w.end_array();
             }),
             "[18446744073709551615,-9223372036854775808,0,-1]");
+}
+
+// A frame or thread name any user sets under -a: ESC (C0, which nlohmann
+// escapes) and the C1 controls (which it wrote raw; U+009B is CSI) must not
+// reach a terminal showing the JSON. A raw byte 0x80..0x9F is no UTF-8 and
+// becomes U+FFFD; UTF-8 whose continuation bytes are 0x80..0x9F stays.
+TEST(JsonWriter, ControlCharactersAreEscaped) {
+  const std::string name = "esc\x1b[2J c1 \xc2\x9b" "31m \xc2\x80\xc2\x9f raw \x9b\x85 \xe2\x82\xac";
+  std::string expected = "\"esc\\u001b[2J c1 \\u009b31m \\u0080\\u009f raw "
+                         "\xEF\xBF\xBD\xEF\xBF\xBD \xe2\x82\xac\"";
+  EXPECT_EQ(written([&](JsonWriter& w) { w.value(name); }), expected);
+  EXPECT_EQ(dump_json(json(name)), expected);
+  EXPECT_EQ(dump_json(nlohmann::ordered_json{{name, name}}), "{" + expected + ":" + expected + "}");
+  EXPECT_EQ(written([&](JsonWriter& w) {
+              w.begin_object();
+              w.member(name, json::array({name}));
+              w.end_object();
+            }),
+            "{" + expected + ":[" + expected + "]}");
+  // Every C1 control, and it reads back as the name.
+  for (int c = 0x80; c <= 0x9f; ++c) {
+    std::string s = {'\xc2', static_cast<char>(c)};
+    std::string out = dump_json(json(s));
+    EXPECT_EQ(out, fmt::format("\"\\u{:04x}\"", c));
+    EXPECT_EQ(json::parse(out).get<std::string>(), s);
+  }
+  EXPECT_EQ(dump_json(json("no C1: \xc2\xa0 \xc3\x80")), "\"no C1: \xc2\xa0 \xc3\x80\"");
 }
 
 // A compare's options JSON holds its argv: one byte of Latin-1 in it made

@@ -154,6 +154,16 @@ TEST(ProfileIo, DeepNestingIsAnErrorNotACrash) {
             "deep.json: not an fscost profile (no \"format\": \"fscost-profile\" tag)");
 }
 
+// The re-read that says where an error is stops at simdjson's depth: a
+// level per '{' of 10 MB of them took 880 MB (runtime.HardeningReaders).
+TEST(ProfileIo, DeepObjectNestingStopsAtTheDepthCap) {
+  std::string deep;
+  for (int i = 0; i < 100000; ++i) deep += "{\"a\":";
+  auto r = parse_profile(deep, "deep.json");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "deep.json: cannot read: nested deeper than 1024 levels");
+}
+
 TEST(ProfileIo, WrongFormatTag) {
   json doc = sample_doc();
   doc["format"] = "perf-script";
