@@ -9,7 +9,8 @@
 // depth 10–40, XFS-like frames; B has 20% new code) to a temporary
 // directory, then measures, each pipeline in its own child process: loading
 // the 2 × R profiles, the diff, its HTML report; `fscost diff -o` end to
-// end (its JSON included); and one flame graph of N stacks. Prints a markdown table with the targets. Not a timed test.
+// end (its JSON included); and one flame graph of N stacks. Prints a markdown table with the
+// targets. Not a timed test.
 // --keep DIR writes the profiles to DIR instead and keeps them, with the
 // diff's report.html and the graph's flame.svg, to compare outputs across
 // builds. --flamegraph-dir (default $FLAMEGRAPH_DIR) adds fscost flamegraph
@@ -18,6 +19,10 @@
 // Then the binaries end to end (binaries.h): `fscost diff -o` on these runs
 // and on a small set (--small-stacks, --small-runs: 5000 × 5), the flame
 // graphs, beside --baseline-fscost (another build's) when given.
+// The flame graphs, beside FlameGraph and end to end, and `fscost diff -o`
+// also run on a second shape of the same size (synth_profile.h,
+// Shape::RandomWalk): random walks down a call graph, whose stacks share
+// few frames (issue 41: the synthetic shape hid a per-node cost).
 #include <fmt/format.h>
 #include <stdlib.h>
 
@@ -155,24 +160,29 @@ void write_side(const fs::path& dir, const std::string& side, const StackSet& se
                               run_path(dir, side, i)));
 }
 
-void generate_set(const fs::path& dir, std::size_t stacks, std::size_t runs) {
-  auto a = synth_stacks({.stacks = stacks, .seed = 1});
+void generate_set(const fs::path& dir, std::size_t stacks, std::size_t runs,
+                  Shape shape = Shape::Synthetic) {
+  auto a = synth_stacks({.stacks = stacks, .seed = 1, .shape = shape});
   write_side(dir, "A", a, runs, 100);
   a = {};
-  auto b = synth_stacks({.stacks = stacks, .seed = 1, .changed_share = 0.2});
+  auto b = synth_stacks({.stacks = stacks, .seed = 1, .changed_share = 0.2, .shape = shape});
   write_side(dir, "B", b, runs, 200);
 }
+
+// The random-walk shape's set, beside the synthetic one.
+fs::path walk_dir(const fs::path& dir) { return dir / "walk"; }
 
 void generate(StageRecorder& rec, const Options& o, const fs::path& dir) {
   rec.time("generate and write", [&] {
     generate_set(dir, o.stacks, o.runs);
     generate_set(dir / "small", o.small_stacks, o.small_runs);
+    generate_set(walk_dir(dir), o.stacks, o.runs, Shape::RandomWalk);
   });
   std::uintmax_t bytes = 0;
   for (const auto& side : {"A", "B"})
     for (const auto& e : fs::directory_iterator(dir / side))
       if (e.is_regular_file()) bytes += e.file_size();
-  rec.note(fmt::format("2 × {} profiles, {:.0f} MB", o.runs, bytes / 1e6));
+  rec.note(fmt::format("2 × {} profiles, {:.0f} MB; as many of random walks", o.runs, bytes / 1e6));
 }
 
 // What `fscost diff A B` does, stage by stage: load both run sets, diff,
@@ -217,16 +227,23 @@ void diff_o_pipeline(StageRecorder& rec, const fs::path& dir) {
 }
 
 // What `fscost flamegraph PROFILE` does, stage by stage: read the profile,
-// merge its stacks into the tree, lay it out and write the SVG.
-void svg_pipeline(StageRecorder& rec, const fs::path& dir, bool keep) {
-  auto p = rec.time("read_profile", [&] { return take(read_profile(run_path(dir, "A", 0))); });
+// merge its stacks into the tree, lay it out and write the SVG. `shape`
+// ("" for the synthetic one) follows each stage's name.
+void svg_pipeline(StageRecorder& rec, const fs::path& dir, bool keep, const std::string& shape) {
+  auto name = [&](const char* stage) {
+    return shape.empty() ? std::string(stage) : fmt::format("{} ({})", stage, shape);
+  };
+  auto p =
+      rec.time(name("read_profile"), [&] { return take(read_profile(run_path(dir, "A", 0))); });
   rec.note(fmt::format("{} stacks", p.samples.size()));
-  auto tree = rec.time("flame_tree", [&] { return flame_tree(p, View::OnCpu, std::nullopt, false); });
+  auto tree =
+      rec.time(name("flame_tree"), [&] { return flame_tree(p, View::OnCpu, std::nullopt, false); });
   rec.note("straight from the interned stacks");
   auto opt = flame_svg_options(p, View::OnCpu, std::nullopt, false);
-  auto svg = rec.time("render_svg", [&] { return render_tree_svg(tree, opt); });
+  auto svg = rec.time(name("render_svg"), [&] { return render_tree_svg(tree, opt); });
   rec.note(fmt::format("{:.1f} MB SVG", svg.size() / 1e6));
-  rec.add("flame_tree + render_svg", rec.seconds_of("flame_tree") + rec.seconds_of("render_svg"),
+  rec.add(name("flame_tree + render_svg"),
+          rec.seconds_of(name("flame_tree")) + rec.seconds_of(name("render_svg")),
           "one flame graph of a loaded profile");
   if (keep) write_file(dir / "flame.svg", svg);
 }
@@ -284,7 +301,7 @@ void print_table(const std::vector<Row>& rows, const Options& o) {
 // The commands a user runs on these profiles, with issue 32's targets.
 std::vector<BinaryCommand> binary_commands(const Options& o, const fs::path& dir) {
   auto side = [](const fs::path& d, const char* s) { return (d / s).string(); };
-  fs::path small = dir / "small";
+  fs::path small = dir / "small", walk = walk_dir(dir);
   return {
       {"fscost diff -o", fmt::format("2 × {} runs × {} stacks", o.runs, o.stacks),
        {"diff", "-q", "-o", "{out}", side(dir, "A"), side(dir, "B")}, 1.2, 400},
@@ -294,6 +311,14 @@ std::vector<BinaryCommand> binary_commands(const Options& o, const fs::path& dir
        {"flamegraph", "-q", run_path(dir, "A", 0), "-o", "{out}"}, 0, 0},
       {"fscost flamegraph --diff", "one profile of A and one of B",
        {"flamegraph", "-q", "--diff", run_path(dir, "A", 0), run_path(dir, "B", 0), "-o", "{out}"},
+       0, 0},
+      {"fscost diff -o", fmt::format("random walks: 2 × {} runs × {} stacks", o.runs, o.stacks),
+       {"diff", "-q", "-o", "{out}", side(walk, "A"), side(walk, "B")}, 0, 0},
+      {"fscost flamegraph", "random walks: one profile of A",
+       {"flamegraph", "-q", run_path(walk, "A", 0), "-o", "{out}"}, 0, 0},
+      {"fscost flamegraph --diff", "random walks: one profile of A and one of B",
+       {"flamegraph", "-q", "--diff", run_path(walk, "A", 0), run_path(walk, "B", 0), "-o",
+        "{out}"},
        0, 0},
   };
 }
@@ -313,12 +338,20 @@ int main(int argc, char** argv) {
     for (int k = 0; k < o.diff_repeat; ++k)
       collect(rows, run_isolated([&](StageRecorder& rec) { diff_o_pipeline(rec, dir.path()); }));
     for (int k = 0; k < o.repeat; ++k)
-      collect(rows, run_isolated([&](StageRecorder& rec) { svg_pipeline(rec, dir.path(), keep); }));
+      collect(rows,
+              run_isolated([&](StageRecorder& rec) { svg_pipeline(rec, dir.path(), keep, ""); }));
+    for (int k = 0; k < o.repeat; ++k)
+      collect(rows, run_isolated([&](StageRecorder& rec) {
+                svg_pipeline(rec, walk_dir(dir.path()), keep, "random walks");
+              }));
     print_table(rows, o);
     fmt::print("\n");
     o.peers.rounds = o.repeat;
-    flame_peer_rows(o.peers, run_path(dir.path(), "A", 0), run_path(dir.path(), "B", 0),
-                    dir.path().string());
+    flame_peer_rows(o.peers, {"synthetic", 20, 30}, run_path(dir.path(), "A", 0),
+                    run_path(dir.path(), "B", 0), dir.path().string());
+    const fs::path walk = walk_dir(dir.path());
+    flame_peer_rows(o.peers, {"random walks", 25, 30}, run_path(walk, "A", 0),
+                    run_path(walk, "B", 0), walk.string());
     binary_rows({o.peers.fscost, o.baseline_fscost, (dir.path() / "out").string(),
                  dir.path().string(), o.repeat},
                 binary_commands(o, dir.path()));

@@ -80,11 +80,13 @@ std::string missing(const PeerOptions& o) {
 
 }  // namespace
 
-void flame_peer_rows(const PeerOptions& o, const std::string& a, const std::string& b,
-                     const std::string& dir) {
-  fmt::print("Flame graphs against FlameGraph's scripts (wall s, each command a process, "
-             "interleaved, {} rounds; targets ≥ 20× for one graph, ≥ 30× for the differential):\n\n",
-             o.rounds);
+void flame_peer_rows(const PeerOptions& o, const PeerShape& shape, const std::string& a,
+                     const std::string& b, const std::string& dir) {
+  fmt::print(
+      "Flame graphs against FlameGraph's scripts, {} (wall s, each command a process, "
+      "interleaved, {} rounds; targets ≥ {}× for one graph, ≥ {}× for the "
+      "differential):\n\n",
+      shape.name, o.rounds, shape.single, shape.diff);
   fmt::print("| comparison | input | FlameGraph s (median) | runs | fscost s (median) | runs | "
              "FlameGraph ÷ fscost |\n|---|---|---|---|---|---|---|\n");
   if (auto why = missing(o); !why.empty()) {
@@ -107,17 +109,17 @@ void flame_peer_rows(const PeerOptions& o, const std::string& a, const std::stri
                                      svg("pl-diff.svg"));
   std::vector<Pair> pairs = {
       {"flamegraph.pl ÷ fscost flamegraph, folded", one, peer_one,
-       fmt::format("{} {} -o {}", fscost, sh_quoted(fa), svg("fs.svg")), 20, {}, {}},
+       fmt::format("{} {} -o {}", fscost, sh_quoted(fa), svg("fs.svg")), shape.single, {}, {}},
       {"flamegraph.pl (folded) ÷ fscost flamegraph, profile", "A: the profile beside its folded",
-       peer_one, fmt::format("{} {} -o {}", fscost, sh_quoted(a), svg("fs-profile.svg")), 20, {},
-       {}},
+       peer_one, fmt::format("{} {} -o {}", fscost, sh_quoted(a), svg("fs-profile.svg")),
+       shape.single, {}, {}},
       {"difffolded.pl -n \\| flamegraph.pl ÷ fscost flamegraph --diff, folded", two, peer_two,
        fmt::format("{} --diff {} {} -o {}", fscost, sh_quoted(fa), sh_quoted(fb), svg("fs-diff.svg")),
-       30, {}, {}},
+       shape.diff, {}, {}},
       {"difffolded.pl -n \\| flamegraph.pl (folded) ÷ fscost flamegraph --diff, profiles",
        "A and B: the profiles beside their folded", peer_two,
        fmt::format("{} --diff {} {} -o {}", fscost, sh_quoted(a), sh_quoted(b), svg("fs-diff-profile.svg")),
-       30, {}, {}},
+       shape.diff, {}, {}},
   };
   // The peer's command is shared by two rows: run once a round, for both.
   for (int r = 0; r < o.rounds; ++r) {

@@ -15,9 +15,15 @@ struct PeerOptions {
   int rounds = 3;
 };
 
-// `a` and `b`: a profile of each side; their folded stacks are written
-// next to them. Prints a markdown table.
-void flame_peer_rows(const PeerOptions& o, const std::string& a, const std::string& b,
-                     const std::string& dir);
+// Which profiles a table is of, and its targets (FlameGraph ÷ fscost).
+struct PeerShape {
+  std::string name;  // "synthetic", "random walks"
+  double single = 20, diff = 30;
+};
+
+// `a` and `b`: a profile of each side; their folded stacks are written to
+// `dir`. Prints a markdown table.
+void flame_peer_rows(const PeerOptions& o, const PeerShape& shape, const std::string& a,
+                     const std::string& b, const std::string& dir);
 
 }  // namespace fscost::bench

@@ -110,6 +110,49 @@ Stack walk(std::mt19937& rng, const OpPath& path, const std::vector<Frame>& pool
   return frames;
 }
 
+// The random-walk shape's call graph: kWalkFunctions of the pool's
+// names, each calling kWalkFanout of them drawn once from the set's seed
+// (so A and B walk one graph); B's new functions, after them, call into it
+// the same way.
+constexpr std::size_t kWalkFunctions = 3000, kWalkFanout = 8;
+
+struct CallGraph {
+  std::vector<Frame> names;  // [0, kWalkFunctions) the graph, then B's new code
+  std::vector<std::array<std::uint32_t, kWalkFanout>> callees;
+};
+
+CallGraph call_graph(unsigned seed) {
+  CallGraph g;
+  const auto plain = function_pool(false), extended = function_pool(true);
+  g.names.assign(plain.begin(), plain.begin() + kWalkFunctions);
+  g.names.insert(g.names.end(), extended.begin() + static_cast<std::ptrdiff_t>(plain.size()),
+                 extended.end());
+  std::mt19937 rng(seed * 2654435761u + 41u);
+  std::uniform_int_distribution<std::uint32_t> callee(0, kWalkFunctions - 1);
+  g.callees.resize(g.names.size());
+  for (auto& c : g.callees)
+    for (auto& f : c) f = callee(rng);
+  return g;
+}
+
+// One stack of `depth` frames: from the op's entry function, each frame a
+// random callee of the one before; `changed` steps into B's new code a
+// quarter of the time.
+Stack random_walk(std::mt19937& rng, const OpPath& path, const CallGraph& g, std::size_t depth,
+                  bool changed) {
+  std::uniform_int_distribution<std::size_t> pick(0, kWalkFanout - 1);
+  std::uniform_int_distribution<std::size_t> extra(kWalkFunctions, g.names.size() - 1);
+  std::uniform_int_distribution<int> quarter(0, 3);
+  std::size_t f = std::hash<std::string_view>{}(path.op) % kWalkFunctions;
+  Stack frames{g.names[f]};
+  frames.reserve(depth);
+  while (frames.size() < depth) {
+    f = changed && quarter(rng) == 0 ? extra(rng) : g.callees[f][pick(rng)];
+    frames.push_back(g.names[f]);
+  }
+  return frames;
+}
+
 std::string key_of(std::string_view op, const Stack& frames) {
   std::string key(op);
   for (const auto& f : frames) (key += ';') += f;
@@ -132,6 +175,7 @@ double base_weight(std::size_t i) {
 
 StackSet synth_stacks(const SynthConfig& cfg) {
   const auto plain = function_pool(false), extended = function_pool(true);
+  const CallGraph graph = cfg.shape == Shape::RandomWalk ? call_graph(cfg.seed) : CallGraph{};
   std::mt19937 rng(cfg.seed);
   std::uniform_int_distribution<std::size_t> depth(cfg.min_depth, cfg.max_depth);
   std::uniform_real_distribution<double> unit(0, 1);
@@ -144,7 +188,9 @@ StackSet synth_stacks(const SynthConfig& cfg) {
     bool changed = unit(changed_rng) < cfg.changed_share;
     auto& r = changed ? changed_rng : rng;
     const auto& op = op_paths()[pick_op(r)];
-    auto frames = walk(r, op, changed ? extended : plain, depth(r));
+    auto frames = cfg.shape == Shape::RandomWalk
+                      ? random_walk(r, op, graph, depth(r), changed)
+                      : walk(r, op, changed ? extended : plain, depth(r));
     if (!seen.insert(key_of(op.op, frames)).second) continue;
     set.ops.emplace_back(op.op);
     set.stacks.push_back(std::move(frames));

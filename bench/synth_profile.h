@@ -12,6 +12,18 @@
 
 namespace fscost::bench {
 
+// How the stacks are drawn.
+enum class Shape {
+  // Syscall entry, the op's VFS → XFS path, then a walk where each function
+  // calls one of four callees: stacks share long prefixes.
+  Synthetic,
+  // A random walk of min_depth..max_depth frames down a call graph of 3000
+  // functions, each calling 8 others drawn at random: stacks share a few
+  // frames at most, so a merged tree has nearly a node per stack entry
+  // (issue 41: the shape that made `fscost flamegraph` allocate per node).
+  RandomWalk,
+};
+
 // One configuration's stack set: every run of the configuration samples the
 // same stacks (with different counts), as repeated runs of one workload do.
 struct StackSet {
@@ -26,6 +38,7 @@ struct SynthConfig {
   // Share of stacks drawn from a call graph with extra functions (the B
   // side of a diff: "new code"); 0 for A.
   double changed_share = 0;
+  Shape shape = Shape::Synthetic;
 };
 
 StackSet synth_stacks(const SynthConfig& cfg);

@@ -111,6 +111,11 @@ std::optional<FlameNode> flame_diff_tree_ns_per_op(const Profile& a, const Profi
 std::string render_svg(const FlameInput& in, const SvgOptions& opt);
 // The same from a merged tree (flame_tree).
 std::string render_tree_svg(const FlameTree& tree, const SvgOptions& opt);
+// render_tree_svg(flame_tree(p, view, op, per_op), opt), byte for byte,
+// without the merged tree: only the frames drawn are made, so a profile
+// whose stacks share few frames costs its stacks, not its tree's nodes.
+std::string render_profile_svg(const Profile& p, View view, const std::optional<std::string>& op,
+                               bool per_op, const SvgOptions& opt);
 
 // Which profile's value sets a frame's width in a diff. Frames with no value
 // on the chosen side (gone in B with B, new in B with A) keep the other

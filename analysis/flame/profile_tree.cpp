@@ -12,8 +12,8 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <initializer_list>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -21,7 +21,9 @@
 #include <span>
 #include <unordered_map>
 
+#include "flame/drawn.h"
 #include "flame/flamegraph.h"
+#include "flame/svg.h"
 #include "model/child_table.h"
 #include "model/parallel.h"
 #include "model/units.h"
@@ -225,10 +227,11 @@ class Trie {
   Stack prev_;                          // its frames
 };
 
-// Adds `p`'s stacks of `view` to `trie`; returns how its values scale and
-// the roots per_op left out.
-Scale add_profile(Trie& trie, const Profile& p, View view,
-                  const std::optional<std::string>& op, bool per_op, SkippedRoots& skipped) {
+// Adds `p`'s stacks of `view` to `sink` (a Trie or Records); returns how
+// its values scale and the roots per_op left out.
+template <typename Sink>
+Scale add_profile(Sink& sink, const Profile& p, View view, const std::optional<std::string>& op,
+                  bool per_op, SkippedRoots& skipped) {
   Scale scale;
   scale.per_op = per_op;
   // As per_operation: the last op of a name counts.
@@ -251,10 +254,81 @@ Scale add_profile(Trie& trie, const Profile& p, View view,
         return;
       }
     }
-    trie.add(r.frames, r.value);
+    sink.add(r.frames, r.value);
   });
   return scale;
 }
+
+// A view's records flat, to be visited in tree order (flame/drawn.h)
+// with no trie: one array of frame ids for all records (4 bytes a stack
+// entry, turned into name ranks in place), a value each. A profile's
+// records usually come in tree order already (the recorder writes them
+// sorted), else they are sorted by their ranks.
+class Records {
+ public:
+  // `frames`: about how many stack entries will be added (room reserved).
+  explicit Records(std::size_t frames) { keys_.reserve(frames); }
+
+  void add(std::span<const Frame> frames, std::uint64_t value) {
+    start_.push_back(keys_.size());
+    for (const Frame& f : frames) {
+      if (f.id() >= frame_of_.size()) frame_of_.resize(Frame::pool_size());
+      frame_of_[f.id()] = f;
+      keys_.push_back(f.id());
+    }
+    values_.push_back(value);
+  }
+
+  // Puts the records in tree order, equal stacks merged as the trie merges
+  // them; call once, after the last add.
+  void order() {
+    start_.push_back(keys_.size());
+    std::vector<std::uint32_t> rank(frame_of_.size(), kNone);
+    for (std::uint32_t id : keys_)
+      if (std::exchange(rank[id], 0) == kNone) by_rank_.push_back(frame_of_[id]);
+    std::sort(by_rank_.begin(), by_rank_.end(),
+              [](const Frame& x, const Frame& y) { return x.str() < y.str(); });
+    for (std::size_t r = 0; r < by_rank_.size(); ++r)
+      rank[by_rank_[r].id()] = static_cast<std::uint32_t>(r);
+    for (std::uint32_t& k : keys_) k = rank[k];
+    std::vector<std::size_t> order(values_.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    auto less = [&](std::size_t x, std::size_t y) {
+      return std::ranges::lexicographical_compare(key(x), key(y));
+    };
+    if (!std::is_sorted(order.begin(), order.end(), less))
+      std::sort(order.begin(), order.end(), less);
+    for (std::size_t i = 0; i < order.size();) {
+      std::pair<std::size_t, std::uint64_t> d{order[i], 0};
+      for (; i < order.size() && std::ranges::equal(key(order[i]), key(d.first)); ++i)
+        add_sat(d.second, values_[order[i]]);
+      distinct_.push_back(d);
+    }
+  }
+
+  // Calls add(frames, scale(root, merged value)) for each distinct stack
+  // in tree order.
+  void visit(const Scale& scale, const flame::StackSink& add) const {
+    Stack frames;
+    for (const auto& [r, self] : distinct_) {
+      frames.clear();
+      for (std::uint32_t k : key(r)) frames.push_back(by_rank_[k]);
+      add(frames, scale(frames.front(), self));
+    }
+  }
+
+ private:
+  std::span<const std::uint32_t> key(std::size_t r) const {
+    return {keys_.data() + start_[r], start_[r + 1] - start_[r]};
+  }
+
+  std::vector<std::uint32_t> keys_;  // every record's frames: ids, then name ranks
+  std::vector<std::size_t> start_;   // record → its first key; then one past the last
+  std::vector<std::uint64_t> values_;
+  std::vector<Frame> frame_of_;  // by id, the frames seen
+  std::vector<Frame> by_rank_;
+  std::vector<std::pair<std::size_t, std::uint64_t>> distinct_;  // first record, merged value
+};
 
 // About how many stack entries `view` of `p` adds: its records' frames.
 std::size_t frames_of(const Profile& p, View view) {
@@ -281,6 +355,18 @@ FlameTree flame_tree(const Profile& p, View view, const std::optional<std::strin
   SkippedRoots skipped;
   Scale scale = add_profile(trie, p, view, op, per_op, skipped);
   return {trie.tree(scale), skipped.reasons()};
+}
+
+std::string render_profile_svg(const Profile& p, View view, const std::optional<std::string>& op,
+                               bool per_op, const SvgOptions& opt) {
+  Records records(frames_of(p, view));
+  SkippedRoots skipped;
+  const Scale scale = add_profile(records, p, view, op, per_op, skipped);
+  records.order();
+  flame::DrawnGraph g =
+      flame::drawn_graph([&](const flame::StackSink& add) { records.visit(scale, add); },
+                         opt.width - 2 * flame::kPadX, opt.min_width_px);
+  return flame::render_layout_svg(g.lay, skipped.reasons(), opt);
 }
 
 namespace {

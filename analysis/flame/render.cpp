@@ -4,10 +4,11 @@
 // off-CPU wait classes blue, waker stacks (after "--") light blue.
 #include <fmt/format.h>
 
+#include "flame/drawn.h"
+#include "flame/flamegraph.h"
 #include "flame/frames.h"
 #include "flame/layout.h"
 #include "flame/svg.h"
-#include "flame/flamegraph.h"
 
 namespace fscost {
 
@@ -103,11 +104,17 @@ std::string render_svg(const FlameInput& in, const SvgOptions& opt) {
 }
 
 std::string render_tree_svg(const FlameTree& tree, const SvgOptions& opt) {
-  const FlameNode& root = tree.root;
-  auto lines = header_lines(opt, tree.skipped);
-  Layout lay = flame::layout(
-      root, [](const FlameNode& n) { return n.value; }, opt.width - 2 * flame::kPadX,
-      opt.min_width_px);
+  return flame::render_layout_svg(flame::layout(
+                                      tree.root, [](const FlameNode& n) { return n.value; },
+                                      opt.width - 2 * flame::kPadX, opt.min_width_px),
+                                  tree.skipped, opt);
+}
+
+namespace flame {
+
+std::string render_layout_svg(const Layout& lay, const std::vector<std::string>& skipped,
+                              const SvgOptions& opt) {
+  auto lines = header_lines(opt, skipped);
   if (lay.frames.empty()) return flame::empty_svg(opt, lines);
   if (auto note = flame::pruned_note(lay, opt); !note.empty()) lines.push_back(note);
   flame::Shell s = flame::shell(opt, lines, lay.max_depth);
@@ -126,5 +133,7 @@ std::string render_tree_svg(const FlameTree& tree, const SvgOptions& opt) {
   }
   return out += s.tail;
 }
+
+}  // namespace flame
 
 }  // namespace fscost

@@ -151,8 +151,8 @@ std::string single_of(const Source& s, const FlameArgs& a) {
     return draw(DiffGraph(folded_stacks_of(s, a, 0), folded_stacks_of(s, a, 1), d),
                 d.svg.min_width_px);
   }
-  if (s.profile)  // straight from the interned stacks
-    return draw(flame_tree(*s.profile, take(parse_view(a.view)), a.op, a.per_op), o);
+  if (s.profile)  // straight from the interned stacks, only the drawn frames made
+    return render_profile_svg(*s.profile, take(parse_view(a.view)), a.op, a.per_op, o);
   FlameInput in = folded_stacks_of(s, a);
   FlameTree tree{flame_tree(in), std::move(in.skipped)};
   leave_to_exit(in);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <random>
 
 #include "fixture.h"
 #include "flame/flamegraph.h"
@@ -78,6 +79,50 @@ TEST(FlameProfileTree, EqualsTheTreeOfFlameInput) {
           SvgOptions opt = flame_svg_options(p, view, op, per_op);
           EXPECT_EQ(render_tree_svg(t, opt), render_svg(in, opt));
         }
+}
+
+// Random walks down a small call graph, in walk order (not sorted) and
+// with skewed counts: a tree wide and deep enough that most of it is
+// pruned at 0.1 px, and equal stacks repeated.
+Profile walks_profile(unsigned seed) {
+  Profile p = test::full_profile();
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> callee(0, 5), depth(1, 12), op(0, 2), count(1, 1000);
+  const char* ops[] = {"create", "unlink", "rename"};
+  for (int i = 0; i < 4000; ++i) {
+    Stack frames;
+    int f = op(rng);
+    for (int d = depth(rng); d > 0; --d) {
+      f = (f * 7 + callee(rng)) % 50;
+      frames.emplace_back(fmt::format("fn{}", f));
+    }
+    int c = count(rng);
+    p.samples.push_back(
+        {SampleKind::Op, ops[op(rng)], frames, c > 990 ? 1000000u + c : c % 7 + 1u});
+  }
+  return p;
+}
+
+// The SVG drawn with only its drawn frames made is the tree's, byte for
+// byte: every value, span, position and the pruned note.
+TEST(FlameProfileTree, RenderProfileSvgEqualsTheTreesSvg) {
+  auto all = profiles();
+  all.emplace_back("walks", walks_profile(1));
+  all.emplace_back("walks 2", walks_profile(2));
+  for (const auto& [name, p] : all)
+    for (View view : kViews)
+      for (const auto& op : kOps)
+        for (bool per_op : {false, true})
+          for (double min_px : {0.0, 0.1, 4.0, 5000.0}) {
+            SCOPED_TRACE(fmt::format("{} {} {} per_op={} min {}", name, view_name(view),
+                                     op.value_or("all"), per_op, min_px));
+            SvgOptions opt = flame_svg_options(p, view, op, per_op);
+            opt.min_width_px = min_px;
+            std::string tree = render_tree_svg(flame_tree(p, view, op, per_op), opt);
+            std::string drawn = render_profile_svg(p, view, op, per_op, opt);
+            EXPECT_EQ(drawn.size(), tree.size());
+            EXPECT_TRUE(drawn == tree);
+          }
 }
 
 TEST(FlameProfileTree, DiffTreesEqualTheTreesOfFlameInput) {
