@@ -1,6 +1,7 @@
 #include "views/wait_graph.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
@@ -146,32 +147,70 @@ Graph build(const std::vector<const Profile*>& runs) {
   return g;
 }
 
-std::vector<WaitChain> chains_of(const Graph& g) {
-  std::vector<WaitChain> out;
+// The heaviest edge out of `at`; on equal time the first by target and
+// lock text, so that the order edges were added in never decides.
+const Edge* heaviest_out(const Graph& g, V at, V& next) {
+  const Edge* best = nullptr;
+  for (auto e : boost::make_iterator_range(boost::out_edges(at, g))) {
+    V to = boost::target(e, g);
+    if (!best || g[e].ns > best->ns ||
+        (g[e].ns == best->ns &&
+         std::tie(g[to].context, g[e].what) < std::tie(g[next].context, best->what)))
+      best = &g[e], next = to;
+  }
+  return best;
+}
+
+// From `start` over its edge `first`, then the heaviest edge at each step.
+WaitChain follow(const Graph& g, V start, Graph::edge_descriptor first) {
+  WaitChain c;
+  c.op = g[start].context;
+  std::set<V> seen{start};
+  const Edge* e = &g[first];
+  V next = boost::target(first, g);
+  for (int depth = 0; depth < 8 && e; ++depth) {
+    c.hops.push_back({e->kind, e->what, g[next].context, e->ns, e->count});
+    if (!seen.insert(next).second) {
+      c.cycle = true;
+      break;
+    }
+    V at = next;
+    e = heaviest_out(g, at, next);
+  }
+  return c;
+}
+
+// Every op's chains, one per first hop.
+std::vector<std::vector<WaitChain>> chains_of(const Graph& g) {
+  std::vector<std::vector<WaitChain>> out;
   for (V start : boost::make_iterator_range(boost::vertices(g))) {
     if (!g[start].waiter || boost::out_degree(start, g) == 0) continue;
-    WaitChain c;
-    c.op = g[start].context;
-    std::set<V> seen{start};
-    V at = start;
-    for (int depth = 0; depth < 8; ++depth) {
-      const Edge* best = nullptr;
-      V next = at;
-      for (auto e : boost::make_iterator_range(boost::out_edges(at, g)))
-        if (!best || g[e].ns > best->ns) best = &g[e], next = boost::target(e, g);
-      if (!best) break;
-      c.hops.push_back({best->kind, best->what, g[next].context, best->ns, best->count});
-      if (!seen.insert(next).second) {
-        c.cycle = true;
-        break;
-      }
-      at = next;
-    }
-    if (!c.hops.empty()) out.push_back(std::move(c));
+    std::vector<WaitChain> op;
+    for (auto e : boost::make_iterator_range(boost::out_edges(start, g)))
+      op.push_back(follow(g, start, e));
+    out.push_back(std::move(op));
   }
-  std::sort(out.begin(), out.end(),
-            [](const WaitChain& x, const WaitChain& y) { return x.hops[0].ns > y.hops[0].ns; });
   return out;
+}
+
+// A chain's edges, as (from, to, what): whether a run holds it.
+using EdgeKey = std::tuple<std::string, std::string, std::string>;
+
+std::set<EdgeKey> edge_keys(const Graph& g) {
+  std::set<EdgeKey> out;
+  for (auto e : boost::make_iterator_range(boost::edges(g)))
+    if (g[e].ns > 0 || g[e].count > 0)
+      out.emplace(g[boost::source(e, g)].context, g[boost::target(e, g)].context, g[e].what);
+  return out;
+}
+
+bool holds(const std::set<EdgeKey>& run, const WaitChain& c) {
+  std::string from = c.op;
+  for (const auto& h : c.hops) {
+    if (!run.contains({from, h.context, h.what})) return false;
+    from = h.context;
+  }
+  return true;
 }
 
 std::string time_text(double ns) {
@@ -192,8 +231,49 @@ std::string blocked_site(const Stack& frames) {
   return site.size() == 1 ? std::string(site[0]) : fmt::format("{} ← {}", site[0], site[1]);
 }
 
+WaitChain rank_chains(std::vector<WaitChain> chains) {
+  if (chains.empty()) return {};
+  double top = 0;
+  for (const auto& c : chains) top = std::max(top, c.hops[0].ns);
+  auto material = [&](const WaitChain& c) { return c.hops[0].ns >= kMaterialChainShare * top; };
+  auto every = [&](const WaitChain& c) { return material(c) && c.runs > 0 && c.runs_held == c.runs; };
+  // A total order: the text breaks ties the times leave.
+  std::sort(chains.begin(), chains.end(), [&](const WaitChain& x, const WaitChain& y) {
+    if (material(x) != material(y)) return material(x);
+    if (every(x) != every(y)) return every(x);
+    if (x.hops[0].ns != y.hops[0].ns) return x.hops[0].ns > y.hops[0].ns;
+    return chain_text(x, 0) < chain_text(y, 0);
+  });
+  const auto material_n = std::count_if(chains.begin(), chains.end(), material);
+  WaitChain chosen = std::move(chains.front());
+  if (chains.size() == 1)
+    chosen.rule = "the only chain recorded";
+  else if (chosen.hops[0].ns >= top)
+    chosen.rule = material_n > 1 ? "the longest summed wait of the chains here"
+                                 : "the longest summed wait, the others under a tenth of it";
+  else
+    chosen.rule = "the longest summed wait of the chains held in every run";
+  for (std::size_t i = 1; i < chains.size() && material(chains[i]); ++i)
+    chosen.others.push_back(std::move(chains[i]));
+  return chosen;
+}
+
 std::vector<WaitChain> wait_chains(const std::vector<const Profile*>& runs, double min_share) {
-  auto out = chains_of(build(runs));
+  Graph all = build(runs);
+  std::vector<std::set<EdgeKey>> per_run;
+  for (const Profile* p : runs) per_run.push_back(edge_keys(build({p})));
+  std::vector<WaitChain> out;
+  for (auto& op : chains_of(all)) {
+    for (auto& c : op) {
+      c.runs = runs.size();
+      c.runs_held = static_cast<std::size_t>(
+          std::count_if(per_run.begin(), per_run.end(), [&](const auto& r) { return holds(r, c); }));
+    }
+    out.push_back(rank_chains(std::move(op)));
+  }
+  std::sort(out.begin(), out.end(), [](const WaitChain& x, const WaitChain& y) {
+    return x.hops[0].ns != y.hops[0].ns ? x.hops[0].ns > y.hops[0].ns : x.op < y.op;
+  });
   if (!out.empty() && min_share > 0) {
     double top = out.front().hops[0].ns;
     std::erase_if(out, [&](const WaitChain& c) { return c.hops[0].ns < min_share * top; });
@@ -227,6 +307,35 @@ std::string chain_text(const WaitChain& c, double ops) {
       s += fmt::format("; it waited {} a run on {}, held by {}", time_text(h.ns), h.what, h.context);
   }
   if (c.cycle) s += " — a cycle: that context is already on this chain";
+  return s;
+}
+
+namespace {
+
+// "in 2 of 5 runs"; nothing for one run, where it says nothing.
+std::string held_text(const WaitChain& c) {
+  return c.runs > 1 ? fmt::format("in {} of {} runs", c.runs_held, c.runs) : "";
+}
+
+}  // namespace
+
+std::string chain_choice_text(const WaitChain& c, double ops, std::size_t max_others) {
+  if (c.rule.empty()) return "";
+  std::string held = held_text(c);
+  std::string s = "chosen: " + c.rule + (held.empty() ? "" : ", held " + held);
+  std::vector<std::string> also;
+  for (std::size_t i = 0; i < c.others.size() && i < max_others; ++i) {
+    const WaitChain& o = c.others[i];
+    const WaitHop& h = o.hops[0];
+    std::string figures = ops > 0 ? time_text(h.ns / ops) + "/op" : time_text(h.ns);
+    if (std::string in = held_text(o); !in.empty()) figures += ", " + in;
+    // the lock only when it is not the chosen chain's
+    also.push_back(fmt::format("{}{} ({})", h.context,
+                               h.what == c.hops[0].what ? "" : " on " + h.what, figures));
+  }
+  if (c.others.size() > also.size())
+    also.push_back(fmt::format("{} more", c.others.size() - also.size()));
+  if (!also.empty()) s += fmt::format("; also: {}", fmt::join(also, "; "));
   return s;
 }
 

@@ -272,5 +272,26 @@ TEST_F(CaseTest, OneAllocationGroupIsANewSleepingContentionPoint) {
   expect_well_formed(d);
 }
 
+// The ENOSPC flush (CASES.md §2.0, issue 41): on a small RAM disk the
+// creates run out of free space near the end of a run, and the create
+// that hits it sleeps in xfs_flush_inodes holding the directory's
+// i_rwsem. Recorded on both sides: the warning and the flush worker. Who
+// waits on that create is timing (bpftrace: only while the other thread
+// still creates), so the chain itself is asserted offline
+// (unit.CaseVerdicts.EnospcFlushChainIsFoundAndSaysWhy).
+TEST_F(CaseTest, EnospcFlushHoldsTheParentDirectory) {
+  json d = compare("enospc-flush",
+                   {"--a", "mkfs: -m rmapbt=0", "--b", "mkfs: -m rmapbt=1", "--size", "512M",
+                    "--workload", "create", "--files", "10000", "--write", "4096", "--runs", "3"},
+                   "2");
+  ASSERT_TRUE(d.is_object());
+  std::string warned;
+  for (const auto& w : d["warnings"])
+    if (w["kind"] == "enospc") warned += w["message"].get<std::string>() + "\n";
+  EXPECT_NE(warned.find("xfs_flush_inodes"), std::string::npos) << warned;
+  expect_asked_difference(d, "meta-data.rmapbt");
+  expect_well_formed(d);
+}
+
 }  // namespace
 }  // namespace fscost

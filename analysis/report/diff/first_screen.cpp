@@ -235,12 +235,14 @@ void op_block(Page& page, const Diff& d, const OpDiff& op) {
       (!d.cross_filesystem() || op.offcpu.significant()))
     page.para("filesystem events per op: " + events + ".", "  - ", "    ");
   page.para(verdict(op), "  ", "    ");
-  // Who held the lock, when its wait changed: B's chain (A's if B has none).
+  // Who held the lock, when its wait changed: B's chain (A's if B has
+  // none), why that one, and up to two others that matter.
   if (lock_changed(op) || (!op.hop_waits.empty() && op.hop_waits.front().significant())) {
     const auto& c = op.chain_b ? op.chain_b : op.chain_a;
+    double ops = op.chain_b ? op.count.sb.mean : op.count.sa.mean;
     if (c)
-      page.para(fmt::format("{}: {}", op.chain_b ? "in B" : "in A",
-                            chain_text(*c, op.chain_b ? op.count.sb.mean : op.count.sa.mean)),
+      page.para(fmt::format("{}: {} — {}", op.chain_b ? "in B" : "in A", chain_text(*c, ops),
+                            chain_choice_text(*c, ops, 2)),
                 "  ", "    ");
   }
 }

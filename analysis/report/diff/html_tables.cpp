@@ -261,12 +261,14 @@ void op_block(std::string& out, const Diff& d, const OpDiff& op, const RowIds::O
   paths(out, op);
   families(out, op);
   functions(out, op);
-  // Who the op waited for: each side's heaviest chain (views/wait_graph.h).
+  // Who the op waited for: each side's chosen chain and why
+  // (views/wait_graph.h).
   for (auto [side, c, ops] : {std::tuple{"A", &op.chain_a, op.count.sa.mean},
                               std::tuple{"B", &op.chain_b, op.count.sb.mean}})
     if (*c)
-      fmt::format_to(std::back_inserter(out), "<p class=\"chain\">Who waited for whom, {}: {}</p>\n",
-                     side, esc(chain_text(**c, ops)));
+      fmt::format_to(std::back_inserter(out),
+                     "<p class=\"chain\">Who waited for whom, {}: {} — {}</p>\n", side,
+                     esc(chain_text(**c, ops)), esc(chain_choice_text(**c, ops)));
   out += "<p class=\"note\">Differential flame graphs: " + graph_links(graphs) + "</p>\n</div>\n";
 }
 

@@ -262,17 +262,23 @@ void locks(W& w, const std::vector<LockDiff>& v) {
   w.end_array();
 }
 
-// A wait-for chain (views/wait_graph.h), or null where the side has none.
-void chain(W& w, const std::optional<WaitChain>& c) {
-  if (!c) {
-    w.value(nullptr);
-    return;
-  }
+// A wait-for chain (views/wait_graph.h): its hops, the runs that hold it,
+// and for a chosen one the rule that chose it and the others that matter.
+void chain(W& w, const WaitChain& c) {
   w.begin_object();
-  w.member("cycle", c->cycle);
+  w.member("cycle", c.cycle);
+  w.member("runs_held", c.runs_held);
+  w.member("runs", c.runs);
+  if (!c.rule.empty()) {
+    w.member("rule", c.rule);
+    w.key("others");
+    w.begin_array();
+    for (const auto& o : c.others) chain(w, o);
+    w.end_array();
+  }
   w.key("hops");
   w.begin_array();
-  for (const auto& h : c->hops) {
+  for (const auto& h : c.hops) {
     w.begin_object();
     w.member("kind", h.kind == WaitHop::Wake ? "wake" : "lock");
     w.member("what", h.what);
@@ -283,6 +289,14 @@ void chain(W& w, const std::optional<WaitChain>& c) {
   }
   w.end_array();
   w.end_object();
+}
+
+// Null where the side has none.
+void chain(W& w, const std::optional<WaitChain>& c) {
+  if (c)
+    chain(w, *c);
+  else
+    w.value(nullptr);
 }
 
 void by_name(W& w, std::string_view key, const auto& named_comparisons) {

@@ -168,15 +168,17 @@ void locks(Page& page, const OpDiff& op, std::size_t top) {
 
 }  // namespace
 
-// Who the op waited for, each side's heaviest chain, and the wait on the
-// first holder compared.
+// Who the op waited for, each side's chosen chain and why, and the wait
+// on the first holder compared.
 void chains(Page& page, const OpDiff& op) {
   if (!op.chain_a && !op.chain_b) return;
-  subheading(page, "who waited for whom (the heaviest chain, per run):");
+  subheading(page, "who waited for whom (per run):");
   for (auto [side, c, ops] : {std::tuple{"A", &op.chain_a, op.count.sa.mean},
-                              std::tuple{"B", &op.chain_b, op.count.sb.mean}})
+                              std::tuple{"B", &op.chain_b, op.count.sb.mean}}) {
     page.para(*c ? chain_text(**c, ops) : op.op + ": no lock wait with a recorded holder",
               fmt::format("    {}: ", side), "       ");
+    if (*c) page.para(chain_choice_text(**c, ops), "       ", "         ");
+  }
   const auto& lead = op.chain_b ? op.chain_b : op.chain_a;
   for (std::size_t i = 0; i < op.hop_waits.size() && i < lead->hops.size(); ++i)
     row(page, 4,

@@ -50,6 +50,18 @@ json op_json(const LockOp& op) {
           {"spin_check", spin_json(op.spin)}};
 }
 
+// A chain's op, hops and the runs that hold it (views/wait_graph.h).
+json chain_json(const WaitChain& c) {
+  json hops = json::array();
+  for (const auto& h : c.hops)
+    hops.push_back({{"kind", h.kind == WaitHop::Wake ? "wake" : "lock"},
+                    {"what", h.what},
+                    {"context", h.context},
+                    {"ns", h.ns},
+                    {"count", h.count}});
+  return {{"op", c.op}, {"cycle", c.cycle}, {"runs_held", c.runs_held}, {"hops", std::move(hops)}};
+}
+
 }  // namespace
 
 json locks_json(const Profile& p, const ReportOptions& opt) {
@@ -64,14 +76,11 @@ json locks_json(const Profile& p, const ReportOptions& opt) {
   }
   json chains = json::array();
   for (const auto& c : wait_chains(p)) {
-    json hops = json::array();
-    for (const auto& h : c.hops)
-      hops.push_back({{"kind", h.kind == WaitHop::Wake ? "wake" : "lock"},
-                      {"what", h.what},
-                      {"context", h.context},
-                      {"ns", h.ns},
-                      {"count", h.count}});
-    chains.push_back({{"op", c.op}, {"cycle", c.cycle}, {"hops", std::move(hops)}});
+    json j = chain_json(c);
+    j["rule"] = c.rule;
+    j["others"] = json::array();
+    for (const auto& o : c.others) j["others"].push_back(chain_json(o));
+    chains.push_back(std::move(j));
   }
   return {{"recorded", locks_recorded(p)},
           {"ops", std::move(ops)},

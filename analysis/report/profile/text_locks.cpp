@@ -81,8 +81,8 @@ void kthreads(std::string& out, const LockView& v) {
          r.addresses, r.bucket, r.type, lock_mode(r.spin_ns, r.sleep_ns), r.name);
 }
 
-// Who waited for whom: each op's heaviest chain from its lock wait to where
-// the holder's time went (views/wait_graph.h).
+// Who waited for whom: each op's chosen chain from its lock wait to where
+// the holder's time went, and why that one (views/wait_graph.h).
 void holders(std::string& out, const Profile& p) {
   if (p.lock_holders.empty()) {
     line(out, "lock holders: none recorded (rwsem and mutex waits of operations name theirs)");
@@ -91,8 +91,11 @@ void holders(std::string& out, const Profile& p) {
   }
   std::map<std::string, double> ops;
   for (const auto& o : p.ops) ops[o.name] = static_cast<double>(o.count);
-  line(out, "who waited for whom (the heaviest chain per operation)");
-  for (const auto& c : wait_chains(p)) line(out, "  {}", chain_text(c, ops[c.op]));
+  line(out, "who waited for whom (a chain per operation, and why that one)");
+  for (const auto& c : wait_chains(p)) {
+    line(out, "  {}", chain_text(c, ops[c.op]));
+    line(out, "    {}", chain_choice_text(c, ops[c.op]));
+  }
   out += '\n';
 }
 

@@ -92,6 +92,93 @@ TEST(WaitGraph, TheEnospcChainEndsAtTheFlushWorker) {
             "xfs_flush_inodes_worker on xfs-sync/loop0 (flush_work's barrier after it)");
 }
 
+// The chain's line says why it was chosen; one chain alone is "the only
+// chain recorded", and a single run says nothing of runs.
+TEST(WaitGraph, TheChosenChainSaysWhy) {
+  Profile p = enospc_profile();
+  p.lock_holders.pop_back();  // the flush holder alone
+  auto chains = wait_chains(p);
+  ASSERT_EQ(chains.size(), 1u);
+  EXPECT_EQ(chains[0].rule, "the only chain recorded");
+  EXPECT_EQ(chain_choice_text(chains[0], 40000), "chosen: the only chain recorded");
+  // with the running holder beside it, under a tenth of it
+  chains = wait_chains(enospc_profile());
+  EXPECT_EQ(chain_choice_text(chains[0], 40000),
+            "chosen: the longest summed wait, the others under a tenth of it");
+  EXPECT_TRUE(chains[0].others.empty());
+}
+
+// The ENOSPC flush meets a waiter only when the other thread is still
+// creating (bpftrace, docs/CASES.md §2.0): the chain comes and goes. A
+// material chain held in every run is chosen over a longer one that is
+// not, and the line names the longer one; the same runs in any order give
+// the same chain.
+TEST(WaitGraph, AChainInEveryRunBeatsOneThatComesAndGoes) {
+  auto run = [](bool flush, std::uint64_t cil_ns) {
+    Profile p = enospc_profile();
+    p.lock_holders.pop_back();
+    if (!flush) {
+      p.lock_holders.clear();
+      p.offcpu.clear();
+    }
+    LockHolder k;
+    k.op = "create";
+    k.frames = stack({"xfs_create", "xfs_trans_commit", "xlog_cil_commit", "down_read",
+                      "rwsem_down_read_slowpath"});
+    k.flags = 2;  // READ
+    k.holder_kind = "kthread";
+    k.holder = "xfs-cil/loop0: xlog_cil_push_work";
+    k.count = 3;
+    k.total_ns = cil_ns;
+    p.lock_holders.push_back(k);
+    return p;
+  };
+  // flush in 2 of 5 runs, 230 ms each (92 ms a run); the CIL push in all 5
+  std::vector<Profile> runs{run(true, 30'000'000), run(false, 40'000'000), run(true, 30'000'000),
+                            run(false, 40'000'000), run(false, 40'000'000)};
+  std::vector<const Profile*> ps;
+  for (const auto& p : runs) ps.push_back(&p);
+  auto chains = wait_chains(ps);
+  ASSERT_EQ(chains.size(), 1u);
+  const WaitChain& c = chains[0];
+  EXPECT_EQ(c.hops[0].context, "kernel thread xfs-cil/loop0: xlog_cil_push_work");
+  EXPECT_EQ(c.runs_held, 5u);
+  EXPECT_EQ(c.rule, "the longest summed wait of the chains held in every run");
+  ASSERT_EQ(c.others.size(), 1u);
+  EXPECT_EQ(c.others[0].hops[0].context, "create, blocked (sleep) in __flush_work ← xfs_create");
+  EXPECT_EQ(c.others[0].runs_held, 2u);
+  EXPECT_EQ(chain_choice_text(c, 40000),
+            "chosen: the longest summed wait of the chains held in every run, held in 5 of 5 "
+            "runs; also: create, blocked (sleep) in __flush_work ← xfs_create on i_rwsem (parent "
+            "dir, open) (2.3 µs/op, in 2 of 5 runs)");
+  // Reversed runs: the same chain, the same line.
+  std::reverse(ps.begin(), ps.end());
+  auto again = wait_chains(ps);
+  EXPECT_EQ(chain_text(again[0], 40000), chain_text(c, 40000));
+  EXPECT_EQ(chain_choice_text(again[0], 40000), chain_choice_text(c, 40000));
+  // The CIL push under a tenth of the flush's wait is no longer material:
+  // the longest chain wins, held in 2 of 5.
+  for (auto& p : runs)
+    for (auto& h : p.lock_holders)
+      if (h.holder_kind == "kthread") h.total_ns = 1'000'000;
+  chains = wait_chains(ps);
+  EXPECT_EQ(chains[0].hops[0].context, "create, blocked (sleep) in __flush_work ← xfs_create");
+  EXPECT_EQ(chains[0].runs_held, 2u);
+  EXPECT_EQ(chains[0].rule, "the longest summed wait, the others under a tenth of it");
+}
+
+// Equal waits: the text decides, not the order the holders were recorded in.
+TEST(WaitGraph, EqualWaitsAreRankedByTheirTextNotTheirOrder) {
+  Profile p = enospc_profile();
+  p.lock_holders[1].total_ns = p.lock_holders[0].total_ns;
+  Profile q = p;
+  std::swap(q.lock_holders[0], q.lock_holders[1]);
+  auto a = wait_chains(p), b = wait_chains(q);
+  EXPECT_EQ(chain_text(a[0], 1), chain_text(b[0], 1));
+  EXPECT_EQ(chain_choice_text(a[0], 1), chain_choice_text(b[0], 1));
+  EXPECT_EQ(a[0].rule, "the longest summed wait of the chains here");
+}
+
 TEST(WaitGraph, SeveralRunsArePerRun) {
   Profile a = enospc_profile(), b = enospc_profile();
   auto chains = wait_chains(std::vector<const Profile*>{&a, &b});
@@ -228,13 +315,29 @@ TEST(WaitGraphDiff, ChainsOfBothSidesAndTheFirstHolderCompared) {
   EXPECT_NE(first.find("in B: create waited 32.3 µs/op on i_rwsem (parent dir, open): held by"),
             std::string::npos)
       << first;
-  EXPECT_NE(text.find("who waited for whom (the heaviest chain, per run):"), std::string::npos);
+  // the paragraph unwrapped: why this chain
+  std::string flat;
+  for (std::size_t i = 0; i < first.size(); ++i) {
+    if (first[i] != '\n') {
+      flat += first[i];
+      continue;
+    }
+    flat += ' ';
+    while (i + 1 < first.size() && first[i + 1] == ' ') ++i;
+  }
+  EXPECT_NE(flat.find("(flush_work's barrier after it) — chosen: the longest summed wait, the "
+                      "others under a tenth of it, held in 5 of 5 runs"),
+            std::string::npos)
+      << first;
+  EXPECT_NE(text.find("who waited for whom (per run):"), std::string::npos);
   std::string html = render_diff_html(d, a, b);
   EXPECT_NE(html.find("<p class=\"chain\">Who waited for whom, B: create waited 32.3 µs/op"),
             std::string::npos);
   auto j = diff_json(d);
   EXPECT_EQ(j["ops"][0]["chains"]["b"]["hops"][1]["context"],
             "kworker running xfs_flush_inodes_worker on xfs-sync/loop0 (flush_work's barrier after it)");
+  EXPECT_EQ(j["ops"][0]["chains"]["b"]["runs_held"], 5);
+  EXPECT_EQ(j["ops"][0]["chains"]["b"]["rule"], "the longest summed wait, the others under a tenth of it");
 }
 
 }  // namespace
