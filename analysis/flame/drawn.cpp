@@ -92,6 +92,7 @@ DrawnGraph drawn_graph(const OrderedStacks& stacks, double avail_px, double min_
   const Kept all = first.finish();
   lay.nodes = all.nodes;
   lay.total = all.span;
+  require_drawable(lay.total, "the values");  // as layout() does
   if (lay.total <= 0) return g;
   const double scale = avail_px / lay.total;
   Pass second(true, scale, min_px);

@@ -34,6 +34,11 @@ using OrderedStacks = std::function<void(const StackSink& add)>;
 // summed along the stacks in order, as merge() and measure() sum them.
 DrawnGraph drawn_graph(const OrderedStacks& stacks, double avail_px, double min_px);
 
+// The order in which flame_tree(FlameInput) merges `stacks` (given in
+// input order, values > 0 only): indexes into `stacks`, in tree order, equal
+// stacks in the order merge() adds them, so sums along it are merge()'s.
+std::vector<std::size_t> tree_order(std::span<const fscost::Stack* const> stacks);
+
 // A single graph's SVG from its layout (render_tree_svg after layout).
 std::string render_layout_svg(const Layout& lay, const std::vector<std::string>& skipped,
                               const SvgOptions& opt);

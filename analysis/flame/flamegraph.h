@@ -117,6 +117,13 @@ std::string render_tree_svg(const FlameTree& tree, const SvgOptions& opt);
 std::string render_profile_svg(const Profile& p, View view, const std::optional<std::string>& op,
                                bool per_op, const SvgOptions& opt);
 
+// The one-column folded stacks' graph, byte for byte render_tree_svg of
+// {flame_tree(in), in.skipped} with in = flame_input(folded) keeping, when
+// `root` is set, only the stacks whose first frame is *root (flamegraph
+// --op): only the drawn frames are made, as render_profile_svg.
+std::string render_folded_svg(const InternedFolded& folded, const std::optional<std::string>& root,
+                              const SvgOptions& opt);
+
 // Which profile's value sets a frame's width in a diff. Frames with no value
 // on the chosen side (gone in B with B, new in B with A) keep the other
 // side's width and are drawn hatched, so no path is silently absent.

@@ -5,7 +5,9 @@
 
 #include <map>
 
+#include "flame/drawn.h"
 #include "flame/flamegraph.h"
+#include "flame/svg.h"
 #include "views/stacks.h"
 
 namespace fscost {
@@ -106,6 +108,25 @@ FlameInput flame_input(const InternedFolded& folded, int column) {
     in.stacks.emplace_back(s.frames, column == 1 ? s.value2.value_or(0) : s.value);
   in.skipped = depth_note(folded.depth_truncated);
   return in;
+}
+
+std::string render_folded_svg(const InternedFolded& folded, const std::optional<std::string>& root,
+                              const SvgOptions& opt) {
+  // The stacks flame_tree would merge: flame_input's, --op's, values > 0.
+  std::vector<const Stack*> stacks;
+  std::vector<double> values;
+  for (const auto& s : folded.stacks)
+    if (s.value > 0 && (!root || (!s.frames.empty() && s.frames.front() == *root))) {
+      stacks.push_back(&s.frames);
+      values.push_back(s.value);
+    }
+  const std::vector<std::size_t> order = flame::tree_order(stacks);
+  flame::DrawnGraph g = flame::drawn_graph(
+      [&](const flame::StackSink& add) {
+        for (std::size_t i : order) add(*stacks[i], values[i]);
+      },
+      opt.width - 2 * flame::kPadX, opt.min_width_px);
+  return flame::render_layout_svg(g.lay, depth_note(folded.depth_truncated), opt);
 }
 
 std::string diff_folded(const FlameInput& a, const FlameInput& b) {

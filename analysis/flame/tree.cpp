@@ -9,6 +9,7 @@
 #include <numeric>
 #include <span>
 
+#include "flame/drawn.h"
 #include "flame/flamegraph.h"
 
 namespace fscost {
@@ -36,15 +37,17 @@ struct RankedKeys {
   }
 };
 
-RankedKeys ranked_keys(const std::vector<Entry>& entries) {
+// `frames_of(i)`: the i-th of `n` stacks.
+template <typename FramesOf>
+RankedKeys ranked_keys(std::size_t n, const FramesOf& frames_of) {
   constexpr std::uint32_t kUnseen = UINT32_MAX;
   std::vector<std::uint32_t> local(Frame::pool_size(), kUnseen);  // pool id → local id
   std::vector<Frame> seen;                                         // local id → frame
   RankedKeys keys;
-  keys.start.reserve(entries.size() + 1);
+  keys.start.reserve(n + 1);
   keys.start.push_back(0);
-  for (const Entry& e : entries) {
-    for (const Frame& f : *e.frames) {
+  for (std::size_t i = 0; i < n; ++i) {
+    for (const Frame& f : frames_of(i)) {
       std::uint32_t& id = local[f.id()];
       if (id == kUnseen) {
         id = static_cast<std::uint32_t>(seen.size());
@@ -81,7 +84,8 @@ std::vector<std::size_t> stack_order(const RankedKeys& keys, std::size_t split, 
 }
 
 FlameNode merge(const std::vector<Entry>& entries, std::size_t split) {
-  const RankedKeys keys = ranked_keys(entries);
+  const RankedKeys keys = ranked_keys(
+      entries.size(), [&](std::size_t i) -> const Stack& { return *entries[i].frames; });
   FlameNode root{"all"};
   // path[d] is the node at depth d of the previous stack; valid while the
   // tree below it is not reallocated, i.e. until a sibling is appended at a
@@ -110,6 +114,16 @@ void add(std::vector<Entry>& entries, const FlameInput& in, bool is_b) {
 }
 
 }  // namespace
+
+namespace flame {
+
+std::vector<std::size_t> tree_order(std::span<const Stack* const> stacks) {
+  const RankedKeys keys =
+      ranked_keys(stacks.size(), [&](std::size_t i) -> const Stack& { return *stacks[i]; });
+  return stack_order(keys, stacks.size(), stacks.size());
+}
+
+}  // namespace flame
 
 FlameNode flame_tree(const FlameInput& in) {
   std::vector<Entry> entries;

@@ -70,9 +70,9 @@ void check_options(const Source& s, const FlameArgs& a, bool per_op) {
   }
 }
 
-// Folded stacks of `s` for the graph (a profile's go straight into the
-// tree: flame_tree); they keep their own roots, and --op keeps those under
-// that root.
+// Folded stacks of `s` for a differential graph (a single graph is drawn
+// by render_folded_svg); they keep their own roots, and --op keeps those
+// under that root.
 FlameInput folded_stacks_of(const Source& s, const FlameArgs& a, int column = 0) {
   FlameInput in = flame_input(s.folded, column);
   if (a.op)
@@ -125,12 +125,6 @@ std::string draw(DiffGraph graph, double min_width_px) {
   return svg;
 }
 
-std::string draw(FlameTree tree, const SvgOptions& o) {
-  std::string svg = render_tree_svg(tree, o);
-  leave_to_exit(tree);
-  return svg;
-}
-
 std::string single_of(const Source& s, const FlameArgs& a);
 
 std::string single(const FlameArgs& a) {
@@ -151,12 +145,9 @@ std::string single_of(const Source& s, const FlameArgs& a) {
     return draw(DiffGraph(folded_stacks_of(s, a, 0), folded_stacks_of(s, a, 1), d),
                 d.svg.min_width_px);
   }
-  if (s.profile)  // straight from the interned stacks, only the drawn frames made
-    return render_profile_svg(*s.profile, take(parse_view(a.view)), a.op, a.per_op, o);
-  FlameInput in = folded_stacks_of(s, a);
-  FlameTree tree{flame_tree(in), std::move(in.skipped)};
-  leave_to_exit(in);
-  return draw(std::move(tree), o);
+  // Straight from the interned stacks, only the drawn frames made.
+  if (s.profile) return render_profile_svg(*s.profile, take(parse_view(a.view)), a.op, a.per_op, o);
+  return render_folded_svg(s.folded, a.op, o);
 }
 
 std::string describe(const Source& s) {
