@@ -8,6 +8,7 @@
 #include <set>
 
 #include "io/profile_json.h"
+#include "model/huge_pages.h"
 #include "model/json_writer.h"
 
 namespace fscost {
@@ -324,22 +325,48 @@ simdjson::dom::parser& thread_parser() {
 
 void release_profile_parser() { thread_parser() = simdjson::dom::parser(); }
 
-Result<Profile> parse_profile(std::string_view text, const std::string& origin) {
+namespace {
+
+// Room for a document of `len` bytes, its tape and index asked for in huge
+// pages (model/huge_pages.h): they are most of a load's memory, 4-5× the
+// file. A failure is left to parse(), which meets it again and says so.
+// What parse() would allocate, made first (members simdjson keeps public
+// "for internal use"); past its largest document, left to parse() to refuse.
+void make_room(simdjson::dom::parser& parser, std::size_t len) {
+  if (len > parser.max_capacity()) return;
+  if (len > parser.capacity() && parser.allocate(len) == simdjson::SUCCESS)
+    advise_huge_pages(parser.implementation->structural_indexes.get(), len * sizeof(std::uint32_t));
+  if (len > parser.doc.capacity() && parser.doc.allocate(len) == simdjson::SUCCESS)
+    advise_huge_pages(parser.doc.tape.get(), len * sizeof(std::uint64_t));
+}
+
+// `padded`: `text` may be read SIMDJSON_PADDING bytes past its end, so the
+// parser need not copy it.
+Result<Profile> parse_text(std::string_view text, bool padded, const std::string& origin) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
     return Error{fmt::format("{}: empty file, not an fscost profile", origin), kCorruptHint};
   simdjson::dom::parser& parser = thread_parser();
+  make_room(parser, text.size());
   element doc;
-  if (auto err = parser.parse(text.data(), text.size()).get(doc))
+  if (auto err = parser.parse(text.data(), text.size(), !padded).get(doc))
     return json_error(text, origin, err);
   auto p = parse_document(doc, origin);
   if (p) bound_stack_depth(p.value());
   return p;
 }
 
+}  // namespace
+
+Result<Profile> parse_profile(std::string_view text, const std::string& origin) {
+  return parse_text(text, false, origin);
+}
+
 Result<Profile> read_profile(const std::string& path) {
+  static_assert(kReadSlack >= simdjson::SIMDJSON_PADDING);
   auto text = read_whole_file(path, "profile");
   if (!text) return text.error();
-  return parse_profile(text.value(), path);
+  const std::string& t = text.value();
+  return parse_text(t, t.capacity() - t.size() >= simdjson::SIMDJSON_PADDING, path);
 }
 
 std::string serialize_profile(const Profile& p) {

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "model/fd.h"
+#include "model/huge_pages.h"
 
 namespace fscost {
 
@@ -230,7 +231,9 @@ Result<std::string> read_whole_file(const std::string& path, std::string_view wh
   const std::size_t limit = max_input_bytes();
   if (static_cast<std::uint64_t>(st.st_size) > limit) return input_too_large(what, path, limit);
   std::string text;
-  text.reserve(static_cast<std::size_t>(st.st_size));
+  // Room for simdjson's padding too, so a profile is parsed in place.
+  text.reserve(static_cast<std::size_t>(st.st_size) + kReadSlack);
+  advise_huge_pages(text.data(), text.capacity());
   char buf[1 << 16];
   for (;;) {
     // A regular file can still grow while it is read (a recording in progress).

@@ -27,6 +27,10 @@ Error input_too_large(std::string_view what, const std::string& path, std::size_
 // forever, a device's open runs its driver (/dev/watchdog arms). Callers
 // that take `-` read standard input themselves.
 Result<std::string> read_whole_file(const std::string& path, std::string_view what);
+// Spare capacity after the text read_whole_file returns (unless the file
+// grew while read): simdjson reads up to 64 bytes past a document, and
+// with that room parses it in place rather than copying it.
+inline constexpr std::size_t kReadSlack = 64;
 
 // A directory held open: files are made in it by name relative to the
 // descriptor (openat, renameat), so a component of its path renamed or
