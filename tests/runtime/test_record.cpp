@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <thread>
@@ -125,14 +126,31 @@ TEST_F(RecordTest, OnCpuSumAgreesWithRusageAndNothingDropped) {
   // AMD guest (22 of 180 ms; its empty tp_btf pair costs +152 ns a syscall,
   // the Intel guest's +62), where the bare ratio read 0.794. Counted, the
   // sampled syscall path closes the gap: 0.917 there.
-  EXPECT_GT(ratio, 0.70) << c.dump();
-  EXPECT_LT(ratio, 1.10) << c.dump();
+  // rusage's sys time is not exact on a tick-accounting kernel: the process's
+  // runtime is exact, but its split into user and sys follows which of the
+  // ticks found it in the kernel (cputime_adjust), a binomial draw of
+  // runtime x HZ ticks. The sampled syscall path is a Poisson count. The
+  // bounds widen by three of their joint standard deviations, at HZ = 100
+  // (the fewest ticks a kernel takes, so the widest): the 1.151 that failed
+  // CI on 2026-12-05 was 198.5 ms traced + 37 path samples against 204.7 ms
+  // of sys out of a 2000-file run's ~230 ms.
+  const double sys = c["rusage_sys_ns"].get<double>();
+  const double total = report["rusage"]["user_ns"].get<double>() + sys;
+  const double ticks = std::max(1.0, total * 100 / 1e9);
+  const double share = sys / total;
+  const double split_sd = total * std::sqrt(share * (1 - share) / ticks);
+  const double samples = c.value("syscall_path_samples", 0.0);
+  const double path_sd =
+      samples > 0 ? c["syscall_path_ns"].get<double>() / std::sqrt(samples) : 0.0;
+  const double slack = 3 * std::hypot(split_sd, path_sd) / sys;
+  EXPECT_GT(ratio, 0.70 - slack) << c.dump() << " slack " << slack;
+  EXPECT_LT(ratio, 1.10 + slack) << c.dump() << " slack " << slack;
   if (c["ratio_with_syscall_path"].is_number()) {
     double with_path = c["ratio_with_syscall_path"].get<double>();
-    EXPECT_GT(with_path, 0.85) << c.dump();
-    EXPECT_LT(with_path, 1.10) << c.dump();
+    EXPECT_GT(with_path, 0.85 - slack) << c.dump() << " slack " << slack;
+    EXPECT_LT(with_path, 1.10 + slack) << c.dump() << " slack " << slack;
   } else {
-    EXPECT_GT(ratio, 0.80) << "no syscall-path samples, so no gap to close: " << c.dump();
+    EXPECT_GT(ratio, 0.80 - slack) << "no syscall-path samples, so no gap to close: " << c.dump();
   }
   // No drops at default sizes. prog_missed is not a size: a BPF program
   // skipped because another one ran on that CPU (a contended map lock inside
