@@ -82,7 +82,6 @@ class RunTrie {
     std::vector<std::uint32_t> next(kid_start_.begin(), kid_start_.end() - 1);
     for (std::size_t i = 1; i < frames_.size(); ++i)
       kids_[next[parents_[i]]++] = static_cast<std::uint32_t>(i);
-    parents_ = {};
     children_ = ChildTable(1);
     node_of_ = StackMemo<std::uint32_t>();
   }
@@ -98,6 +97,7 @@ class RunTrie {
             std::span<const std::uint32_t>(counts_).subspan(i * runs_, runs_)};
   }
   std::size_t size() const { return frames_.size(); }
+  std::uint32_t parent(std::uint32_t i) const { return parents_[i]; }
 
  private:
   // 2^32 samples of one run under one node: 50 days of one CPU at 997 Hz.
@@ -123,7 +123,7 @@ class RunTrie {
 
   std::size_t runs_;
   std::vector<Frame> frames_;
-  std::vector<std::uint32_t> parents_;  // while building
+  std::vector<std::uint32_t> parents_;
   std::vector<std::uint32_t> counts_;  // node × runs: own samples, inclusive after finish()
   ChildTable children_;
   StackMemo<std::uint32_t> node_of_;  // a stack's node; 0 = not seen yet
@@ -157,7 +157,13 @@ std::vector<double> doubles(Counts v) { return {v.begin(), v.end()}; }
 
 class Descent {
  public:
-  Descent(const OpInput& in, std::size_t na, const DiffConfig& cfg) : in_(in), na_(na), cfg_(cfg) {}
+  Descent(const OpInput& in, std::size_t na, const DiffConfig& cfg, bool find_moved)
+      : in_(in), na_(na), cfg_(cfg), find_moved_(find_moved) {}
+
+  struct Result {
+    std::vector<ShareChange> shares;
+    std::vector<MovedWork> moved;
+  };
 
   // The trunk first: from the op down through the child that carries most
   // of its caller on both sides (xfs_create under xfs_generic_create), whose
@@ -165,7 +171,7 @@ class Descent {
   // children are a family tested at alpha / (trunk families), so that an
   // A-vs-A diff still makes a false discovery with at most alpha's chance;
   // below a discovery, the hierarchy at alpha.
-  std::vector<ShareChange> run() {
+  Result run() {
     std::vector<std::pair<std::uint32_t, Stack>> trunk;
     Stack path;
     for (std::uint32_t n = 0;;) {
@@ -179,44 +185,61 @@ class Descent {
     }
     const double level = cfg_.alpha / static_cast<double>(std::max<std::size_t>(1, trunk.size()));
     for (auto& [n, at] : trunk) family(n, at, level);
+    sweep();
     // Shares are parts of a whole: a node's grows and its siblings' shrink
     // with it. A finding is a node whose own cost moved the way its share
     // did, by a tenth (or from nothing).
-    std::erase_if(found_, [](const ShareChange& s) {
+    std::erase_if(found_, [](const Found& f) {
+      const ShareChange& s = f.share;
       const Comparison& c = s.ns;
       bool same_way = (c.delta() > 0) == (s.share_b > s.share_a) && c.delta() != 0;
       return !same_way || (std::isfinite(c.rel) && std::fabs(c.rel) < kMaterial);
     });
     // The deepest node of a branch is the finding: its callers' shares
     // moved because of it.
+    if (find_moved_) moved_work();
     drop_callers_of_findings();
-    return std::move(found_);
+    Result r;
+    for (auto& f : found_) r.shares.push_back(std::move(f.share));
+    r.moved = std::move(moved_);
+    return r;
   }
 
  private:
-  // Leaves out each finding that is a caller of another (its path a prefix
-  // of a longer one's), keeping the order. In name order a path's callees
-  // come right after it (after its equals), so one look at the next
-  // different path tells: n log n, where testing every pair was the
-  // descent's largest cost (4686 findings under one op).
+  // Marks each finding whose change the findings right below it carry:
+  // at least half of its ns, summed (the deepest node of a branch is where
+  // it changed; its callers' shares moved because of it).
+  // A caller whose finding below is small stays: the sweep finds small
+  // changes deep down (50 ns under xlog_cil_commit), which must not hide
+  // the +15.6 µs of xfs_trans_commit above them. In name order a path's
+  // callees come right after it (after its equals): each finding looks
+  // only at its own run of callees.
   void drop_callers_of_findings() {
     std::vector<std::uint32_t> order(found_.size());
     std::iota(order.begin(), order.end(), 0);
-    auto path = [&](std::uint32_t i) -> const std::vector<std::string>& { return found_[i].frames; };
+    auto path = [&](std::uint32_t i) -> const std::vector<std::string>& { return found_[i].share.frames; };
+    auto size = [&](std::uint32_t i) { return std::fabs(found_[i].share.ns.delta()); };
     std::sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) { return path(x) < path(y); });
     std::vector<bool> caller(found_.size(), false);
+    auto under = [](const std::vector<std::string>& t, const std::vector<std::string>& s) {
+      return t.size() > s.size() && std::equal(s.begin(), s.end(), t.begin());
+    };
     for (std::size_t i = 0; i < order.size(); ++i) {
-      std::size_t j = i + 1;
-      while (j < order.size() && path(order[j]) == path(order[i])) ++j;
-      if (j == order.size()) continue;
       const auto& s = path(order[i]);
-      const auto& t = path(order[j]);
-      caller[order[i]] = t.size() > s.size() && std::equal(s.begin(), s.end(), t.begin());
+      // the findings right below it (none between), summed
+      double below = 0;
+      const std::vector<std::string>* top = nullptr;
+      for (std::size_t j = i + 1; j < order.size(); ++j) {
+        const auto& t = path(order[j]);
+        if (t == s) continue;
+        if (!under(t, s)) break;
+        if (top && under(t, *top)) continue;
+        top = &t;
+        below += size(order[j]);
+      }
+      caller[order[i]] = below > 0 && 2 * below >= size(order[i]);
     }
-    std::vector<ShareChange> kept;
-    for (std::size_t i = 0; i < found_.size(); ++i)
-      if (!caller[i]) kept.push_back(std::move(found_[i]));
-    found_ = std::move(kept);
+    for (std::size_t i = 0; i < found_.size(); ++i) found_[i].share.caller = caller[i];
   }
 
   // The child with at least half of the node's samples on each side.
@@ -245,12 +268,12 @@ class Descent {
     family(n, path, cfg_.alpha);
   }
 
-  // Node `n`'s children (reached by `path`) on their share of its samples,
-  // one BH family at `level`; goes on under the ones whose share changed.
-  void family(std::uint32_t n, Stack& path, double level) {
+  // Node `n`'s children's count tests on their share of its samples, the
+  // siblings' common dispersion moderating each one's: the children tested
+  // (those with kMinSamples and a valid test) and their tests.
+  void test_children(std::uint32_t n, std::vector<std::uint32_t>& tested,
+                     std::vector<stats::CountTest>& tests) const {
     const RunTrie::Node node = in_.trie.node(n);
-    std::vector<std::uint32_t> tested;
-    std::vector<stats::CountTest> tests;
     const auto ea = doubles(side(node.counts, na_, false)), eb = doubles(side(node.counts, na_, true));
     std::vector<double> ka, kb;  // a child's counts, refilled for each test
     auto test = [&](const RunTrie::Node& kid, double phi, double df) {
@@ -273,21 +296,179 @@ class Descent {
     }
     const double common = df > 0 ? std::max(1.0, chi2 / df) : 1;
     const double prior_df = std::min(kPriorDf, df);
+    for (std::uint32_t k : tested) tests.push_back(test(in_.trie.node(k), common, prior_df));
+  }
+
+  // Node `n`'s children (reached by `path`) on their share of its samples,
+  // one BH family at `level`; goes on under the ones whose share changed.
+  void family(std::uint32_t n, Stack& path, double level) {
+    const RunTrie::Node node = in_.trie.node(n);
+    looked_[n] = true;
+    std::vector<std::uint32_t> tested;
+    std::vector<stats::CountTest> tests;
+    test_children(n, tested, tests);
     std::vector<double> p;
-    for (std::uint32_t k : tested) {
-      tests.push_back(test(in_.trie.node(k), common, prior_df));
-      p.push_back(tests.back().p);
-    }
+    for (const auto& t : tests) p.push_back(t.p);
     std::vector<double> q = stats::benjamini_hochberg(p);
     const std::optional<std::uint32_t> trunk = dominant(node);
     for (std::size_t i = 0; i < tested.size(); ++i) {
       if (!(q[i] < level)) continue;
       const auto kid = in_.trie.node(tested[i]);
+      if (found_node_[tested[i]]) continue;  // the sweep's, and walked below
+      found_node_[tested[i]] = true;
       path.push_back(kid.frame);
-      found_.push_back(finding(path, tests[i], q[i], kid));
+      found_.push_back({finding(path, tests[i], q[i], kid), tested[i]});
       if (tested[i] != trunk) walk(tested[i], path);  // the trunk goes on in run()
       path.pop_back();
     }
+  }
+
+  // The rest of the tree: every node the hierarchy did not reach, its
+  // children tested on their share of it, all of them one BH family at
+  // alpha. The hierarchy reaches a node only through a discovery above it,
+  // and a function whose cost doubles under a parent that moves by a few
+  // percent of the op leaves no discovery above it (the seed's roll at
+  // 3+4 runs: xfs_defer_finish_noroll 2% -> 83% of xfs_trans_commit, while
+  // xfs_trans_commit's share of xfs_create moved too little to test). One
+  // family over thousands of tests costs power, which a change that large
+  // does not need; A against A it holds its false discoveries to alpha.
+  // Below a discovery, the hierarchy at alpha.
+  void sweep() {
+    struct Test {
+      std::uint32_t node, kid;
+      stats::CountTest t;
+    };
+    std::vector<Test> all;
+    std::vector<std::uint32_t> tested;
+    std::vector<stats::CountTest> tests;
+    for (std::uint32_t n = 0; n < in_.trie.size(); ++n) {
+      const RunTrie::Node node = in_.trie.node(n);
+      if (looked_[n] || node.kids.size() < 2 || total(node.counts) < kMinSamples) continue;
+      tested.clear();
+      tests.clear();
+      test_children(n, tested, tests);
+      for (std::size_t i = 0; i < tested.size(); ++i) all.push_back({n, tested[i], tests[i]});
+    }
+    std::vector<double> p;
+    for (const auto& x : all) p.push_back(x.t.p);
+    const std::vector<double> q = stats::benjamini_hochberg(p);
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      if (!(q[i] < cfg_.alpha) || found_node_[all[i].kid]) continue;
+      found_node_[all[i].kid] = true;
+      Stack path = path_to(all[i].kid);
+      found_.push_back({finding(path, all[i].t, q[i], in_.trie.node(all[i].kid)), all[i].kid});
+      walk(all[i].kid, path);
+    }
+  }
+
+  // Pairs of sibling findings where one child's share fell and another's
+  // rose, and the one that fell runs, in B, below the one that rose
+  // (MovedWork). Both, the parent's own share (the move's net), the
+  // findings on the way down to where it went (the roll's own frames) and
+  // those inside what was left behind are `within` the move: the one
+  // finding tells them.
+  void moved_work() {
+    std::unordered_map<std::uint32_t, std::size_t> at_node;  // a finding's node → its index
+    for (std::size_t i = 0; i < found_.size(); ++i) at_node.emplace(found_[i].node, i);
+    std::vector<bool> used(found_.size(), false);
+    for (std::size_t s = 0; s < found_.size(); ++s) {
+      const ShareChange& fell = found_[s].share;
+      if (used[s] || fell.share_b >= fell.share_a) continue;
+      const std::uint32_t parent = in_.trie.parent(found_[s].node);
+      const Frame& name = in_.trie.node(found_[s].node).frame;
+      for (std::uint32_t g : in_.trie.node(parent).kids) {
+        auto gi = at_node.find(g);
+        if (gi == at_node.end() || used[gi->second]) continue;
+        const ShareChange& rose = found_[gi->second].share;
+        if (rose.share_b <= rose.share_a) continue;
+        std::optional<std::uint32_t> there = heaviest_in_b(g, name);
+        if (!there) continue;
+        MovedWork m;
+        m.at.assign(fell.frames.begin(), fell.frames.end() - 1);
+        m.from = fell.frames.back();
+        for (std::uint32_t n = in_.trie.parent(*there);; n = in_.trie.parent(n)) {
+          m.via.insert(m.via.begin(), std::string(in_.trie.node(n).frame.str()));
+          if (n == g) break;
+        }
+        m.share_a = fell.share_a;
+        m.share_b = fell.share_b;
+        m.q = std::max(fell.q, rose.q);
+        m.there = ns_of(in_.trie.node(*there));
+        m.net = ns_of(in_.trie.node(parent));
+        const int index = static_cast<int>(moved_.size());
+        used[s] = used[gi->second] = true;
+        found_[s].share.within = found_[gi->second].share.within = index;
+        for (std::uint32_t n = *there; n != g; n = in_.trie.parent(n))
+          if (auto it = at_node.find(n); it != at_node.end()) {
+            used[it->second] = true;
+            found_[it->second].share.within = index;
+          }
+        // `at`'s own share: its change is the move's net
+        if (auto it = at_node.find(parent); it != at_node.end() && !used[it->second]) {
+          used[it->second] = true;
+          found_[it->second].share.within = index;
+        }
+        for (std::size_t i = 0; i < found_.size(); ++i)
+          if (!used[i] && below(found_[i].node, found_[s].node)) {
+            used[i] = true;
+            found_[i].share.within = index;
+          }
+        moved_.push_back(std::move(m));
+        break;
+      }
+    }
+  }
+
+  // Whether node `n` lies below node `above`.
+  bool below(std::uint32_t n, std::uint32_t above) const {
+    while (n != 0) {
+      n = in_.trie.parent(n);
+      if (n == above) return true;
+    }
+    return false;
+  }
+
+  // Below node `n`, the node framed `name` with the most samples in B's
+  // runs, where it has more of them than in A's (per run): where the work
+  // went. Not `n` itself.
+  std::optional<std::uint32_t> heaviest_in_b(std::uint32_t n, const Frame& name) const {
+    std::optional<std::uint32_t> best;
+    double best_b = 0;
+    const double runs_a = static_cast<double>(na_);
+    const double runs_b = static_cast<double>(in_.trie.node(0).counts.size() - na_);
+    std::vector<std::uint32_t> todo(in_.trie.node(n).kids.begin(), in_.trie.node(n).kids.end());
+    while (!todo.empty()) {
+      const std::uint32_t k = todo.back();
+      todo.pop_back();
+      const RunTrie::Node node = in_.trie.node(k);
+      const double b = total(side(node.counts, na_, true));
+      if (b == 0) continue;
+      if (node.frame == name) {
+        if (b > best_b && b / runs_b > total(side(node.counts, na_, false)) / runs_a) {
+          best = k;
+          best_b = b;
+        }
+        continue;  // its own recursion is its own work
+      }
+      todo.insert(todo.end(), node.kids.begin(), node.kids.end());
+    }
+    return best;
+  }
+
+  // A node's inclusive ns/op (ns per run for a bucket), run by run.
+  Comparison ns_of(const RunTrie::Node& node) const {
+    std::vector<double> va, vb;
+    for (std::size_t r = 0; r < node.counts.size(); ++r)
+      (r < na_ ? va : vb).push_back(static_cast<double>(node.counts[r]) * in_.ns_per_sample[r]);
+    return compare(std::move(va), std::move(vb), in_.unit, cfg_.level, cfg_.alpha);
+  }
+
+  // The frames from the op down to node `n`.
+  Stack path_to(std::uint32_t n) const {
+    Stack path;
+    for (; n != 0; n = in_.trie.parent(n)) path.push_back(in_.trie.node(n).frame);
+    std::reverse(path.begin(), path.end());
+    return path;
   }
 
   ShareChange finding(const Stack& path, const stats::CountTest& t, double q,
@@ -297,17 +478,22 @@ class Descent {
     s.share_a = t.rate_a;
     s.share_b = t.rate_b;
     s.q = q;
-    std::vector<double> va, vb;
-    for (std::size_t r = 0; r < kid.counts.size(); ++r)
-      (r < na_ ? va : vb).push_back(static_cast<double>(kid.counts[r]) * in_.ns_per_sample[r]);
-    s.ns = compare(std::move(va), std::move(vb), in_.unit, cfg_.level, cfg_.alpha);
+    s.ns = ns_of(kid);
     return s;
   }
 
   const OpInput& in_;
   std::size_t na_;
   const DiffConfig& cfg_;
-  std::vector<ShareChange> found_;
+  struct Found {
+    ShareChange share;
+    std::uint32_t node;
+  };
+  std::vector<Found> found_;
+  std::vector<MovedWork> moved_;
+  bool find_moved_;
+  std::vector<bool> looked_ = std::vector<bool>(in_.trie.size(), false);  // family() tested its children
+  std::vector<bool> found_node_ = std::vector<bool>(in_.trie.size(), false);
 };
 
 double ns_per_sample(const Profile& p, const std::string& op) {
@@ -375,7 +561,7 @@ void descend_kthreads(Diff& d, const RunSet& a, const RunSet& b) {
   }
   for (std::size_t k = 0; k < in.size(); ++k) {
     in[k].trie.finish();
-    of[k]->shares = Descent(in[k], a.runs.size(), d.config).run();
+    of[k]->shares = Descent(in[k], a.runs.size(), d.config, false).run().shares;
     of[k]->new_in_b = new_in_b(in[k].trie, a.runs.size());
   }
 }
@@ -415,7 +601,9 @@ void descend_call_trees(Diff& d, const RunSet& a, const RunSet& b) {
       }
     }
     in.trie.finish();
-    op.shares = Descent(in, a.runs.size(), d.config).run();
+    auto found = Descent(in, a.runs.size(), d.config, true).run();
+    op.shares = std::move(found.shares);
+    op.moved = std::move(found.moved);
     by_size(op.shares);
   });
   descend_kthreads(d, a, b);

@@ -9,6 +9,7 @@
 
 #include "diff/internal.h"
 #include "diff/mean_stacks.h"
+#include "diff/stability.h"
 #include "model/parallel.h"
 #include "views/view.h"  // kViews
 
@@ -84,6 +85,38 @@ std::string shared_workload(const std::vector<RunMetrics>& ma, const std::vector
   return out.starts_with(kOwn) ? out.substr(kOwn.size()) : out;
 }
 
+Diff diff_all_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg);
+
+// `s` without its run `skip`.
+RunSet without_run(const RunSet& s, std::size_t skip) {
+  RunSet out;
+  out.label = s.label;
+  for (std::size_t i = 0; i < s.runs.size(); ++i) {
+    if (i == skip) continue;
+    out.runs.push_back(s.runs[i]);
+    if (i < s.sources.size()) out.sources.push_back(s.sources[i]);
+  }
+  return out;
+}
+
+// The jackknife (stability.h): the diff leaving out each run of A, then
+// each of B, and what each found; `names` in the same order.
+std::vector<Findings> leave_one_out(const RunSet& a, const RunSet& b, const DiffConfig& cfg,
+                                    std::vector<std::string>& names) {
+  DiffConfig once = cfg;
+  once.jackknife = false;
+  std::vector<Findings> out;
+  for (std::size_t i = 0; i < a.runs.size(); ++i) {
+    out.push_back(findings_of(diff_all_runs(without_run(a, i), b, once)));
+    names.push_back("A " + run_file(a, i));
+  }
+  for (std::size_t i = 0; i < b.runs.size(); ++i) {
+    out.push_back(findings_of(diff_all_runs(a, without_run(b, i), once)));
+    names.push_back("B " + run_file(b, i));
+  }
+  return out;
+}
+
 // Every run, as given.
 Diff diff_all_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   require_runs(a, "A");
@@ -107,6 +140,10 @@ Diff diff_all_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   control_fdr(d);
   find_exact_changes(d);
   descend_call_trees(d, a, b);
+  // Before the verdicts are read (lock classes, parts of a delta): a
+  // finding that one run carries is no verdict.
+  if (cfg.jackknife && a.runs.size() >= kJackknifeRuns && b.runs.size() >= kJackknifeRuns)
+    mark_fragile(d, leave_one_out(a, b, cfg, d.jackknife));
   const CrossFs fs = cross_fs(d);
   parallel_for(d.ops.size(), [&](std::size_t i) {
     classify_locks(d.ops[i]);
@@ -220,8 +257,12 @@ CrossFs cross_fs(const Diff& d) {
 }
 
 Diff diff_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
-  Diff d = diff_all_runs(a, b, cfg);
-  if (!cfg.drop_outliers) return d;
+  // The outliers are found without the jackknife, which then checks the
+  // findings of the runs that stay.
+  DiffConfig plain = cfg;
+  plain.jackknife = false;
+  if (!cfg.drop_outliers) return diff_all_runs(a, b, cfg);
+  Diff d = diff_all_runs(a, b, plain);
   const auto [oa, ob] = outlier_runs(d, a, b);
   auto runs = [](const std::vector<OutlierRun>& o, bool marked_only) {
     std::vector<std::size_t> out;
@@ -234,9 +275,10 @@ Diff diff_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
     if (cluster) name_cluster(*kept, d, kept->dropped.size(), oa.size(), ob.size());
     return std::move(*kept);
   }
-  if (cluster)
-    if (auto all_out = without_runs(d, a, b, runs(oa, false), runs(ob, false), cfg))
-      name_cluster(d, *all_out, 0, oa.size(), ob.size());
+  std::optional<Diff> all_out;
+  if (cluster) all_out = without_runs(d, a, b, runs(oa, false), runs(ob, false), plain);
+  if (cfg.jackknife) d = diff_all_runs(a, b, cfg);
+  if (all_out) name_cluster(d, *all_out, 0, oa.size(), ob.size());
   return d;
 }
 

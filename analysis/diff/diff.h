@@ -68,6 +68,9 @@ struct DiffConfig {
   // Ops called fewer times per run (the larger side's mean), and "other",
   // are not tested: out of the FDR families and the first screen.
   double min_ops = 100;
+  // Check every finding against the diffs that leave one run out
+  // (diff/stability.h); false only inside those diffs themselves.
+  bool jackknife = true;
   // Leave out of every figure the outlier runs (the "outlier" rule of
   // docs/DIFF.md) that carry the host's mark (steal, other work, page
   // zeroing), while each side keeps at least 3 runs; they are named in a
@@ -111,6 +114,11 @@ struct Comparison {
   // the host's between-compare noise was wider than `test`'s own standard
   // error, and decides instead (p and interval; `test` keeps its own).
   stats::Floored floor;
+  // Significant over every run, but not once one run is left out (the
+  // jackknife, diff/stability.h): its verdict is NoChange, and this is the
+  // index in Diff::jackknife of the first leave-one-out that lost it; -1
+  // where it held (or was never significant).
+  int fragile = -1;
 
   double delta() const { return sb.mean - sa.mean; }
   bool significant() const { return verdict == Verdict::More || verdict == Verdict::Less; }
@@ -163,6 +171,7 @@ struct FamilyDiff {
   bool new_in_b = false;      // no cost in any A run
 };
 
+
 enum class LockChange {
   New,       // a new contention point: absent or insignificant in A, significant in B
   Worse,     // the same lock, worse: contentions/op or wait per contention up
@@ -186,6 +195,10 @@ struct LockDiff {
   Comparison optimistic_spin;
   Comparison per_contention;    // ns per contention (runs with contentions only)
   LockChange change = LockChange::NoChange;
+  // Significant, but within the noise of the op's latency
+  // (latency_noise) and under kLockShare of its change: no change in the op's contention (the verdict says
+  // so, with its size).
+  bool slight = false;
   std::string detail;           // "2.1× contentions/op", "1.4× wait per contention", ...
 };
 
@@ -253,6 +266,7 @@ struct NewCode {
   bool family = false;
   bool gone = false;       // A's, not B's
   double ns_per_op = 0;    // on the side that runs it
+  int fragile = -1;        // as Comparison::fragile: not found once a run is left out
 };
 
 // A call-tree node whose share of its caller's samples B changed, found by
@@ -263,6 +277,36 @@ struct ShareChange {
   double share_a = 0, share_b = 0;  // of its caller's samples, pooled over runs
   double q = 1;                     // in its caller's family
   Comparison ns;  // the node's inclusive ns/op per run: the size of it (its verdict unused)
+  int fragile = -1;  // as Comparison::fragile: not found once a run is left out
+  // The index in OpDiff::moved of the move this share is part of: the two
+  // siblings, the frames on the way down to where the work went, and what
+  // changed inside what was left behind (xfs_buf_item_format's share of
+  // the direct commit's xlog_cil_commit, gone with the buffers the roll
+  // now logs). The move tells them; -1 for a share on its own.
+  int within = -1;
+  // Its change is carried by the findings right below it (at least half of
+  // its ns): the deepest node of a branch is where it changed. Told only
+  // when none of those holds with a run left out.
+  bool caller = false;
+};
+
+// Work that moved (diff/descent.cpp): under node `at`, the child `from`
+// lost share while a sibling gained it, and in B `from` also runs below that
+// sibling, through `via`: the same cost reached through new frames. The
+// seed's case: under xfs_trans_commit, __xfs_trans_commit 98% -> 17% and
+// xfs_defer_finish_noroll 2% -> 83%, the commit now under the roll
+// (xfs_defer_finish_noroll → xfs_defer_trans_roll → xfs_trans_roll). One
+// finding in place of the two shares, so that no line subtracts what
+// another adds: `net` is what `at` did in all.
+struct MovedWork {
+  std::vector<std::string> at;   // below the op, outermost first; the node whose children moved
+  std::string from;              // the child that lost share, and the function that moved
+  std::vector<std::string> via;  // from the sibling that gained down to `from`'s caller there
+  double share_a = 0, share_b = 0;  // `from`'s direct share of `at`'s samples, pooled
+  double q = 1;                     // the larger of the two children's q
+  Comparison there;  // `from` below `via`: inclusive ns/op per run
+  Comparison net;    // `at`'s inclusive ns/op per run
+  int fragile = -1;  // as Comparison::fragile
 };
 
 struct OpDiff {
@@ -301,6 +345,7 @@ struct OpDiff {
   std::vector<NewCode> new_code;
   // Shares that changed down the call tree, by |Δ ns/op| (descend_call_trees).
   std::vector<ShareChange> shares;
+  std::vector<MovedWork> moved;  // the shares that made them left out of `shares`
 };
 
 // One kernel-thread bucket (workqueue or thread, and the work function a
@@ -408,11 +453,35 @@ struct Diff {
   SetupDiff setup;
   // Runs left out as outliers (DiffConfig::drop_outliers): "A run1.profile".
   std::vector<std::string> dropped;
+  // The leave-one-out diffs every finding was checked against
+  // (diff/stability.h), by the run each left out: "A run-03.profile";
+  // empty when a side had fewer than kJackknifeRuns runs.
+  std::vector<std::string> jackknife;
   std::vector<Warning> warnings;
   // Each side's mean stacks per view and operation (mean_stacks.h): what
   // the explanation read, and what the HTML report draws.
   std::shared_ptr<const MeanStacks> stacks_a, stacks_b;
 };
+
+// A lock's change within latency_noise still weighs when it is this share
+// of the op's resolved latency change (diff/locks.cpp).
+inline constexpr double kLockShare = 0.05;
+
+// Half the width of the op's latency interval: a lock's change smaller
+// than this is no change in the op's contention (diff/locks.cpp); NaN
+// where the latency has no interval.
+double latency_noise(const OpDiff& op);
+
+// Whether a wait's change weighs on the op: beyond latency_noise, or
+// kLockShare of a latency change the op's own test resolved. A few hundred
+// ns the op's time can neither resolve nor account for is no answer to "is
+// it the contention?", however sure the wait's own test: the seed's CIL
+// context lock flipped between compares on such a change (issue 42).
+bool weighs_on(const Comparison& wait, const OpDiff& op);
+
+// The wait on the first holder of the op's chain (hop_waits' first)
+// changed, and weighs on the op.
+bool holder_wait_changed(const OpDiff& op);
 
 // The op the first screen leads with: the tested one that costs the
 // workload most (Diff::ops' order); nullptr if none is tested.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
 #include "diff/callgraph.h"
 #include "diff/internal.h"
@@ -21,12 +22,34 @@ bool clearly_positive(const stats::Summary& s) {
   return s.n >= 2 ? s.ci_lo > 0 : s.mean > 0;
 }
 
-// By the traced wait, or, for a lock whose cost is mostly optimistic
-// spinning the tracepoints never time, by the sampled spin.
-LockChange change_of(const LockDiff& l) {
-  const Comparison& c = std::fabs(l.optimistic_spin.delta()) > std::fabs(l.wait.delta())
-                            ? l.optimistic_spin
-                            : l.wait;
+bool every_run(const std::vector<double>& v) {
+  return !v.empty() && std::all_of(v.begin(), v.end(), [](double x) { return x > 0; });
+}
+bool no_run(const std::vector<double>& v) {
+  return std::all_of(v.begin(), v.end(), [](double x) { return x == 0; });
+}
+
+// The figure a lock's change is read from: the traced wait, or, for a lock
+// whose cost is mostly optimistic spinning the tracepoints never time, the
+// sampled spin.
+const Comparison& deciding(const LockDiff& l) {
+  return std::fabs(l.optimistic_spin.delta()) > std::fabs(l.wait.delta()) ? l.optimistic_spin
+                                                                          : l.wait;
+}
+
+// Whether a lock's change weighs on the op: by its deciding figure.
+bool weighs(const LockDiff& l, const OpDiff& op) { return weighs_on(deciding(l), op); }
+
+// New or gone by presence, as new code is: contended in every run of one
+// side and in no run of the other (traced contentions are counted, not
+// sampled: presence is exact); else by the deciding figure's verdict.
+LockChange change_of(const LockDiff& l, const OpDiff& op) {
+  if (!weighs(l, op)) return LockChange::NoChange;
+  const Comparison& c = deciding(l);
+  if (&c == &l.wait) {
+    if (every_run(l.contentions.b) && no_run(l.contentions.a)) return LockChange::New;
+    if (every_run(l.contentions.a) && no_run(l.contentions.b)) return LockChange::Gone;
+  }
   bool in_a = clearly_positive(c.sa), in_b = clearly_positive(c.sb);
   if (c.verdict == Verdict::More) return in_a ? LockChange::Worse : LockChange::New;
   if (c.verdict == Verdict::Less) return in_b ? LockChange::Better : LockChange::Gone;
@@ -122,6 +145,23 @@ std::string narrowest_wait(const FlameInput& a, const FlameInput& b, const std::
 
 }  // namespace
 
+bool weighs_on(const Comparison& wait, const OpDiff& op) {
+  double noise = latency_noise(op), moved = std::fabs(wait.delta());
+  if (!std::isfinite(noise) || moved > noise) return true;
+  return op.latency.significant() && moved >= kLockShare * std::fabs(op.latency.delta());
+}
+
+bool holder_wait_changed(const OpDiff& op) {
+  return !op.hop_waits.empty() && op.hop_waits.front().significant() &&
+         weighs_on(op.hop_waits.front(), op);
+}
+
+double latency_noise(const OpDiff& op) {
+  const Comparison& c = op.latency;
+  if (!c.tested()) return std::numeric_limits<double>::quiet_NaN();
+  return (c.ci_hi() - c.ci_lo()) / 2;
+}
+
 std::string lock_phrase(const LockDiff& l) {
   std::string r = ratios(l);
   switch (l.change) {
@@ -131,12 +171,14 @@ std::string lock_phrase(const LockDiff& l) {
     case LockChange::Better: return "same lock, better" + (r.empty() ? "" : ": " + r);
     case LockChange::NoChange: break;
   }
+  if (l.slight) return "same lock, a change within the op's latency noise" + (r.empty() ? "" : ": " + r);
   return "same lock, no significant change" + (r.empty() ? "" : ": " + r);
 }
 
 void classify_locks(OpDiff& op) {
   for (auto& l : op.locks) {
-    l.change = change_of(l);
+    l.change = change_of(l, op);
+    l.slight = l.change == LockChange::NoChange && deciding(l).significant() && !weighs(l, op);
     l.detail = lock_detail(l);
   }
 }

@@ -12,6 +12,7 @@
 
 #include "diff/calibration.h"
 #include "diff/internal.h"
+#include "diff/stability.h"
 #include "model/drops.h"
 
 namespace fscost {
@@ -41,6 +42,11 @@ void few_runs(Ctx& c) {
       c.add("few-runs", fmt::format("{} has only {} runs: intervals are wide and the rank test "
                                     "cannot reach significance (3 or more runs, better 5)",
                                     label, n));
+    else if (n < kJackknifeRuns && c.d.config.jackknife)
+      c.add("few-runs", fmt::format("{} has only {} runs: no finding was checked against leaving "
+                                    "one run out ({} or more runs a side), so a repeat of this "
+                                    "compare may say otherwise",
+                                    label, n, kJackknifeRuns));
   }
 }
 

@@ -19,8 +19,10 @@ namespace fscost::diff_text {
 
 namespace {
 
+// A lock's verdict changed, or the wait on the chain's first holder did.
 bool lock_changed(const OpDiff& op) {
-  return std::any_of(op.locks.begin(), op.locks.end(),
+  return holder_wait_changed(op) ||
+         std::any_of(op.locks.begin(), op.locks.end(),
                      [](const LockDiff& l) { return l.change != LockChange::NoChange; });
 }
 
@@ -28,11 +30,48 @@ bool changed(const OpDiff& op) {
   return op.tested && (op.oncpu.significant() || op.offcpu.significant() || lock_changed(op));
 }
 
+// Found with every run and with any one left out (diff/stability.h).
+bool held(const ExactChange& e) { return e.c.fragile < 0; }
+bool held(const NewCode& n) { return n.fragile < 0; }
+bool held(const ShareChange& s) { return s.fragile < 0 && s.within < 0; }
+bool held(const MovedWork& m) { return m.fragile < 0; }
+
+template <class T>
+bool any_held(const std::vector<T>& v) {
+  return std::any_of(v.begin(), v.end(), [](const T& x) { return held(x); });
+}
+
+// A share the screen tells: held, not part of a move, and either where its
+// branch changed or a caller none of whose findings below it held (the
+// AGI read of agcount, whose xfs_buf_find_lock below is fragile).
+bool told(const ShareChange& s, const std::vector<ShareChange>& all) {
+  if (!held(s)) return false;
+  if (!s.caller) return true;
+  return std::none_of(all.begin(), all.end(), [&](const ShareChange& t) {
+    return held(t) && t.frames.size() > s.frames.size() &&
+           std::equal(s.frames.begin(), s.frames.end(), t.frames.begin());
+  });
+}
+
+// A share worth a line under an op: told, and at least kShareFloor of the
+// op's on-CPU time per op (the sweep finds sure changes of 50 ns).
+constexpr double kShareFloor = 0.02;
+bool told(const ShareChange& s, const OpDiff& op) {
+  return told(s, op.shares) &&
+         std::fabs(s.ns.delta()) >= kShareFloor * std::max(op.oncpu.sa.mean, op.oncpu.sb.mean);
+}
+
+bool any_told(const OpDiff& op) {
+  return std::any_of(op.shares.begin(), op.shares.end(),
+                     [&](const ShareChange& s) { return told(s, op); });
+}
+
 // An op whose time is not resolved but whose exact counts or code changed:
 // what B does differently has an answer, what it costs does not yet.
 bool exactly_changed(const OpDiff& op) {
   return op.tested && !changed(op) &&
-         (!op.exact.empty() || !op.new_code.empty() || !op.shares.empty());
+         (any_held(op.exact) || any_held(op.new_code) || any_told(op) ||
+          any_held(op.moved));
 }
 
 // "+0.40 µs/op (CI -0.20..+1.00)", one scale for the three; with `times`
@@ -48,7 +87,10 @@ std::string delta_ci(const Comparison& c, bool times = false) {
 }
 
 // "about 12 runs a side would resolve it", from the pooled noise.
-std::string runs_needed(const Comparison& c, double alpha) {
+std::string runs_needed(const Diff& d, const Comparison& c) {
+  if (c.fragile >= 0 && static_cast<std::size_t>(c.fragile) < d.jackknife.size())
+    return fmt::format("it does not hold with {} left out: one run carries it", d.jackknife[c.fragile]);
+  const double alpha = d.config.alpha;
   auto r = stats::resolution(c.a, c.b, c.delta(), alpha);
   if (r.runs_needed == 0) return {};
   // Enough runs for one test, not for its FDR family: at the edge.
@@ -73,15 +115,17 @@ std::string exact_text(const ExactChange& e) {
 std::string new_code_text(const OpDiff& op, bool gone) {
   std::vector<std::string> names;
   for (const auto& n : op.new_code)
-    if (n.gone == gone && names.size() < 4) names.push_back(n.name);
+    if (held(n) && n.gone == gone && names.size() < 4) names.push_back(n.name);
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
-// The op's exact facts: counts beyond their spread, code new in B (or gone).
-void exact_lines(Page& page, const OpDiff& op) {
+// The op's exact facts: counts beyond their spread (unless `counts` is
+// false: an op whose time changed says its events on their own line), code
+// new in B (or gone). Shown whatever the op's time did.
+void exact_lines(Page& page, const OpDiff& op, bool counts = true) {
   std::vector<std::string> ex;
   for (const auto& e : op.exact)
-    if (ex.size() < 3) ex.push_back(exact_text(e));
+    if (counts && held(e) && ex.size() < 3) ex.push_back(exact_text(e));
   if (!ex.empty())
     page.para(fmt::format("exact, every B run beyond every A run: {}.", fmt::join(ex, "; ")),
               "  - ", "    ");
@@ -103,18 +147,50 @@ std::string share_text(const ShareChange& s, const char* root = "the op") {
                      diff_fmt::value(s.ns.delta(), s.ns.unit, true), per_op ? "/op" : " a run");
 }
 
+// "__xfs_trans_commit, 98% -> 17% of xfs_trans_commit's samples (q <0.001),
+// now also under xfs_defer_finish_noroll → xfs_defer_trans_roll →
+// xfs_trans_roll (+1.9 µs/op there); xfs_trans_commit +2.1 µs/op in all".
+std::string moved_text(const MovedWork& m) {
+  const std::string at = m.at.empty() ? "the op" : m.at.back();
+  const char* per = m.net.unit == "ns/op" ? "/op" : " a run";
+  return fmt::format("{}, {:.2g}% -> {:.2g}% of {}'s samples (q {}), now also under {} ({}{} "
+                     "there); {} {}{} in all",
+                     m.from, 100 * m.share_a, 100 * m.share_b, at, diff_fmt::q_text(m.q),
+                     fmt::join(m.via, " → "), diff_fmt::value(m.there.delta(), m.there.unit, true),
+                     per, at, diff_fmt::value(m.net.delta(), m.net.unit, true), per);
+}
+
+// Where the op's samples moved down its call tree, the two largest: work
+// that moved (the seed's commit, from __xfs_trans_commit to the roll under
+// xfs_defer_finish_noroll) whether or not the op's time resolved.
+void shares_line(Page& page, const OpDiff& op) {
+  for (const auto& m : op.moved)
+    if (held(m)) page.para("work moved: " + moved_text(m) + ".", "  - ", "    ");
+  std::vector<std::string> shares;
+  for (const auto& sh : op.shares)
+    if (told(sh, op) && shares.size() < 2) shares.push_back(share_text(sh));
+  if (!shares.empty())
+    page.para(fmt::format("down the call tree: {}.", fmt::join(shares, "; ")), "  - ", "    ");
+}
+
 // Time not resolved, facts exact: the op's block.
 void unresolved_block(Page& page, const Diff& d, const OpDiff& op) {
   const Comparison& c = op.oncpu;
-  std::string need = runs_needed(c, d.config.alpha);
+  std::string need = runs_needed(d, c);
   page.para(fmt::format("{}: on-CPU not resolved at {}+{} runs (q {}), {}{}.", op.op, c.sa.n,
                         c.sb.n, diff_fmt::q_text(c.q), delta_ci(c), need.empty() ? "" : "; " + need));
   exact_lines(page, op);
-  std::vector<std::string> shares;
-  for (const auto& sh : op.shares)
-    if (shares.size() < 2) shares.push_back(share_text(sh));
-  if (!shares.empty())
-    page.para(fmt::format("down the call tree: {}.", fmt::join(shares, "; ")), "  - ", "    ");
+  shares_line(page, op);
+}
+
+std::string verdict(const OpDiff& op);
+
+// The unresolved block of an op whose locks were traced, with its
+// contention verdict: "is it the contention?" has an answer even when the
+// op's time has none yet.
+void unresolved_with_locks(Page& page, const Diff& d, const OpDiff& op) {
+  unresolved_block(page, d, op);
+  if (!op.locks.empty()) page.para(verdict(op), "  ", "    ");
 }
 
 // Nothing resolved: the largest differences seen, and the smallest effect
@@ -140,7 +216,7 @@ std::string silence(const Diff& d, std::size_t width) {
                           diff_fmt::number(r.min_effect, c.unit, r.min_effect, false),
                           diff_fmt::suffix(c.unit, r.min_effect), 100 * r.min_effect / c.sa.mean,
                           c.sa.n, c.sb.n);
-    std::string need = runs_needed(c, d.config.alpha);
+    std::string need = runs_needed(d, c);
     p.para(fmt::format("{} on-CPU {}{}{}.", tested[i]->op, delta_ci(c), floor,
                        need.empty() ? "" : "; " + need),
            "  - ", "    ");
@@ -148,15 +224,13 @@ std::string silence(const Diff& d, std::size_t width) {
   return p.out;
 }
 
-// How a lock's cost moved: the significant ones of its three figures.
+// How a lock's cost moved: by the figure that moved most, not by which
+// tests passed (that flips between compares; the sizes are in the tables).
 std::string how(const LockDiff& l) {
-  std::vector<std::string> ways;
-  if (l.optimistic_spin.significant()) ways.push_back("optimistic spin (sampled)");
-  if (l.spin.significant()) ways.push_back("spin");
-  if (l.sleep.significant()) ways.push_back("sleep");
-  std::string s;
-  for (std::size_t i = 0; i < ways.size(); ++i) s += (i ? " and " : "") + ways[i];
-  return s.empty() ? "wait" : s;
+  double opt = std::fabs(l.optimistic_spin.delta()), spin = std::fabs(l.spin.delta()),
+         sleep = std::fabs(l.sleep.delta());
+  if (opt > std::max(spin, sleep)) return "optimistic spin (sampled)";
+  return sleep >= spin ? "sleep" : "spin";
 }
 
 std::string verdict(const OpDiff& op) {
@@ -173,7 +247,27 @@ std::string verdict(const OpDiff& op) {
     found.push_back(fmt::format("{}: {} [{}], {}", what, l.name, l.type, how(l)));
     if (found.size() == 2) break;
   }
-  if (found.empty()) return "contention: no significant change in spin or sleep on any lock.";
+  if (found.empty() && holder_wait_changed(op)) {
+    const Comparison& w = op.hop_waits.front();
+    return fmt::format("contention: the wait on its first holder {}/op (q {}); who held it, "
+                       "below.", diff_fmt::value(w.delta(), "ns", true), diff_fmt::q_text(w.q));
+  }
+  if (found.empty()) {
+    // A lock that moved surely but slightly: said with its size, so that
+    // "no change" is never read as "not looked at".
+    const LockDiff* slight = nullptr;
+    for (const auto& l : op.locks)
+      if (l.slight && (!slight || std::fabs(l.wait.delta()) > std::fabs(slight->wait.delta())))
+        slight = &l;
+    if (slight)
+      return fmt::format("contention: no change that weighs on the op; the largest, {} [{}], "
+                         "{} {}/op, is within the noise of its latency (±{}/op).",
+                         slight->name, slight->type, how(*slight),
+                         diff_fmt::value(slight->wait.delta(), "ns", true),
+                         diff_fmt::value(latency_noise(op), "ns"));
+    return "contention: no change that weighs on the op; no lock's spin or sleep changed "
+           "significantly.";
+  }
   std::string s = "contention: ";
   for (std::size_t i = 0; i < found.size(); ++i) s += (i ? "; " : "") + found[i];
   return s + ".";
@@ -225,19 +319,23 @@ void op_block(Page& page, const Diff& d, const OpDiff& op) {
     page.para(sentence(d, op, true, true));
     paths(page, op);
     if (!events.empty()) page.para("filesystem events per op: " + events + ".", "  - ", "    ");
+    exact_lines(page, op, false);
+    shares_line(page, op);
   }
   if (op.offcpu.significant()) page.para(sentence(d, op, false, true));
-  if (!op.oncpu.significant() && !op.offcpu.significant())
-    page.para(op.op + ": no significant change in on- or off-CPU time per operation.");
+  // Only its locks changed: what its time did, and what it does
+  // differently, never a bare "no change" (the interval may hold the effect).
+  if (!op.oncpu.significant() && !op.offcpu.significant()) unresolved_block(page, d, op);
   // under the op's first sentence, whichever it is; across filesystems
   // (each side's own events, no change) only for an op that changed
-  if (!op.oncpu.significant() && !events.empty() &&
-      (!d.cross_filesystem() || op.offcpu.significant()))
+  if (!op.oncpu.significant() && op.offcpu.significant() && !events.empty())
     page.para("filesystem events per op: " + events + ".", "  - ", "    ");
   page.para(verdict(op), "  ", "    ");
   // Who held the lock, when its wait changed: B's chain (A's if B has
   // none), why that one, and up to two others that matter.
-  if (lock_changed(op) || (!op.hop_waits.empty() && op.hop_waits.front().significant())) {
+  // (only a change that weighs: a chain under "no change that weighs"
+  // would read as the answer it is not)
+  if (lock_changed(op)) {
     const auto& c = op.chain_b ? op.chain_b : op.chain_a;
     double ops = op.chain_b ? op.count.sb.mean : op.count.sa.mean;
     if (c)
@@ -272,7 +370,8 @@ std::vector<std::string> background_shares(const Diff& d) {
   std::vector<std::pair<double, std::string>> found;
   for (const auto& b : d.background)
     for (const auto& sh : b.shares)
-      found.emplace_back(std::fabs(sh.ns.delta()), bucket_text(d, b) + ": " + share_text(sh, "the work"));
+      if (told(sh, b.shares))
+        found.emplace_back(std::fabs(sh.ns.delta()), bucket_text(d, b) + ": " + share_text(sh, "the work"));
   std::stable_sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
   std::vector<std::string> out;
   for (std::size_t i = 0; i < found.size() && i < 2; ++i) out.push_back(found[i].second);
@@ -414,7 +513,7 @@ std::string first_screen(const Diff& d, std::size_t width) {
       if (changed(op))
         op_block(b, d, op);
       else
-        unresolved_block(b, d, op);
+        unresolved_with_locks(b, d, op);
       blocks.push_back(std::move(b.out));
       shown.push_back(&op);
     }

@@ -115,6 +115,7 @@ void comparison(W& w, const Comparison& c) {
   w.member("q", c.q);
   w.member("verdict", to_string(c.verdict));
   w.member("significant", c.significant());
+  if (c.fragile >= 0) w.member("fragile", c.fragile);  // index in "jackknife"
   w.end_object();
 }
 
@@ -197,6 +198,7 @@ void new_code(W& w, const std::vector<NewCode>& v) {
     w.member("family", n.family);
     w.member("gone", n.gone);
     w.member("ns_per_op", n.ns_per_op);
+    if (n.fragile >= 0) w.member("fragile", n.fragile);
     w.end_object();
   }
   w.end_array();
@@ -211,7 +213,30 @@ void shares(W& w, const std::vector<ShareChange>& v) {
     w.member("share_a", sh.share_a);
     w.member("share_b", sh.share_b);
     w.member("q", sh.q);
+    if (sh.fragile >= 0) w.member("fragile", sh.fragile);
+    if (sh.within >= 0) w.member("within", sh.within);  // index in the op's "moved"
+    if (sh.caller) w.member("caller", true);  // carried by the shares below it
     member(w, "ns", sh.ns);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+void moved(W& w, const std::vector<MovedWork>& v) {
+  w.begin_array();
+  for (const auto& m : v) {
+    w.begin_object();
+    w.key("at");
+    strings(w, m.at);
+    w.member("from", m.from);
+    w.key("via");
+    strings(w, m.via);
+    w.member("share_a", m.share_a);
+    w.member("share_b", m.share_b);
+    w.member("q", m.q);
+    if (m.fragile >= 0) w.member("fragile", m.fragile);
+    member(w, "there", m.there);
+    member(w, "net", m.net);
     w.end_object();
   }
   w.end_array();
@@ -339,6 +364,8 @@ void op_json(W& w, const OpDiff& o, std::size_t function_rows, std::size_t funct
   new_code(w, o.new_code);
   w.key("shares");
   shares(w, o.shares);
+  w.key("moved");
+  moved(w, o.moved);
   w.key("offcpu_parts");
   parts(w, o.offcpu_parts);
   w.key("chains");
@@ -479,6 +506,8 @@ void write_diff_members(JsonWriter& w, const Diff& d, const DiffJsonOptions& opt
   setup(w, d.setup);
   w.key("dropped");
   strings(w, d.dropped);
+  w.key("jackknife");
+  strings(w, d.jackknife);
   w.key("background");
   background(w, d.background);
   w.key("totals");

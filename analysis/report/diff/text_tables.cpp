@@ -147,7 +147,7 @@ std::string change_text(const LockDiff& l) {
       what = "same lock, better";
       break;
     case LockChange::NoChange:
-      what = "no significant change";
+      what = l.slight ? "within the op's latency noise" : "no significant change";
       break;
   }
   return l.detail.empty() ? what : what + ": " + l.detail;

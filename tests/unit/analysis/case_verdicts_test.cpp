@@ -75,7 +75,8 @@ bool through(const json& path, const std::string& frame) {
 // then added two more for the warnings left below (42 lines).
 TEST(CaseVerdicts, FirstScreenStaysWithin40LinesAtAnyWidth) {
   for (const char* name :
-       {"rmapbt-fsync", "shared-dir-spin", "dir-block-size", "wsync", "agcount", "enospc-flush"}) {
+       {"rmapbt-fsync", "shared-dir-spin", "dir-block-size", "wsync", "agcount", "enospc-flush",
+        "parent-create", "parent-remove"}) {
     auto a = load_runs(data_path(std::string("cases/") + name + "/a"), "A");
     auto b = load_runs(data_path(std::string("cases/") + name + "/b"), "B");
     ASSERT_TRUE(a && b) << name;
@@ -224,6 +225,36 @@ TEST(CaseVerdicts, EnospcFlushChainIsFoundAndSaysWhy) {
             std::string::npos)
       << c.text;
   expect_first_screen("enospc-flush", c);
+}
+
+// The seed's case (docs/CASES.md case 1): -n parent=0 vs parent=1 under
+// fsstress -z -f creat=1 -n 20000 -p 2, 5+5 runs on a 4 GiB RAM disk. What
+// bpftrace and perf established holds whatever the time did: the second
+// commit per create, the xattr intent code new in B, the create's commit
+// moved under xfs_defer_finish_noroll (the roll), and no contention
+// change that weighs on the op.
+TEST(CaseVerdicts, ParentPointersAddASecondCommitPerCreate) {
+  CaseDiff c = diff_case("parent-create", "parent=0", "parent=1");
+  expect_first_screen("parent-create", c);
+  std::string flat;
+  for (char ch : c.text) flat += ch == '\n' ? ' ' : ch;
+  for (std::size_t at; (at = flat.find("  ")) != std::string::npos;) flat.erase(at, 1);
+  for (const char* want : {"xfs_trans_commit 1.02 -> 2.02", "new in B (sampled in every B run, no A run): xfs_attr_*",
+                           "work moved: __xfs_trans_commit, 98% -> 17% of xfs_trans_commit's samples",
+                           "now also under xfs_defer_finish_noroll → xfs_defer_trans_roll → xfs_trans_roll",
+                           "contention: no change that weighs on the op"})
+    EXPECT_NE(flat.find(want), std::string::npos) << want << "\n" << c.text;
+}
+
+// Its rm -rf: the remove workload creates the files in its setup (traced)
+// and unlinks them; both carry the parent pointer's logged xattr.
+TEST(CaseVerdicts, ParentPointersUnderRemove) {
+  CaseDiff c = diff_case("parent-remove", "parent=0", "parent=1");
+  expect_first_screen("parent-remove", c);
+  const json& unlink = op_of(c.d, "unlink");
+  bool commit_doubles = false;
+  for (const auto& e : unlink["exact"]) commit_doubles |= e["what"] == "xfs_trans_commit";
+  EXPECT_TRUE(commit_doubles) << unlink["exact"].dump();
 }
 
 }  // namespace

@@ -82,7 +82,8 @@ TEST(DiffGolden, RealFsMarkParentPointers) {
        {"create: on-CPU not resolved at", "runs a side would resolve this difference",
         "exact, every B run beyond every A run: xfs_trans_commit 1.03 -> 2.03/op",
         "new in B (sampled in every B run, no A run): xfs_attr_*, xfs_attri_*",
-        "down the call tree: xfs_defer_trans_roll",
+        "work moved: __xfs_trans_commit, 94% -> 17% of xfs_trans_commit's samples",
+        "now also under xfs_defer_finish_noroll → xfs_defer_trans_roll → xfs_trans_roll",
         // perf record -a -g on this case: 0% -> 25-26% of the push work's samples
         "kernel threads down the call tree: xfs-cil/loop0: xlog_cil_push_work: "
         "xlog_cil_cleanup_whiteouts: 0.82% -> 22%",

@@ -45,8 +45,11 @@ TEST(DiffWarnings, FewRuns) {
                   "significance (3 or more runs, better 5)");
   Diff one = diff_runs(make_runs(base_spec(), 1, 1, "A"), make_runs(base_spec(), 3, 2, "B"));
   m = messages(one, "few-runs");
-  ASSERT_EQ(m.size(), 1u) << all_messages(one);
+  ASSERT_EQ(m.size(), 2u) << all_messages(one);
   EXPECT_TRUE(has(m, "A has 1 run: no statistics possible")) << m[0];
+  // Three runs: no leave-one-out check of the findings (diff/stability.h).
+  EXPECT_TRUE(has(m, "B has only 3 runs: no finding was checked against leaving one run out"))
+      << m[1];
 }
 
 TEST(DiffWarnings, UserShare) {

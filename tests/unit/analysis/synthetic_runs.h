@@ -44,6 +44,7 @@ class Draw {
 struct Function {
   std::string leaf;
   double per_run = 0;  // mean samples per run
+  Stack under = {};    // its callers below xfs_create, outermost first
 };
 
 inline constexpr std::uint32_t kFreq = 4999;
@@ -65,7 +66,9 @@ inline Profile make_run(const std::vector<Function>& fns, double run_sd, Draw& d
   for (const auto& f : fns) {
     std::uint64_t k = d.poisson(f.per_run * factor * scale);
     if (k == 0) continue;
-    p.samples.push_back({SampleKind::Op, "create", frames_of(kCreatePath, {f.leaf}), k});
+    Stack tail = f.under;
+    tail.push_back(Frame(f.leaf));
+    p.samples.push_back({SampleKind::Op, "create", frames_of(kCreatePath, tail), k});
     total += k;
   }
   const auto oncpu = static_cast<std::uint64_t>(static_cast<double>(total) * 1e9 / kFreq);
