@@ -584,6 +584,7 @@ std::string first_screen(const Diff& d, std::size_t width) {
   // a smaller one. The first always shows, before the warnings' share of
   // the screen, cut to the screen if it must be.
   std::size_t used = 0, left_out = 0;
+  std::vector<std::string> left_names;  // the ops left out, named on the screen
   bool bg_left_out = false;
   for (std::size_t i = 0; i < blocks.size(); ++i) {
     const std::string& b = blocks[i];
@@ -599,7 +600,7 @@ std::string first_screen(const Diff& d, std::size_t width) {
       if (i == bg_at)
         bg_left_out = true;
       else
-        ++left_out;
+        left_names.push_back(shown[i > bg_at ? i - 1 : i]->op), ++left_out;
       continue;
     }
     out += b;
@@ -609,11 +610,17 @@ std::string first_screen(const Diff& d, std::size_t width) {
   std::string below;  // what changed and is left for below the line
   if (left_out > 0 || bg_left_out)
     below = fmt::format("{}{}{}",
-                        left_out ? fmt::format("{} more operation{} changed", left_out,
-                                               left_out == 1 ? "" : "s")
+                        left_out ? fmt::format("{} more operation{} changed ({})", left_out,
+                                               left_out == 1 ? "" : "s",
+                                               fmt::join(left_names, ", "))
                                  : "",
                         left_out && bg_left_out ? "; " : "",
                         bg_left_out ? "kernel threads' and device changes" : "");
+  std::string unnamed_below = below;
+  if (left_out > 0) {
+    const std::string named = fmt::format(" ({})", fmt::join(left_names, ", "));
+    unnamed_below.erase(unnamed_below.find(named), named.size());
+  }
   const std::size_t below_lines = below.empty() ? 0 : 2;
   // Warnings last, cut to what is left of the screen.
   // one line kept for "(N more warnings below)", and one for the blank
@@ -638,9 +645,14 @@ std::string first_screen(const Diff& d, std::size_t width) {
   // out join that line (a recorded rmapbt case came to 42 lines without).
   const bool join = more > 0 && at == 0 && !below.empty() &&
                     lines(out) + below_lines + 2 > kFirstScreenLines;
-  if (!below.empty())
-    out += fmt::format("\n{}{}: below.\n", below,
-                       join ? fmt::format("; {} more warning{}", more, more == 1 ? "" : "s") : "");
+  if (!below.empty()) {
+    const std::string tail =
+        join ? fmt::format("; {} more warning{}", more, more == 1 ? "" : "s") : "";
+    std::string line = fmt::format("{}{}: below.", below, tail);
+    if (line.size() > width)  // the ops' names, where the line has room for them
+      line = fmt::format("{}{}: below.", unnamed_below, tail);
+    out += "\n" + line + "\n";
+  }
   out += warn.out.substr(0, at);
   if (more > 0 && !join)
     out += fmt::format("{}({} more warning{} below)\n", at == 0 ? "\n" : "", more, more == 1 ? "" : "s");

@@ -220,6 +220,20 @@ std::string path_text(const DeltaPath& p) {
   return s + ".";
 }
 
+// A path that ends at a move's `from`, right below the move's `at` (… →
+// xfs_trans_commit → __xfs_trans_commit, "same path, less work"): the move
+// tells it with its net, and the path alone would subtract what the move
+// adds. (The path to where the work went stays: it carries more than the
+// move, rmapbt's btree work beside the roll, and the move nests in it.)
+bool within_move(const DeltaPath& p, const OpDiff& op) {
+  const std::size_t n = p.frames.size();
+  if (n < 2) return false;
+  return std::any_of(op.moved.begin(), op.moved.end(), [&](const MovedWork& m) {
+    if (m.fragile >= 0 || m.at.empty() || p.frames[n - 2] != m.at.back()) return false;
+    return p.frames[n - 1] == m.from;
+  });
+}
+
 }  // namespace
 
 // The significant call paths of an op's on-CPU delta, one item each; the
@@ -228,7 +242,7 @@ std::string path_text(const DeltaPath& p) {
 void paths(Page& page, const OpDiff& op) {
   if (!op.oncpu.significant()) return;
   for (const auto& p : op.paths)
-    if (p.inclusive.significant()) page.para(path_text(p), "  - ", "    ");
+    if (p.inclusive.significant() && !within_move(p, op)) page.para(path_text(p), "  - ", "    ");
   std::string fams;
   std::size_t n = 0;
   // The most novel first, by B's mean as a multiple of A's (new = ∞): code
