@@ -161,9 +161,24 @@ bool recorded(const Comparison& c) {
   return c.sa.n + c.sb.n > 0 && (c.sa.mean != 0 || c.sb.mean != 0);
 }
 
+// A path that ends at a move's `from`, right below the move's `at` (… →
+// xfs_trans_commit → __xfs_trans_commit, "same path, less work"): the move
+// tells it with its net, and the path alone would subtract what the move
+// adds. (The path to where the work went stays: it carries more than the
+// move, rmapbt's btree work beside the roll, and the move nests in it.)
+bool within_move(const DeltaPath& p, const OpDiff& op) {
+  const std::size_t n = p.frames.size();
+  if (n < 2) return false;
+  return std::any_of(op.moved.begin(), op.moved.end(), [&](const MovedWork& m) {
+    if (m.fragile >= 0 || m.at.empty() || p.frames[n - 2] != m.at.back()) return false;
+    return p.frames[n - 1] == m.from;
+  });
+}
+
 bool has_significant_path(const OpDiff& op) {
-  return std::any_of(op.paths.begin(), op.paths.end(),
-                     [](const DeltaPath& p) { return p.inclusive.significant(); });
+  return std::any_of(op.paths.begin(), op.paths.end(), [&](const DeltaPath& p) {
+    return p.inclusive.significant() && !within_move(p, op);
+  });
 }
 
 std::string side(const Diff& d, const OpDiff& op, std::string_view what, const Comparison& c,
@@ -173,6 +188,10 @@ std::string side(const Diff& d, const OpDiff& op, std::string_view what, const C
   s += measured(what, c, d.config.level) + ": ";
   if (&parts == &op.oncpu_parts && c.significant() && has_significant_path(op))
     return s + "by call path,";
+  // no path of its own, the work that moved in its tree (the lines below)
+  if (&parts == &op.oncpu_parts && c.significant() &&
+      std::any_of(op.moved.begin(), op.moved.end(), [](const MovedWork& m) { return m.fragile < 0; }))
+    return s + "by its call tree,";
   if (c.verdict == Verdict::TooFewRuns)
     s += "too few runs for a conclusion (" + run_counts(c) + ")";
   else if (!c.significant())
@@ -218,20 +237,6 @@ std::string path_text(const DeltaPath& p) {
                            suffix("ns", std::fabs(p.split[i].second)));
   }
   return s + ".";
-}
-
-// A path that ends at a move's `from`, right below the move's `at` (… →
-// xfs_trans_commit → __xfs_trans_commit, "same path, less work"): the move
-// tells it with its net, and the path alone would subtract what the move
-// adds. (The path to where the work went stays: it carries more than the
-// move, rmapbt's btree work beside the roll, and the move nests in it.)
-bool within_move(const DeltaPath& p, const OpDiff& op) {
-  const std::size_t n = p.frames.size();
-  if (n < 2) return false;
-  return std::any_of(op.moved.begin(), op.moved.end(), [&](const MovedWork& m) {
-    if (m.fragile >= 0 || m.at.empty() || p.frames[n - 2] != m.at.back()) return false;
-    return p.frames[n - 1] == m.from;
-  });
 }
 
 }  // namespace
