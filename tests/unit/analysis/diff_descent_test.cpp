@@ -52,6 +52,23 @@ bool flat_found(const OpDiff& op) {
   return false;
 }
 
+// Diffs `trials` pairs of sides drawn from seeds `seed`, `seed` + 1, …: A
+// from fns(draw), B the same with its last function at `b_last` a run
+// (B = A where negative); counts the trials whose create `hit` holds.
+template <class Fns, class Hit>
+int trials_where(std::uint32_t seed, int trials, Fns fns, double b_last, Hit hit) {
+  int n = 0;
+  for (int t = 0; t < trials; ++t) {
+    Draw d(seed + static_cast<std::uint32_t>(t));
+    std::vector<Function> a = fns(d), b = a;
+    if (b_last >= 0) b.back().per_run = b_last;
+    RunSet ra = make_side(a, 0.15, 5, d, "A"), rb = make_side(b, 0.15, 5, d, "B");
+    const Diff diff = diff_runs(ra, rb, keep_all());
+    n += hit(create_of(diff)) ? 1 : 0;
+  }
+  return n;
+}
+
 TEST(DiffDescent, OneFunctionAtTwiceItsCostAmongTwoThousandIsFound) {
   int descent = 0, flat = 0;
   for (std::uint32_t trial = 0; trial < 20; ++trial) {
@@ -69,15 +86,10 @@ TEST(DiffDescent, OneFunctionAtTwiceItsCostAmongTwoThousandIsFound) {
 }
 
 TEST(DiffDescent, AAgainstAHoldsItsFalseDiscoveries) {
-  int trials_with_any = 0;
   constexpr int kTrials = 40;
-  for (std::uint32_t trial = 0; trial < kTrials; ++trial) {
-    Draw d(900 + trial);
-    std::vector<Function> fns = functions(d, 100);
-    RunSet ra = make_side(fns, 0.15, 5, d, "A"), rb = make_side(fns, 0.15, 5, d, "B");
-    Diff diff = diff_runs(ra, rb, keep_all());
-    trials_with_any += !create_of(diff).shares.empty();
-  }
+  const int trials_with_any = trials_where(
+      900, kTrials, [](Draw& d) { return functions(d, 100); }, -1,
+      [](const OpDiff& op) { return !op.shares.empty(); });
   // Every discovery is false here: the FDR is the share of trials with any.
   EXPECT_LE(trials_with_any, kTrials * 5 / 100) << trials_with_any << " of " << kTrials;
 }
@@ -95,30 +107,21 @@ std::vector<Function> with_deep_leaf(Draw& d, double target) {
 }
 
 TEST(DiffDescent, ALeafThatDoublesUnderAnUnchangedParentIsFound) {
-  int found = 0, parent = 0;
-  for (std::uint32_t trial = 0; trial < 20; ++trial) {
-    Draw d(700 + trial);
-    std::vector<Function> a = with_deep_leaf(d, 20), b = a;
-    b.back().per_run = 40;
-    RunSet ra = make_side(a, 0.15, 5, d, "A"), rb = make_side(b, 0.15, 5, d, "B");
-    const Diff diff = diff_runs(ra, rb, keep_all());
-    const OpDiff& op = create_of(diff);
-    found += descent_found(op);
-    for (const auto& s : op.shares) parent += s.frames.back() == "xfs_mid";
-  }
+  int parent = 0;
+  const int found = trials_where(
+      700, 20, [](Draw& d) { return with_deep_leaf(d, 20); }, 40, [&](const OpDiff& op) {
+        for (const auto& s : op.shares) parent += s.frames.back() == "xfs_mid";
+        return descent_found(op);
+      });
   EXPECT_GE(found, 18);
   EXPECT_LE(parent, 1) << "the parent's own share should not move";
 }
 
 TEST(DiffDescent, AAgainstAWithADeepSubtreeHoldsItsFalseDiscoveries) {
-  int trials_with_any = 0;
   constexpr int kTrials = 40;
-  for (std::uint32_t trial = 0; trial < kTrials; ++trial) {
-    Draw d(1900 + trial);
-    std::vector<Function> fns = with_deep_leaf(d, 20);
-    RunSet ra = make_side(fns, 0.15, 5, d, "A"), rb = make_side(fns, 0.15, 5, d, "B");
-    trials_with_any += !create_of(diff_runs(ra, rb, keep_all())).shares.empty();
-  }
+  const int trials_with_any = trials_where(
+      1900, kTrials, [](Draw& d) { return with_deep_leaf(d, 20); }, -1,
+      [](const OpDiff& op) { return !op.shares.empty(); });
   EXPECT_LE(trials_with_any, kTrials * 5 / 100) << trials_with_any << " of " << kTrials;
 }
 
