@@ -44,6 +44,7 @@ Metadata parse_meta(Checker& c, const Node& n) {
   m.command = c.str(c.field(n, "command"));
   m.start_unix_ns = c.i64(c.field(n, "start_unix_ns"));
   m.duration_ns = c.u64(c.field(n, "duration_ns"));
+  if (auto f = c.find(n, "paused_ns")) m.paused_ns = c.u64(*f);
   m.freq_hz = c.u32(c.field(n, "freq_hz"));
   c.each(c.field(n, "probes"), [&](const Node& p) { m.probes.push_back(c.str(p)); });
   return m;
@@ -191,7 +192,8 @@ class WhereSax {
   bool end_object() { return close(); }
   bool start_array(std::size_t) { return open(true); }
   bool end_array() { return close(); }
-  bool parse_error(std::size_t byte, const std::string& token, const nlohmann::detail::exception& e) {
+  bool parse_error(std::size_t byte, const std::string& token,
+                   const nlohmann::detail::exception& e) {
     if (e.id == 406) {  // out_of_range.406: a number beyond a double's range
       integer = token.find_first_of(".eE") == std::string::npos;
       bad_number_path = path();
@@ -279,16 +281,18 @@ Error json_error(std::string_view text, const std::string& origin, simdjson::err
 // ---- serializing ------------------------------------------------------------
 
 ojson meta_json(const Metadata& m) {
-  return {{"fscost_version", m.fscost_version},
-          {"kernel_release", m.kernel_release},
-          {"hostname", m.hostname},
-          {"cpus", m.cpus},
-          {"target", m.target},
-          {"command", m.command},
-          {"start_unix_ns", m.start_unix_ns},
-          {"duration_ns", m.duration_ns},
-          {"freq_hz", m.freq_hz},
-          {"probes", m.probes}};
+  ojson out = {{"fscost_version", m.fscost_version},
+               {"kernel_release", m.kernel_release},
+               {"hostname", m.hostname},
+               {"cpus", m.cpus},
+               {"target", m.target},
+               {"command", m.command},
+               {"start_unix_ns", m.start_unix_ns},
+               {"duration_ns", m.duration_ns},
+               {"freq_hz", m.freq_hz},
+               {"probes", m.probes}};
+  if (m.paused_ns) out["paused_ns"] = m.paused_ns;
+  return out;
 }
 
 ojson rusage_json(const Rusage& r) {

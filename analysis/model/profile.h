@@ -28,11 +28,14 @@ struct Metadata {
   std::string target;          // "command", "pid", or "system"
   std::string command;         // command line, or "pid N", or "-a"
   std::int64_t start_unix_ns = 0;
-  std::uint64_t duration_ns = 0;
+  std::uint64_t duration_ns = 0;  // recorded: wall time less paused_ns
   std::uint32_t freq_hz = 0;   // cpu-clock sampling frequency per CPU
   // One entry per attached probe, "<event> (<attach flavour>)", e.g.
   // "sched:sched_switch (tp_btf)".
   std::vector<std::string> probes;
+  // Time the command paused the recording (its FSCOST_CONTROL_FD; the
+  // built-in workload over its untimed setup). Optional; 0 when absent.
+  std::uint64_t paused_ns = 0;
 };
 
 // Resource usage of the target. For a command: its whole reaped process tree

@@ -89,7 +89,8 @@ Consistency consistency(const Profile& p) {
   if (p.meta.freq_hz > 0)
     c.syscall_path_ns = static_cast<double>(c.syscall_path_samples) * 1e9 / p.meta.freq_hz;
   if (p.rusage.valid) c.rusage_sys_ns = p.rusage.sys_ns;
-  if (p.rusage.valid && p.rusage.sys_ns > 0) {
+  c.paused_ns = p.meta.paused_ns;
+  if (p.rusage.valid && p.rusage.sys_ns > 0 && c.paused_ns == 0) {
     const auto sys = static_cast<double>(p.rusage.sys_ns);
     c.ratio = static_cast<double>(c.oncpu_ns_sum) / sys;
     if (c.syscall_path_ns)

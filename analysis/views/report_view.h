@@ -42,6 +42,9 @@ struct Consistency {
   std::uint64_t oncpu_ns_sum = 0;  // every op of the profile, "other" included
   std::optional<std::uint64_t> rusage_sys_ns;
   std::optional<double> ratio;  // oncpu_ns_sum / rusage_sys_ns
+  // The recording was paused this long (Metadata::paused_ns) while rusage
+  // went on counting: no ratio is taken then.
+  std::uint64_t paused_ns = 0;
   // Kernel time inside syscalls but outside the per-op timestamps: the
   // tracked tasks' [kernel] samples on the syscall entry/exit path, where
   // fscost's own sys_enter/sys_exit programs run (is_syscall_path).

@@ -220,6 +220,44 @@ TEST_F(RecordTest, RawTpFallbackCountsExactly) {
   EXPECT_EQ(report["drops"]["task_map_full"].get<std::uint64_t>(), 0u);
 }
 
+// The remove workload pauses the recording over its setup (the creates that
+// make its files) through FSCOST_CONTROL_FD: the profile holds its unlinks
+// and none of those creates, and says how long it was paused.
+TEST_F(RecordTest, WorkloadSetupIsNotRecorded) {
+  json report = record_and_report(
+      {WORKLOAD_BIN, fs_->dir(), "--workload", "remove", "--files", "500", "--threads", "2"});
+  ASSERT_FALSE(report.is_discarded());
+  json issued = json::parse(workload_out_, nullptr, false);
+  ASSERT_FALSE(issued.is_discarded()) << workload_out_;
+  EXPECT_EQ(issued["counts"]["create"], 1000) << workload_out_;
+  EXPECT_EQ(issued["traced"]["create"], 0) << workload_out_;
+  EXPECT_EQ(find_op(report, "create"), nullptr) << report["ops"].dump();
+  const json* unlink = find_op(report, "unlink");
+  ASSERT_NE(unlink, nullptr);
+  EXPECT_EQ((*unlink)["count"], issued["traced"]["unlink"]);
+  EXPECT_EQ((*unlink)["count"], 1000);
+  EXPECT_GT(report["meta"].value("paused_ns", 0ull), 0u) << report["meta"].dump();
+}
+
+// The channel as a command of one's own uses it, from sh: what it does while
+// paused is not recorded; an unknown request is answered "error".
+TEST_F(RecordTest, ACommandPausesAndResumesTheRecording) {
+  std::string d = fs_->dir();
+  std::string script =
+      "fd=${FSCOST_CONTROL_FD%,*}; "
+      "echo disable >&$fd; read a <&$fd; [ \"$a\" = ack ] || exit 3; "
+      "touch " + d + "/paused; "
+      "echo enable >&$fd; read a <&$fd; [ \"$a\" = ack ] || exit 4; "
+      "echo bogus >&$fd; read a <&$fd; [ \"$a\" = error ] || exit 5; "
+      "touch " + d + "/recorded";
+  json report = record_and_report({"/bin/sh", "-c", script});
+  ASSERT_FALSE(report.is_discarded());
+  const json* create = find_op(report, "create");
+  ASSERT_NE(create, nullptr) << report["ops"].dump();
+  EXPECT_EQ((*create)["count"], 1);  // recorded, not paused
+  EXPECT_TRUE(std::filesystem::exists(d + "/paused"));
+}
+
 // -p: a process that runs already, with threads that exist before the
 // recording. Each of its two threads waits on a FIFO, then stats 5000 times:
 // their state is seeded from userspace (task storage by PIDFD_THREAD pidfd,

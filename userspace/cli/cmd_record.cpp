@@ -123,7 +123,7 @@ int cmd_record(const RecordArgs& args) {
     rusage = target.wait(duration);
   }
   take(recorder.stop(ro, stop_requested()));
-  meta.duration_ns = rusage.wall_ns;
+  set_duration(meta, rusage, target);
 
   status.stage(fmt::format("fscost record: {}: reading the maps", format_duration(status.elapsed())));
   Profile profile =

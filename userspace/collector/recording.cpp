@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <chrono>
 #include <unordered_map>
 
@@ -115,6 +116,7 @@ Result<std::monostate> Recorder::start(Target& target, const RecordingOptions& o
   if (auto r = c.count_run_time(o.bpf_stats); !r) return r;
   if (target.tgid())
     if (auto r = c.track(target.tgid()); !r) return r;
+  target.on_control([&c](bool on) { c.enable(on); });
   c.enable(true);
   return target.start();
 }
@@ -124,6 +126,11 @@ Result<std::monostate> Recorder::stop(const RecordingOptions& o, bool stopped) {
   if (o.sync && !stopped) synced = traced_syncfs(*collector_, o.fs_dir);
   collector_->enable(false);
   return synced;
+}
+
+void set_duration(Metadata& m, const Rusage& r, const Target& t) {
+  m.paused_ns = std::min(t.paused_ns(), r.wall_ns);
+  m.duration_ns = r.wall_ns - m.paused_ns;
 }
 
 Result<Profile> Recorder::profile(Metadata meta, const Rusage& rusage, UserSymbolizer* usyms) {

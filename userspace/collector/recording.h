@@ -65,6 +65,10 @@ class Recorder {
   bool keep_addresses_ = false;
 };
 
+// The recording's duration: the target's wall time less the time it kept
+// the recording paused (Target::on_control), which is kept as paused_ns.
+void set_duration(Metadata& m, const Rusage& r, const Target& t);
+
 // Each lock address of `p` (locks[], lock_holders[]) replaced by the lock's
 // id in this recording: 1, 2, … in order of first appearance, locks[] first,
 // one id per address, so a lock contended under two operations, or waited

@@ -272,7 +272,7 @@ std::optional<Profile> record_workload(const RunContext& ctx, const RunFiles& f,
     r.error = synced.error().message;
     return std::nullopt;
   }
-  meta.duration_ns = rusage.wall_ns;
+  set_duration(meta, rusage, t);
   auto p = rec.profile(std::move(meta), rusage, nullptr);
   if (!p) {
     r.error = p.error().message;

@@ -8,6 +8,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,6 +19,7 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 #include "system/subprocess.h"  // UniqueFd
@@ -73,7 +75,7 @@ std::optional<Rusage> system_cpu() {
 }
 
 [[noreturn]] void child_exec(int gate, int exec_status, const std::vector<std::string>& argv,
-                             pid_t parent, const CommandIo& io) {
+                             char* const* envp, int control, pid_t parent, const CommandIo& io) {
   if (io.own_group) setpgid(0, 0);
   // The workload dies with fscost, even a SIGKILLed one: no recording
   // left running unseen on the filesystem.
@@ -86,6 +88,7 @@ std::optional<Rusage> system_cpu() {
   if ((io.stdout_fd >= 0 && dup2(io.stdout_fd, STDOUT_FILENO) < 0) ||
       (io.stderr_fd >= 0 && dup2(io.stderr_fd, STDERR_FILENO) < 0))
     _exit(127);
+  if (fcntl(control, F_SETFD, 0) != 0) _exit(127);  // the command's end survives exec
   char c;
   // Wait for the parent to attach probes; EOF means go.
   while (read(gate, &c, 1) < 0 && errno == EINTR) {
@@ -93,7 +96,7 @@ std::optional<Rusage> system_cpu() {
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
-  execvp(args[0], args.data());
+  execvpe(args[0], args.data(), envp);
   int err = errno;
   (void)!write(exec_status, &err, sizeof(err));
   _exit(127);
@@ -132,17 +135,34 @@ bool stop_requested() { return g_stop.load() != 0; }
 
 Result<Target> Target::command(const std::vector<std::string>& argv, const CommandIo& io) {
   if (argv.empty()) return Error{"no command given", "usage: fscost record -o FILE -- COMMAND ARGS..."};
-  int gate[2], status[2];
+  int gate[2], status[2], control[2];
   if (pipe2(gate, O_CLOEXEC) || pipe2(status, O_CLOEXEC))
     return Error{fmt::format("pipe: {}", strerror(errno)), ""};
+  // One socket both ways (requests in, "ack" out): a reply to a command that
+  // has exited is EPIPE from send(MSG_NOSIGNAL), never a SIGPIPE, which would
+  // stop the recording.
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, control))
+    return Error{fmt::format("socketpair: {}", strerror(errno)), ""};
+  // The environment is built before fork: the child of a threaded process
+  // may only make async-signal-safe calls.
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e; ++e)
+    if (!std::string_view(*e).starts_with("FSCOST_CONTROL_FD=")) env_strings.emplace_back(*e);
+  env_strings.push_back(fmt::format("FSCOST_CONTROL_FD={},{}", control[1], control[1]));
+  std::vector<char*> envp;
+  for (auto& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
   pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) return Error{fmt::format("fork: {}", strerror(errno)), ""};
   if (pid == 0) {
     close(gate[1]);
     close(status[0]);
-    child_exec(gate[0], status[1], argv, parent, io);
+    close(control[0]);
+    child_exec(gate[0], status[1], argv, envp.data(), control[1], parent, io);
   }
+  close(control[1]);
+  fcntl(control[0], F_SETFL, O_NONBLOCK);
   if (io.own_group) setpgid(pid, pid);  // also here: no window in which a kill(-pid) misses
   wait_at_gate(pid, gate[0]);
   close(gate[0]);
@@ -153,6 +173,7 @@ Result<Target> Target::command(const std::vector<std::string>& argv, const Comma
   t.pid_ = pid;
   t.gate_fd_ = gate[1];
   t.exec_fd_ = status[0];
+  t.ctl_fd_ = control[0];
   g_child.store(pid);
   return t;
 }
@@ -180,6 +201,11 @@ Target::Target(Target&& o) noexcept
       pid_(o.pid_),
       gate_fd_(std::exchange(o.gate_fd_, -1)),
       exec_fd_(std::exchange(o.exec_fd_, -1)),
+      ctl_fd_(std::exchange(o.ctl_fd_, -1)),
+      control_(std::move(o.control_)),
+      ctl_partial_(std::move(o.ctl_partial_)),
+      paused_since_(o.paused_since_),
+      paused_ns_(o.paused_ns_),
       exit_code_(o.exit_code_),
       start_cpu_(o.start_cpu_),
       t0_(o.t0_) {
@@ -195,6 +221,35 @@ Target::~Target() {
   }
   if (gate_fd_ >= 0) close(gate_fd_);
   if (exec_fd_ >= 0) close(exec_fd_);
+  if (ctl_fd_ >= 0) close(ctl_fd_);
+}
+
+void Target::serve_control() {
+  char buf[256];
+  ssize_t n = read(ctl_fd_, buf, sizeof buf);
+  if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
+  if (n <= 0) {  // every holder of the command's end has closed it
+    close(std::exchange(ctl_fd_, -1));
+    return;
+  }
+  for (char c : std::string_view(buf, static_cast<std::size_t>(n))) {
+    if (c != '\n') {
+      if (ctl_partial_.size() < 64) ctl_partial_ += c;  // a longer line is no request
+      continue;
+    }
+    std::string request = std::exchange(ctl_partial_, {});
+    bool enable = request == "enable", known = enable || request == "disable";
+    auto now = std::chrono::steady_clock::now();
+    if (known && control_) control_(enable);
+    if (known && !enable && !paused_since_) paused_since_ = now;
+    if (known && enable && paused_since_) {
+      paused_ns_ += static_cast<std::uint64_t>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(now - *paused_since_).count());
+      paused_since_.reset();
+    }
+    std::string_view reply = known ? "ack\n" : "error\n";
+    (void)!send(ctl_fd_, reply.data(), reply.size(), MSG_NOSIGNAL);
+  }
 }
 
 Result<std::monostate> Target::start() {
@@ -226,15 +281,22 @@ Rusage Target::wait(std::optional<std::chrono::milliseconds> duration,
   if (kind_ == "command") {
     int status = 0;
     rusage ru{};
-    UniqueFd exited(tick ? static_cast<int>(syscall(SYS_pidfd_open, pid_, 0)) : -1);
+    UniqueFd exited(static_cast<int>(syscall(SYS_pidfd_open, pid_, 0)));
     for (;;) {
       pid_t w = wait4(pid_, &status, exited ? WNOHANG : 0, &ru);
       if (w == pid_ || (w < 0 && errno != EINTR)) break;
       if (w == 0) {
-        tick();
-        pollfd p{exited.get(), POLLIN, 0};
-        poll(&p, 1, 100);  // EINTR (a forwarded signal) just loops
+        if (tick) tick();
+        pollfd p[2] = {{exited.get(), POLLIN, 0}, {ctl_fd_, POLLIN, 0}};
+        // EINTR (a forwarded signal) just loops; a closed channel (-1) is
+        // skipped by poll.
+        if (poll(p, 2, tick ? 100 : -1) > 0 && p[1].revents) serve_control();
       }
+    }
+    if (paused_since_) {  // paused to the end
+      paused_ns_ += static_cast<std::uint64_t>(
+          duration_cast<nanoseconds>(steady_clock::now() - *paused_since_).count());
+      paused_since_.reset();
     }
     g_child.store(0);
     exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

@@ -36,6 +36,15 @@ class Target {
   Target& operator=(Target&&) = delete;
   ~Target();
 
+  // A command is offered a control channel as `perf record --control` offers
+  // one: FSCOST_CONTROL_FD=CTL,ACK in its environment; it writes "disable\n"
+  // or "enable\n" to CTL and reads "ack\n" from ACK once the recording has
+  // paused or resumed. The built-in workload pauses over its untimed setup
+  // (docs/WORKLOAD.md). `on` is called from wait() with each request.
+  void on_control(std::function<void(bool enable)> on) { control_ = std::move(on); }
+  // Time the command kept the recording paused.
+  std::uint64_t paused_ns() const { return paused_ns_; }
+
   // tgid to put in the tracked map; 0 for the whole system.
   pid_t tgid() const { return pid_; }
   const std::string& kind() const { return kind_; }
@@ -57,12 +66,19 @@ class Target {
 
  private:
   Target() = default;
+  void serve_control();  // one read of ctl_fd_: requests answered, EOF closes it
 
   std::string kind_;
   std::string description_;
   pid_t pid_ = 0;
   int gate_fd_ = -1;   // write end; closing it lets the child exec
   int exec_fd_ = -1;   // read end; the child writes errno here if exec fails
+  int ctl_fd_ = -1;    // read end of the command's requests
+  int ack_fd_ = -1;    // write end of the acknowledgements
+  std::function<void(bool)> control_;
+  std::string ctl_partial_;  // a request not yet ended by its newline
+  std::optional<std::chrono::steady_clock::time_point> paused_since_;
+  std::uint64_t paused_ns_ = 0;
   int exit_code_ = 0;
   Rusage start_cpu_;   // -p / -a counters at start()
   std::chrono::steady_clock::time_point t0_;

@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "control.h"
 #include "layout.h"
 #include "options.h"
 #include "report.h"
@@ -29,8 +30,14 @@ using Clock = std::chrono::steady_clock;
 // among the workers), two openclose threads on this 2-CPU VM ran in parallel,
 // and contended, in about half as many runs; a wakee is likely placed on its
 // waker's CPU (wake-affine), where the two only take turns.
-double run_threads(const Context& ctx, const Workload& w, std::vector<ThreadResult>& results) {
+//
+// Run by fscost, the recording is paused over the setup (RecorderControl):
+// a profile of the remove workload is its unlinks, not the creates before.
+double run_threads(const Context& ctx, const Workload& w, RunSummary& s) {
+  std::vector<ThreadResult>& results = s.threads;
   int n = ctx.options.threads;
+  RecorderControl recorder;
+  s.setup_paused = w.setup && recorder.pause();
   std::vector<Clock::time_point> ends(static_cast<std::size_t>(n));
   std::latch ready(n), go(1);
   std::vector<std::thread> threads;
@@ -44,6 +51,7 @@ double run_threads(const Context& ctx, const Workload& w, std::vector<ThreadResu
       ends[std::size_t(t)] = Clock::now();
     });
   ready.wait();
+  if (s.setup_paused) recorder.resume();
   Clock::time_point start = Clock::now();
   go.count_down();
   for (auto& th : threads) th.join();
@@ -72,7 +80,7 @@ int main(int argc, char** argv) {
   Layout layout = make_layout(o, s.outside);
   Context ctx{o, layout, std::vector<char>(write_size(o), 'x')};
   s.threads.resize(std::size_t(o.threads));
-  s.elapsed_s = run_threads(ctx, workload_for(o.mode), s.threads);
+  s.elapsed_s = run_threads(ctx, workload_for(o.mode), s);
   close_layout(layout, s.outside);
   if (o.syncfs) sync_filesystem(o.dir, s);
   if (!o.quiet) {

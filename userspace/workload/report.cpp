@@ -32,11 +32,13 @@ double seconds(const timeval& tv) { return double(tv.tv_sec) + double(tv.tv_usec
 }  // namespace
 
 std::string result_json(const Options& o, const RunSummary& s) {
-  Counts setup = s.outside, timed;
+  Counts setup = s.outside, timed, traced = s.outside;
   std::uint64_t sequence = 0;
   for (const ThreadResult& t : s.threads) {
     setup.add(t.setup);
     timed.add(t.timed);
+    traced.add(t.timed);
+    if (!s.setup_paused) traced.add(t.setup);
     sequence = (sequence ^ t.sequence) * 0x100000001b3ull;  // in thread order
   }
   Counts all = setup;
@@ -55,6 +57,7 @@ std::string result_json(const Options& o, const RunSummary& s) {
   append_counts(out, "counts", all);
   append_counts(out, "setup", setup);
   append_counts(out, "timed", timed);
+  append_counts(out, "traced", traced);
   double rate = s.elapsed_s > 0 ? double(timed.total()) / s.elapsed_s : 0.0;
   append(out, ",\"elapsed_s\":%.6f,\"ops_per_s\":%.1f,\"user_s\":%.6f,\"sys_s\":%.6f", s.elapsed_s,
          rate, user, sys);

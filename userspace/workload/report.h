@@ -15,6 +15,7 @@ struct RunSummary {
   std::vector<ThreadResult> threads;
   double elapsed_s = 0;  // start barrier to the last thread's end
   double sync_s = -1;    // the --syncfs phase; < 0 without one
+  bool setup_paused = false;  // the recorder paused over the threads' setup
 };
 
 // fsops's keys (mode, n, counts, elapsed_s, ops_per_s, user_s, sys_s) and

@@ -3,8 +3,8 @@
 #include <nlohmann/json.hpp>
 
 #include "model/units.h"
-#include "report/report.h"
 #include "report/profile/json_parts.h"
+#include "report/report.h"
 #include "views/report_view.h"
 
 namespace fscost {
@@ -15,16 +15,18 @@ using json_parts::or_null;
 using nlohmann::json;
 
 json meta_json(const Metadata& m) {
-  return {{"fscost_version", m.fscost_version},
-          {"kernel_release", m.kernel_release},
-          {"hostname", m.hostname},
-          {"cpus", m.cpus},
-          {"target", m.target},
-          {"command", m.command},
-          {"start_unix_ns", m.start_unix_ns},
-          {"duration_ns", m.duration_ns},
-          {"freq_hz", m.freq_hz},
-          {"probes", m.probes}};
+  json out = {{"fscost_version", m.fscost_version},
+              {"kernel_release", m.kernel_release},
+              {"hostname", m.hostname},
+              {"cpus", m.cpus},
+              {"target", m.target},
+              {"command", m.command},
+              {"start_unix_ns", m.start_unix_ns},
+              {"duration_ns", m.duration_ns},
+              {"freq_hz", m.freq_hz},
+              {"probes", m.probes}};
+  if (m.paused_ns) out["paused_ns"] = m.paused_ns;
+  return out;
 }
 
 json rusage_json(const Rusage& r) {

@@ -39,6 +39,9 @@ void op_table(std::string& out, const Profile& p, const ReportView& v, const Rep
 void consistency_line(std::string& out, const Consistency& c) {
   std::string sum = seconds(c.oncpu_ns_sum);
   if (!c.rusage_sys_ns) return line(out, "per-op on-CPU sum {} (rusage sys not available)", sum);
+  if (c.paused_ns)
+    return line(out, "per-op on-CPU sum {} (rusage sys {} also counts the {} the recording was paused)",
+                sum, seconds(*c.rusage_sys_ns), seconds(c.paused_ns));
   if (!c.ratio) return line(out, "per-op on-CPU sum {} (rusage sys is 0)", sum);
   line(out, "per-op on-CPU sum {} = {} of rusage sys {}", sum, percent(*c.ratio),
        seconds(*c.rusage_sys_ns));

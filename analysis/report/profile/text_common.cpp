@@ -28,8 +28,10 @@ void header(std::string& out, const Profile& p) {
   std::string started = m.start_unix_ns > 0 ? "started " + start_time(m.start_unix_ns) + ", " : "";
   std::string sampling =
       m.freq_hz ? fmt::format("sampling {} Hz per CPU", m.freq_hz) : "sampling rate not recorded";
-  line(out, "{}duration {}, {}, {} samples in all", started, seconds(m.duration_ns), sampling,
-       p.samples_total);
+  std::string paused =
+      m.paused_ns ? fmt::format(" (paused {} by the command)", seconds(m.paused_ns)) : "";
+  line(out, "{}duration {}{}, {}, {} samples in all", started, seconds(m.duration_ns), paused,
+       sampling, p.samples_total);
   if (m.probes.empty())
     line(out, "probes: none recorded");
   else
