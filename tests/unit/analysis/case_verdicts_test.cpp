@@ -246,8 +246,9 @@ TEST(CaseVerdicts, ParentPointersAddASecondCommitPerCreate) {
     EXPECT_NE(flat.find(want), std::string::npos) << want << "\n" << c.text;
 }
 
-// Its rm -rf: the remove workload creates the files in its setup (traced)
-// and unlinks them; both carry the parent pointer's logged xattr.
+// Its rm -rf: the remove workload creates the files in its setup (not
+// recorded: it pauses the recording) and unlinks them; each unlink removes
+// the parent pointer's xattr in a second transaction, as create adds it.
 TEST(CaseVerdicts, ParentPointersUnderRemove) {
   CaseDiff c = diff_case("parent-remove", "parent=0", "parent=1");
   expect_first_screen("parent-remove", c);
