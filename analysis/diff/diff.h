@@ -239,9 +239,10 @@ struct DeltaPath {
   std::vector<std::pair<std::string, double>> split;
   std::string lock;  // "contention": the lock spun on (spinning_lock)
   std::string fs;    // "fs-path": whose code ("ext4/jbd2", FsCode::label)
-  // Earlier paths that end below this one's last frame: `inclusive` leaves
-  // their stacks out (it is what they left of this frame's delta).
-  std::size_t besides = 0;
+  // Earlier paths (indices in OpDiff::paths) that end below this one's
+  // last frame: `inclusive` leaves their stacks out (it is what they left
+  // of this frame's delta).
+  std::vector<std::size_t> besides;
 };
 
 // A count that B changed beyond its own run-to-run spread: every run of one

@@ -12,15 +12,15 @@
 // plus the opposite paths found), so none exceeds 100% and a direction's
 // shares add up to at most 100%.
 #include <algorithm>
-#include <numeric>
 #include <cmath>
 #include <functional>
 #include <memory>
+#include <numeric>
 #include <span>
 
 #include "diff/internal.h"
-#include "model/parallel.h"
 #include "flame/flamegraph.h"  // flame_diff_tree
+#include "model/parallel.h"
 #include "views/lock_names.h"  // spinning_lock
 #include "views/spin_check.h"  // is_spin_stack
 #include "views/stacks.h"
@@ -38,9 +38,9 @@ constexpr double kMinExpectedSamples = 5;
 // spin on a lock.
 struct Node {
   const FlameNode* n = nullptr;
-  double net = 0;   // ns/op, B − A, inclusive
-  double spin = 0;  // of which in spinning stacks
-  std::uint32_t id = 0;     // pre-order number
+  double net = 0;            // ns/op, B − A, inclusive
+  double spin = 0;           // of which in spinning stacks
+  std::uint32_t id = 0;      // pre-order number
   const Node* up = nullptr;  // the caller; null at the op
   std::vector<Node> kids;
 };
@@ -163,7 +163,8 @@ class PrefixTrie {
     hit_.assign(figures_, 0);
     std::size_t at = 0;
     for (std::size_t depth = 0; at != kNone; ++depth) {
-      for (const auto& [fig, except] : nodes_[at].ends) hit_[fig] = except ? 2 : std::max<char>(hit_[fig], 1);
+      for (const auto& [fig, except] : nodes_[at].ends)
+        hit_[fig] = except ? 2 : std::max<char>(hit_[fig], 1);
       if (depth > frames.size()) break;
       at = child(at, depth == 0 ? root : ff.frame(frames[depth - 1]));
     }
@@ -205,8 +206,7 @@ class PrefixTrie {
 // The figures of every op, and the ops' calls, in one run: one pass over
 // the run's samples for all of them, skipping the ops with none. out[op]
 // [figure] is ns/op.
-std::vector<std::vector<double>> run_figures(const Profile& p,
-                                             const std::vector<std::string>& ops,
+std::vector<std::vector<double>> run_figures(const Profile& p, const std::vector<std::string>& ops,
                                              const std::vector<std::vector<Prefix>>& figures) {
   std::vector<std::vector<std::uint64_t>> samples(ops.size());
   std::vector<PrefixTrie> tries;
@@ -307,8 +307,8 @@ struct Exposures {
 };
 
 DeltaPath make_path(const Found& f, double gross, const std::vector<double>& a_runs,
-                    const std::vector<double>& b_runs, const Exposures& e,
-                    const DiffConfig& cfg, const CrossFs& fs) {
+                    const std::vector<double>& b_runs, const Exposures& e, const DiffConfig& cfg,
+                    const CrossFs& fs) {
   const Node& end = *f.chain.back();
   const bool up = f.up;
   DeltaPath p;
@@ -368,9 +368,9 @@ struct OpPaths {
   std::unique_ptr<FlameNode> tree;
   std::unique_ptr<Node> whole;
   std::vector<Found> found;
-  double gross[2] = {0, 0};  // [up]
+  double gross[2] = {0, 0};     // [up]
   std::vector<Prefix> figures;  // per path: its frame
-  std::vector<std::size_t> besides;
+  std::vector<std::vector<std::size_t>> besides;
 };
 
 OpPaths descend_op(const OpDiff& op, const MeanStacks& sa, const MeanStacks& sb,
@@ -401,18 +401,17 @@ OpPaths descend_op(const OpDiff& op, const MeanStacks& sa, const MeanStacks& sb,
   // The gross delta each way: the net plus what the other way took back,
   // and at least what this way's paths carry.
   for (bool up : {false, true})
-    o.gross[up] =
-        std::max(std::max(toward(o.whole->net, up), 0.0) + moved_dir[!up], moved_dir[up]);
+    o.gross[up] = std::max(std::max(toward(o.whole->net, up), 0.0) + moved_dir[!up], moved_dir[up]);
   // Each path's frame, less the earlier paths below it (a path ending
   // above one found before carries only what that one left).
-  o.besides.assign(o.found.size(), 0);
+  o.besides.assign(o.found.size(), {});
   for (std::size_t i = 0; i < o.found.size(); ++i) {
     Prefix f{prefix_of(o.found[i].chain, o.found[i].chain.size()), {}};
     for (std::size_t j = 0; j < i; ++j) {
       Stack earlier = prefix_of(o.found[j].chain, o.found[j].chain.size());
       if (earlier.size() > f.prefix.size() && starts_with(earlier, f.prefix)) {
         f.except.push_back(std::move(earlier));
-        ++o.besides[i];
+        o.besides[i].push_back(j);
       }
     }
     o.figures.push_back(std::move(f));
@@ -422,9 +421,8 @@ OpPaths descend_op(const OpDiff& op, const MeanStacks& sa, const MeanStacks& sb,
 
 }  // namespace
 
-std::vector<FlameNode> find_paths(Diff& d, const RunSet& a, const RunSet& b,
-                                  const MeanStacks& sa, const MeanStacks& sb,
-                                  const DiffConfig& cfg) {
+std::vector<FlameNode> find_paths(Diff& d, const RunSet& a, const RunSet& b, const MeanStacks& sa,
+                                  const MeanStacks& sb, const DiffConfig& cfg) {
   std::vector<OpPaths> ops(d.ops.size());
   parallel_for(d.ops.size(), [&](std::size_t i) { ops[i] = descend_op(d.ops[i], sa, sb, cfg); });
   const CrossFs fs = cross_fs(d);
@@ -440,11 +438,12 @@ std::vector<FlameNode> find_paths(Diff& d, const RunSet& a, const RunSet& b,
     OpPaths& o = ops[k];
     if (o.found.empty()) continue;
     const Exposures e{exposure(a, d.ops[k].op), exposure(b, d.ops[k].op)};
+    const std::size_t base = d.ops[k].paths.size();
     for (std::size_t i = 0; i < o.found.size(); ++i) {
       d.ops[k].paths.push_back(
           make_path(o.found[i], o.gross[o.found[i].up], va[k][i], vb[k][i], e, cfg, fs));
       DeltaPath& path = d.ops[k].paths.back();
-      path.besides = o.besides[i];
+      for (std::size_t j : o.besides[i]) path.besides.push_back(base + j);
       // A path besides earlier ones splits into what they left: their
       // frames at this depth are not its children here.
       const Prefix& fig = o.figures[i];

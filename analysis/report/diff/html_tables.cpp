@@ -161,7 +161,7 @@ void paths(std::string& out, const OpDiff& op) {
     for (const auto& [name, dns] : p.split)
       split += (split.empty() ? "" : ", ") + name + " " + value(dns, "ns/op", true);
     stat_row(out,
-             {diff_fmt::chain_text(p) + (p.besides ? " (besides the above)" : ""),
+             {diff_fmt::chain_text(p) + (p.besides.empty() ? "" : " (besides the above)"),
               p.kind == "contention" ? "contention: " + p.lock
               : p.kind == "fs-path"  ? "fs-path: " + p.fs
                                      : p.kind,

@@ -160,7 +160,7 @@ void paths(W& w, const std::vector<DeltaPath>& v) {
     w.end_array();
     w.member("lock", p.lock);
     w.member("fs", p.fs);
-    w.member("besides", p.besides);
+    w.member("besides", p.besides.size());
     w.end_object();
   }
   w.end_array();

@@ -8,9 +8,9 @@
 #include <cmath>
 #include <map>
 
-#include "report/diff_report.h"
 #include "report/diff/format.h"
 #include "report/diff/text_parts.h"
+#include "report/diff_report.h"
 
 namespace fscost {
 
@@ -50,10 +50,11 @@ void method(Page& page, const Diff& d) {
                   ci_label(d.config.level), d.config.alpha, d.families.metrics,
                   d.families.functions, d.families.locks, d.config.min_ops));
   if (std::isfinite(d.tracer_a) && std::isfinite(d.tracer_b))
-    page.para(fmt::format("fscost's probes: {} per traced op in A, {} in B (bpf_stats of "
-                          "the warm-up runs); up to {}/op of a delta could be theirs.",
-                          value(d.tracer_a, "ns"), value(d.tracer_b, "ns"),
-                          value(std::fabs(d.tracer_b - d.tracer_a), "ns")));
+    page.para(
+        fmt::format("fscost's probes: {} per traced op in A, {} in B (bpf_stats of "
+                    "the warm-up runs); up to {}/op of a delta could be theirs.",
+                    value(d.tracer_a, "ns"), value(d.tracer_b, "ns"),
+                    value(std::fabs(d.tracer_b - d.tracer_a), "ns")));
   if (std::string cal = calibration_line(d); !cal.empty()) page.para(cal);
 }
 
@@ -161,24 +162,36 @@ bool recorded(const Comparison& c) {
   return c.sa.n + c.sb.n > 0 && (c.sa.mean != 0 || c.sb.mean != 0);
 }
 
-// A path that ends at a move's `from`, right below the move's `at` (… →
-// xfs_trans_commit → __xfs_trans_commit, "same path, less work"): the move
-// tells it with its net, and the path alone would subtract what the move
-// adds. (The path to where the work went stays: it carries more than the
-// move, rmapbt's btree work beside the roll, and the move nests in it.)
-bool within_move(const DeltaPath& p, const OpDiff& op) {
+// A path the op's moved work tells (diff.h MovedWork), at either end:
+// - it ends at the move's `from` right below `at` (… → xfs_trans_commit →
+//   __xfs_trans_commit, "same path, less work"): the move gives the net,
+//   and the path alone would subtract what the move adds;
+// - it ends at `from` below `via`, where the work went (… → xfs_trans_roll
+//   → __xfs_trans_commit): the move's "there" is that figure, and its line
+//   carries the path's split.
+// (A path above either, rmapbt's btree work beside the roll, carries more
+// than the move and stays; the move nests in it.)
+const MovedWork* telling_move(const DeltaPath& p, const OpDiff& op) {
   const std::size_t n = p.frames.size();
-  if (n < 2) return false;
-  return std::any_of(op.moved.begin(), op.moved.end(), [&](const MovedWork& m) {
-    if (m.fragile >= 0 || m.at.empty() || p.frames[n - 2] != m.at.back()) return false;
-    return p.frames[n - 1] == m.from;
-  });
+  if (n < 2) return nullptr;
+  auto ends_with = [&](const std::vector<std::string>& chain) {
+    return !chain.empty() && chain.size() < n &&
+           std::equal(chain.begin(), chain.end(), p.frames.end() - 1 - chain.size());
+  };
+  for (const MovedWork& m : op.moved)
+    if (m.fragile < 0 && p.frames[n - 1] == m.from && (ends_with(m.at) || ends_with(m.via)))
+      return &m;
+  return nullptr;
+}
+
+// A path that is a line of its own under the op.
+bool shown(const DeltaPath& p, const OpDiff& op) {
+  return p.inclusive.significant() && !telling_move(p, op);
 }
 
 bool has_significant_path(const OpDiff& op) {
-  return std::any_of(op.paths.begin(), op.paths.end(), [&](const DeltaPath& p) {
-    return p.inclusive.significant() && !within_move(p, op);
-  });
+  return std::any_of(op.paths.begin(), op.paths.end(),
+                     [&](const DeltaPath& p) { return shown(p, op); });
 }
 
 std::string side(const Diff& d, const OpDiff& op, std::string_view what, const Comparison& c,
@@ -190,7 +203,8 @@ std::string side(const Diff& d, const OpDiff& op, std::string_view what, const C
     return s + "by call path,";
   // no path of its own, the work that moved in its tree (the lines below)
   if (&parts == &op.oncpu_parts && c.significant() &&
-      std::any_of(op.moved.begin(), op.moved.end(), [](const MovedWork& m) { return m.fragile < 0; }))
+      std::any_of(op.moved.begin(), op.moved.end(),
+                  [](const MovedWork& m) { return m.fragile < 0; }))
     return s + "by its call tree,";
   if (c.verdict == Verdict::TooFewRuns)
     s += "too few runs for a conclusion (" + run_counts(c) + ")";
@@ -221,25 +235,50 @@ std::string path_kind(const DeltaPath& p) {
   return "same path, more work";
 }
 
-std::string path_text(const DeltaPath& p) {
+std::string path_text(const DeltaPath& p, const OpDiff& op) {
   const Comparison& c = p.inclusive;
   double mag = std::fabs(c.delta());
-  std::string s = fmt::format("{}{} ({}, {} of the {}) {}: {}", number(c.delta(), c.unit, mag, true),
-                              suffix(c.unit, mag), times_a(c), share_text(p.share),
-                              c.delta() >= 0 ? "increase" : "decrease", path_kind(p),
-                              chain_text(p));
-  if (p.besides > 0) s += p.besides == 1 ? ", besides the path above" : ", besides the paths above";
-  if (!p.split.empty()) {
-    s += "; there";
-    for (std::size_t i = 0; i < p.split.size(); ++i)
-      s += fmt::format("{} {} {}", i ? "," : "", p.split[i].first,
-                       number(p.split[i].second, "ns", std::fabs(p.split[i].second), true) +
-                           suffix("ns", std::fabs(p.split[i].second)));
+  std::string s =
+      fmt::format("{}{} ({}, {} of the {}) {}: {}", number(c.delta(), c.unit, mag, true),
+                  suffix(c.unit, mag), times_a(c), share_text(p.share),
+                  c.delta() >= 0 ? "increase" : "decrease", path_kind(p), chain_text(p));
+  // Only the paths above on the screen are named; the figure leaves out the
+  // others too: where the work moved (the move's line), or paths that did
+  // not hold on their own.
+  std::size_t above = 0, moved = 0, not_held = 0;
+  for (std::size_t j : p.besides) {
+    const DeltaPath& q = op.paths.at(j);
+    ++(shown(q, op) ? above : telling_move(q, op) ? moved : not_held);
   }
-  return s + ".";
+  std::vector<std::string> less;
+  if (moved > 0) less.push_back("the work moved below it");
+  if (not_held > 0)
+    less.push_back(not_held == 1 ? "a path below it not significant on its own"
+                                 : "paths below it not significant on their own");
+  if (above > 0) s += above == 1 ? ", besides the path above" : ", besides the paths above";
+  if (!less.empty())
+    s += fmt::format("{} {}", above > 0 ? " and" : ", less", fmt::join(less, " and "));
+  return s + (p.split.empty() ? "" : "; there " + split_items(p)) + ".";
 }
 
 }  // namespace
+
+const DeltaPath* path_where_moved(const MovedWork& m, const OpDiff& op) {
+  for (const DeltaPath& p : op.paths)
+    if (p.inclusive.significant() && telling_move(p, op) == &m && p.frames.size() > m.via.size() &&
+        std::equal(m.via.begin(), m.via.end(), p.frames.end() - 1 - m.via.size()))
+      return &p;
+  return nullptr;
+}
+
+std::string split_items(const DeltaPath& p) {
+  std::string s;
+  for (std::size_t i = 0; i < p.split.size(); ++i)
+    s += fmt::format("{}{} {}", i ? ", " : "", p.split[i].first,
+                     number(p.split[i].second, "ns", std::fabs(p.split[i].second), true) +
+                         suffix("ns", std::fabs(p.split[i].second)));
+  return s;
+}
 
 // The significant call paths of an op's on-CPU delta, one item each; the
 // rest is not significant and is not given as a reason. Then the function
@@ -247,7 +286,7 @@ std::string path_text(const DeltaPath& p) {
 void paths(Page& page, const OpDiff& op) {
   if (!op.oncpu.significant()) return;
   for (const auto& p : op.paths)
-    if (p.inclusive.significant() && !within_move(p, op)) page.para(path_text(p), "  - ", "    ");
+    if (shown(p, op)) page.para(path_text(p, op), "  - ", "    ");
   std::string fams;
   std::size_t n = 0;
   // The most novel first, by B's mean as a multiple of A's (new = ∞): code
@@ -276,7 +315,12 @@ void paths(Page& page, const OpDiff& op) {
     fams += fmt::format("{}{} {}{} ({})", fams.empty() ? "" : ", ", f.name,
                         number(c.delta(), c.unit, mag, true), suffix(c.unit, mag), times_a(c));
   }
-  if (!fams.empty()) page.para("families: " + fams + ".", "  - ", "    ");
+  // Inclusive figures: a family under another, or under a path above, is
+  // counted in both, so they may add up to more than the op's delta.
+  if (!fams.empty())
+    page.para(
+        (n == 1 ? "family, inclusive: " : "families, each inclusive (they nest): ") + fams + ".",
+        "  - ", "    ");
 }
 
 std::string sentence(const Diff& d, const OpDiff& op, bool oncpu, bool significant_only) {
@@ -303,13 +347,14 @@ std::vector<std::string> setup_items(const SetupDiff& s, std::size_t max) {
 void setup_section(Page& page, const Diff& d) {
   const SetupDiff& s = d.setup;
   if (!s.recorded) {
-    page.para("Filesystems: not recorded in these profiles (fscost compare records the mkfs "
-              "output, xfs_info and mount options of every run).");
+    page.para(
+        "Filesystems: not recorded in these profiles (fscost compare records the mkfs "
+        "output, xfs_info and mount options of every run).");
     return;
   }
-  page.para(s.mkfs_a == s.mkfs_b ? fmt::format("Filesystems: made by {}.", s.mkfs_a)
-                                 : fmt::format("Filesystems: A made by {}, B by {}.", s.mkfs_a,
-                                               s.mkfs_b));
+  page.para(s.mkfs_a == s.mkfs_b
+                ? fmt::format("Filesystems: made by {}.", s.mkfs_a)
+                : fmt::format("Filesystems: A made by {}, B by {}.", s.mkfs_a, s.mkfs_b));
   if (s.settings.empty()) {
     page.para("A and B print the same geometry, features and mount options.", "  ", "    ");
     return;

@@ -30,6 +30,12 @@ struct Page {
 std::string sentence(const Diff& d, const OpDiff& op, bool oncpu, bool significant_only = false);
 // The significant call paths of the op's on-CPU delta (OpDiff::paths), one item each.
 void paths(Page& page, const OpDiff& op);
+// The path that ends where `m`'s work went (… → via → from), a significant
+// one: the move's line tells it, with its split. Null if none.
+const DeltaPath* path_where_moved(const MovedWork& m, const OpDiff& op);
+// "xlog_cil_commit +2.4 µs, list_sort +356 ns": the children of a path's
+// last frame that carry its delta; "" if none.
+std::string split_items(const DeltaPath& p);
 
 // "naming.parent 0 -> 1 (asked)", one item per difference between the
 // filesystems (SetupDiff), incidental ones first; at most `max` items, then
