@@ -199,7 +199,7 @@ void name_cluster(Diff& shown, const Diff& other, std::size_t dropped, std::size
                        estimate(*o).substr(o->op.size() + 1),
                        dropped ? "with them" : "without them");
   shown.warnings.insert(shown.warnings.begin(),
-                        {"outlier-cluster", msg + (dropped ? "; re-run on a quieter host"
+                        {WarningKind::OutlierCluster, msg + (dropped ? "; re-run on a quieter host"
                                                            : "; more runs narrow it "
                                                              "(--until-resolved)")});
 }
@@ -211,14 +211,13 @@ std::optional<Diff> without_runs(const Diff& d, const RunSet& a, const RunSet& b
                                  const std::vector<std::size_t>& out_b, const DiffConfig& cfg) {
   if (out_a.empty() && out_b.empty()) return std::nullopt;
   if (a.runs.size() - out_a.size() < 3 || b.runs.size() - out_b.size() < 3) return std::nullopt;
-  std::vector<std::string> dropped, prefixes;
+  std::vector<std::string> dropped;
   auto keep = [&](const RunSet& s, const std::vector<std::size_t>& out, const char* side) {
     RunSet k;
     k.label = s.label;
     for (std::size_t i = 0; i < s.runs.size(); ++i) {
       if (std::find(out.begin(), out.end(), i) != out.end()) {
         dropped.push_back(fmt::format("{} {}", side, run_file(s, i)));
-        prefixes.push_back(outlier_prefix(s, i));
         continue;
       }
       k.runs.push_back(s.runs[i]);
@@ -234,11 +233,15 @@ std::optional<Diff> without_runs(const Diff& d, const RunSet& a, const RunSet& b
   kept.dropped = dropped;
   // What the first pass said of them, and that they are out.
   std::vector<Warning> first;
-  for (const auto& w : d.warnings)
-    for (const auto& pre : prefixes)
-      if (w.kind == "outlier" && w.message.starts_with(pre + ":"))
-        first.push_back({"dropped", w.message.substr(0, w.message.find("; it is kept")) +
-                                        ": left out of every figure (the file stays)"});
+  for (const auto& w : d.warnings) {
+    if (w.kind != WarningKind::Outlier) continue;
+    const auto& out = w.side == 'B' ? out_b : out_a;
+    if (std::find(out.begin(), out.end(), w.run) == out.end()) continue;
+    first.push_back({WarningKind::Dropped,
+                     w.message.substr(0, w.message.find("; it is kept")) +
+                         ": left out of every figure (the file stays)",
+                     {}, w.side, w.run});
+  }
   kept.warnings.insert(kept.warnings.begin(), first.begin(), first.end());
   return kept;
 }

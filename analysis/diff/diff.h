@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "views/stacks.h"  // FlameInput
@@ -398,13 +399,48 @@ struct SetupDiff {
 // filesystem: the diff warns, and compare runs it again.
 inline constexpr double kStealShare = 0.10;
 
+// Every kind of warning, X(enumerator, name): the name is what JSON, HTML
+// and the matrix show (data-kind), and the one place it is spelled.
+#define FSCOST_WARNING_KINDS(X)                                                    \
+  X(FewRuns, "few-runs")                 /* too few runs for statistics */         \
+  X(UserShare, "user-share")             /* user CPU dilutes kernel deltas */      \
+  X(WallVsSys, "wall-vs-sys")            /* wall and sys time moved apart */       \
+  X(Noise, "noise")                      /* an op's noise exceeds its effect */    \
+  X(Drops, "drops")                      /* lost events */                         \
+  X(DropsMinor, "drops-minor")           /* a handful of missed program runs */    \
+  X(ConfigMismatch, "config-mismatch")   /* more differs than was asked */         \
+  X(CalibrationMismatch, "calibration-mismatch")                                  \
+  X(Background, "background")            /* kernel threads' work moved */          \
+  X(OpCount, "op-count")                 /* an op's count per run differs */       \
+  X(SetupVaries, "setup-varies")         /* a side's runs were set up apart */     \
+  X(Enospc, "enospc")                    /* the filesystem filled */               \
+  X(Dirty, "dirty")                      /* dirty data left at the run's end */    \
+  X(LowSpace, "low-space")                                                         \
+  X(BusyMachine, "busy-machine")         /* other work on the host */              \
+  X(Steal, "steal")                      /* the hypervisor took CPU */             \
+  X(PageZeroing, "page-zeroing")                                                   \
+  X(Outlier, "outlier")                  /* one run far off its side */            \
+  X(OutlierCluster, "outlier-cluster")                                             \
+  X(Dropped, "dropped")                  /* an outlier left out */                 \
+  X(RunOrder, "run-order")               /* figures drift with the run order */    \
+  X(WorkloadVaries, "workload-varies")   /* compare: a workload not repeatable */  \
+  X(Oversubscribed, "oversubscribed")    /* compare: more threads than CPUs */
+
+enum class WarningKind {
+#define FSCOST_X(id, name) id,
+  FSCOST_WARNING_KINDS(FSCOST_X)
+#undef FSCOST_X
+};
+std::string_view warning_name(WarningKind k);
+
 struct Warning {
-  // "few-runs", "user-share", "wall-vs-sys", "noise", "drops",
-  // "config-mismatch", "background", "op-count", "setup-varies", "enospc",
-  // "low-space", "outlier", "run-order", "steal", "busy-machine",
-  // "calibration-mismatch"
-  std::string kind;
+  WarningKind kind;
   std::string message;  // one sentence, numbers included
+  // What it is about, where it is about one thing: an op (noise, op-count),
+  // or a run of one side (outlier, dropped: side 'A' or 'B', its index).
+  std::string op;
+  char side = 0;
+  std::size_t run = 0;
 };
 
 struct Diff {

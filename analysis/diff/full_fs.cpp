@@ -156,7 +156,7 @@ void dirty_at_end(const RunSet& s, const std::string& label, std::vector<Warning
       runs.push_back(fmt::format("{} {:.1f} MiB", run_file(s, i), *after / 1048576));
   }
   if (!runs.empty())
-    out.push_back({"dirty",
+    out.push_back({WarningKind::Dirty,
                    fmt::format("{}: {} of {} runs left dirty data behind ({}, written by a "
                                "syncfs after the recording): that writeback is in no figure of "
                                "the run (end the workload with a sync of its filesystem)",
@@ -170,7 +170,7 @@ void full_fs_warnings(const RunSet& s, const std::string& label, std::vector<War
     std::string ops;
     for (const auto& [op, n] : h.ops) ops += (ops.empty() ? "" : ", ") + op;
     out.push_back(
-        {"enospc",
+        {WarningKind::Enospc,
          fmt::format("{}: {} of {} runs ran out of free space: {} entered XFS's ENOSPC retry "
                      "({}){}; those runs measure the flush, not the configuration (give a "
                      "larger --size, or fewer or smaller files)",
@@ -190,7 +190,7 @@ void full_fs_warnings(const RunSet& s, const std::string& label, std::vector<War
     if (share < kMinFreeShare) ++low, least = std::min(least, share);
   }
   if (low > 0)
-    out.push_back({"low-space",
+    out.push_back({WarningKind::LowSpace,
                    fmt::format("{}: {} of {} runs ended with less than {:.0f}% of the "
                                "filesystem free (least {:.0f}%): near ENOSPC, XFS trims "
                                "preallocation and flushes early",

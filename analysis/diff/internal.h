@@ -132,8 +132,6 @@ struct OutlierRun {
 std::array<std::vector<OutlierRun>, 2> outlier_runs(const Diff& d, const RunSet& a,
                                                     const RunSet& b);
 
-// "B run3.profile is an outlier": how run_warnings opens its message.
-std::string outlier_prefix(const RunSet& s, std::size_t run);
 
 std::vector<Warning> diff_warnings(const Diff& d, const RunSet& a, const RunSet& b,
                                    const std::vector<RunMetrics>& ma,

@@ -252,13 +252,13 @@ void busy_machine(const RunSet& s, const std::vector<HostMarks>& marks,
       steal.push_back(fmt::format("{} {:.0f}%", run_file(s, i), 100 * *marks[i].steal));
   }
   if (!other.empty())
-    out.push_back({"busy-machine",
+    out.push_back({WarningKind::BusyMachine,
                    fmt::format("{}: other work used more than {:.0f}% of the machine's CPU "
                                "during {} (besides the workload, fscost and kernel threads): "
                                "the runs shared the CPUs",
                                s.label, 100 * kOtherShare, fmt::join(other, ", "))});
   if (!steal.empty())
-    out.push_back({"steal",
+    out.push_back({WarningKind::Steal,
                    fmt::format("{}: the host took more than {:.0f}% of the vCPUs' time during "
                                "{} (steal): those runs' times include waits for the host",
                                s.label, 100 * kStealShare, fmt::join(steal, ", "))});
@@ -271,7 +271,7 @@ void page_zeroing(const RunSet& s, const std::vector<HostMarks>& marks,
   for (const auto& m : marks) share.push_back(m.zeroing);
   std::vector<std::string> named;
   for (const auto& [i, text] : runs) named.push_back(text);
-  out.push_back({"page-zeroing",
+  out.push_back({WarningKind::PageZeroing,
                  fmt::format("{}: the ops spent more of their CPU zeroing pages in {} than "
                              "in the side's other runs (median {:.0f}%): memory the host had "
                              "taken back was faulted in again, a cost of the machine",
@@ -325,9 +325,15 @@ std::array<std::vector<OutlierRun>, 2> outlier_runs(const Diff& d, const RunSet&
   return {side_outliers(fs, m, false), side_outliers(fs, m, true)};
 }
 
+
+namespace {
+
+// "B run3.profile is an outlier": how an outlier's warning opens.
 std::string outlier_prefix(const RunSet& s, std::size_t run) {
   return fmt::format("{} {} is an outlier", s.label, run_file(s, run));
 }
+
+}  // namespace
 
 void run_warnings(const Diff& d, const RunSet& a, const RunSet& b, std::vector<Warning>& out) {
   const Machine m = machine(a, b);
@@ -352,7 +358,7 @@ void run_warnings(const Diff& d, const RunSet& a, const RunSet& b, std::vector<W
                                  "it stays in every figure: leaving out a run nothing marked "
                                  "can bias the difference",
                                  o.seen);
-      out.push_back({"outlier", msg});
+      out.push_back({WarningKind::Outlier, msg, {}, side_b ? 'B' : 'A', o.run});
     }
   }
   if (a.runs.size() < kMinRuns || b.runs.size() < kMinRuns || !timed(a) || !timed(b)) return;
@@ -366,7 +372,7 @@ void run_warnings(const Diff& d, const RunSet& a, const RunSet& b, std::vector<W
                                   ra > 0 ? "rises" : "falls", ra, rb));
   }
   if (!drift.empty())
-    out.push_back({"run-order",
+    out.push_back({WarningKind::RunOrder,
                    fmt::format("figures follow the order of the runs on both sides: {}; the "
                                "machine drifted during the compare, and interleaving cancels "
                                "only a steady drift",

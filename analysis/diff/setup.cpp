@@ -74,7 +74,7 @@ void check_side(const RunSet& s, const char* side, std::vector<Warning>& warning
     for (auto& n : differing(first, settings_of(s.runs[i]))) names.insert(std::move(n));
   if (names.empty()) return;
   warnings.push_back(
-      {"setup-varies",
+      {WarningKind::SetupVaries,
        fmt::format("{}'s runs differ among themselves in {} ({}): they are not one "
                    "configuration.",
                    side, fmt::join(names, ", "), s.label)});

@@ -27,7 +27,9 @@ struct Ctx {
   const std::vector<RunMetrics>& mb;
   std::vector<Warning>& out;
 
-  void add(const char* kind, std::string message) { out.push_back({kind, std::move(message)}); }
+  void add(WarningKind kind, std::string message, std::string op = {}) {
+    out.push_back({kind, std::move(message), std::move(op)});
+  }
 };
 
 std::string signed_percent(double rel) { return fmt::format("{:+.0f}%", 100 * rel); }
@@ -35,15 +37,15 @@ std::string signed_percent(double rel) { return fmt::format("{:+.0f}%", 100 * re
 void few_runs(Ctx& c) {
   for (const auto& [label, n] : {std::pair{c.d.label_a, c.d.runs_a}, {c.d.label_b, c.d.runs_b}}) {
     if (n < 2)
-      c.add("few-runs", fmt::format("{} has {} run: no statistics possible (at least 2 runs per "
+      c.add(WarningKind::FewRuns, fmt::format("{} has {} run: no statistics possible (at least 2 runs per "
                                     "side are needed, 5 or more to see small effects)",
                                     label, n));
     else if (n < 3)
-      c.add("few-runs", fmt::format("{} has only {} runs: intervals are wide and the rank test "
+      c.add(WarningKind::FewRuns, fmt::format("{} has only {} runs: intervals are wide and the rank test "
                                     "cannot reach significance (3 or more runs, better 5)",
                                     label, n));
     else if (n < kJackknifeRuns && c.d.config.jackknife)
-      c.add("few-runs", fmt::format("{} has only {} runs: no finding was checked against leaving "
+      c.add(WarningKind::FewRuns, fmt::format("{} has only {} runs: no finding was checked against leaving "
                                     "one run out ({} or more runs a side), so a repeat of this "
                                     "compare may say otherwise",
                                     label, n, kJackknifeRuns));
@@ -55,7 +57,7 @@ void user_share(Ctx& c) {
   for (const auto& [label, s] :
        {std::pair{c.d.label_a, c.d.user_share.sa}, {c.d.label_b, c.d.user_share.sb}}) {
     if (s.n == 0 || !(s.mean > limit)) continue;
-    c.add("user-share", fmt::format("user CPU is {:.0f}% of the workload's CPU in {} (threshold "
+    c.add(WarningKind::UserShare, fmt::format("user CPU is {:.0f}% of the workload's CPU in {} (threshold "
                                     "{:.0f}%): kernel deltas are diluted in wall time",
                                     s.mean, label, limit));
   }
@@ -64,7 +66,7 @@ void user_share(Ctx& c) {
 void wall_vs_sys(Ctx& c) {
   double sys = c.d.sys_ns.rel, wall = c.d.wall_ns.rel;
   if (!std::isfinite(sys) || !std::isfinite(wall) || std::fabs(sys - wall) * 100 <= 5) return;
-  c.add("wall-vs-sys",
+  c.add(WarningKind::WallVsSys,
         fmt::format("sys time {} but wall time {}: kernel CPU and elapsed time moved "
                     "differently (waits, parallelism or user time)",
                     signed_percent(sys), signed_percent(wall)));
@@ -80,9 +82,10 @@ void noise(Ctx& c) {
   for (const auto& op : c.d.ops) {
     double sd = pooled_sd(op.oncpu), delta = op.oncpu.delta();
     if (!(sd > std::fabs(delta))) continue;
-    c.add("noise", fmt::format("{}: run-to-run noise in on-CPU time (pooled sd {}/op) exceeds "
+    c.add(WarningKind::Noise, fmt::format("{}: run-to-run noise in on-CPU time (pooled sd {}/op) exceeds "
                                "the difference ({}/op)",
-                               op.op, ns_text(sd), ns_text(delta, true)));
+                               op.op, ns_text(sd), ns_text(delta, true)),
+          op.op);
   }
 }
 
@@ -125,7 +128,7 @@ void drops_of(Ctx& c, const RunSet& s, const std::vector<RunMetrics>& m) {
   // an op's entry or exit, changes no figure: said below the first screen.
   bool minor = by_counter.size() == 1 && by_counter.begin()->first == "prog_missed" &&
                by_counter.begin()->second.first <= kMinorMissed && !op_counts;
-  c.add(minor ? "drops-minor" : "drops",
+  c.add(minor ? WarningKind::DropsMinor : WarningKind::Drops,
         fmt::format("data was lost in {}: {} ({}){}", s.label, list, hints, programs));
 }
 
@@ -136,7 +139,7 @@ void mismatch(Ctx& c, const char* field, Get get) {
   for (const auto& r : c.ma) va.insert(get(r.identity));
   for (const auto& r : c.mb) vb.insert(get(r.identity));
   if (va == vb) return;
-  c.add("config-mismatch", fmt::format("{} differs: {} in {}, {} in {}", field,
+  c.add(WarningKind::ConfigMismatch, fmt::format("{} differs: {} in {}, {} in {}", field,
                                        fmt::join(va, " / "), c.d.label_a, fmt::join(vb, " / "),
                                        c.d.label_b));
 }
@@ -149,7 +152,7 @@ void probe_mismatch(Ctx& c) {
   std::set_difference(pa.begin(), pa.end(), pb.begin(), pb.end(), std::back_inserter(only_a));
   std::set_difference(pb.begin(), pb.end(), pa.begin(), pa.end(), std::back_inserter(only_b));
   if (only_a.empty() && only_b.empty()) return;
-  c.add("config-mismatch",
+  c.add(WarningKind::ConfigMismatch,
         fmt::format("probes differ: only in {}: {}; only in {}: {}", c.d.label_a,
                     only_a.empty() ? "none" : fmt::format("{}", fmt::join(only_a, ", ")),
                     c.d.label_b,
@@ -173,7 +176,7 @@ void calibration(Ctx& c) {
   for (const RunSet* side : {&c.a, &c.b})
     if (std::string why = calibration_mismatch(*c.d.config.calibration, side->runs.front());
         !why.empty()) {
-      c.add("calibration-mismatch", why);
+      c.add(WarningKind::CalibrationMismatch, why);
       return;
     }
 }
@@ -181,7 +184,7 @@ void calibration(Ctx& c) {
 void background(Ctx& c) {
   const Comparison& k = c.d.kthread_ns;
   if (!k.significant()) return;
-  c.add("background",
+  c.add(WarningKind::Background,
         fmt::format("background kernel-thread CPU changed {} per run ({} in {}, {} in {}, "
                     "q = {:.2g}): kernel work outside the operations is not in their figures",
                     std::isfinite(k.rel) ? signed_percent(k.rel) : ns_text(k.delta(), true),
@@ -191,14 +194,26 @@ void background(Ctx& c) {
 void op_count(Ctx& c) {
   for (const auto& op : c.d.ops) {
     if (!op.count.significant()) continue;
-    c.add("op-count", fmt::format("{}: {} did {:.0f} operations per run and {} {:.0f} (q = "
+    c.add(WarningKind::OpCount, fmt::format("{}: {} did {:.0f} operations per run and {} {:.0f} (q = "
                                   "{:.2g}): the workloads did different work",
                                   op.op, c.d.label_a, op.count.sa.mean, c.d.label_b,
-                                  op.count.sb.mean, op.count.q));
+                                  op.count.sb.mean, op.count.q),
+          op.op);
   }
 }
 
 }  // namespace
+
+std::string_view warning_name(WarningKind k) {
+  switch (k) {
+#define FSCOST_X(id, name) \
+  case WarningKind::id:    \
+    return name;
+    FSCOST_WARNING_KINDS(FSCOST_X)
+#undef FSCOST_X
+  }
+  return "?";
+}
 
 std::vector<Warning> diff_warnings(const Diff& d, const RunSet& a, const RunSet& b,
                                    const std::vector<RunMetrics>& ma,

@@ -70,7 +70,7 @@ std::optional<Warning> workload_guardrail(const WorkloadSpec& w) {
     if (!own.empty()) parts.push_back(fmt::format("at {} `{}`", t, fmt::join(own, " ")));
   }
   if (parts.empty()) return std::nullopt;
-  return Warning{"workload-varies",
+  return Warning{WarningKind::WorkloadVaries,
                  fmt::format("the sweep's commands differ in more than the thread count: {}. "
                              "Its columns are not a scaling curve: each thread count also "
                              "runs another workload.",
@@ -98,7 +98,7 @@ Warning oversubscription_warning(int threads, unsigned cpus, const std::vector<C
         "stops short of its ceiling is serialization (locks, the journal), which "
         "{} CPUs show only {}-way.",
         fmt::join(each, "; "), cpus, cpus);
-  return {"oversubscribed", s};
+  return {WarningKind::Oversubscribed, s};
 }
 
 }  // namespace fscost

@@ -251,7 +251,7 @@ nlohmann::json matrix_json(const CompareOptions& o, const CompareOutcome& out, c
            {"diff", cell.link.empty() ? nlohmann::json() : nlohmann::json(cell.link)}});
   }
   for (const Warning& w : m.warnings)
-    warnings.push_back({{"kind", w.kind}, {"message", w.message}});
+    warnings.push_back({{"kind", warning_name(w.kind)}, {"message", w.message}});
   for (const PlannedRun& p : out.plan) {
     nlohmann::json e{
         {"index", p.index}, {"config", std::string(1, config_letter(p.config))}, {"rep", p.rep}};
@@ -289,7 +289,7 @@ std::string render_matrix_html(const CompareOptions& o, const CompareOutcome& ou
     lead += "<ul id=\"matrix-warnings\">\n";
     for (const Warning& w : m.warnings)
       lead +=
-          "<li class=\"warning\" data-kind=\"" + esc(w.kind) + "\">" + esc(w.message) + "</li>\n";
+          "<li class=\"warning\" data-kind=\"" + esc(std::string(warning_name(w.kind))) + "\">" + esc(w.message) + "</li>\n";
     lead += "</ul>\n";
   }
   std::string table =

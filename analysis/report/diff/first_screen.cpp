@@ -460,12 +460,12 @@ std::vector<std::string> background_events(const Diff& d) {
 // the noise of an op whose line already says its time was not resolved.
 // All of them are in the full text below the separator.
 bool reads_here(const Warning& w, const std::vector<const OpDiff*>& shown) {
-  if (w.kind == "user-share" || w.kind == "busy-machine" || w.kind == "drops-minor" ||
-      w.kind == "wall-vs-sys")
+  using enum WarningKind;
+  if (w.kind == UserShare || w.kind == BusyMachine || w.kind == DropsMinor || w.kind == WallVsSys)
     return false;
-  if (w.kind != "noise" && w.kind != "op-count") return true;
+  if (w.kind != Noise && w.kind != OpCount) return true;
   return std::any_of(shown.begin(), shown.end(), [&](const OpDiff* op) {
-    return w.message.starts_with(op->op + ":") && (w.kind != "noise" || changed(*op));
+    return w.op == op->op && (w.kind != Noise || changed(*op));
   });
 }
 
@@ -602,7 +602,7 @@ std::string first_screen(const Diff& d, std::size_t width) {
   const bool bg_block = bg_at < blocks.size();
   for (const auto& w : d.warnings)
     // the kernel threads' block says per bucket what "background" says in sum
-    if (reads_here(w, shown) && !(bg_block && w.kind == "background")) {
+    if (reads_here(w, shown) && !(bg_block && w.kind == WarningKind::Background)) {
       if (!any) (warn.blank(), warn.line("warnings (in full below the line):"));
       any = true;
       warn.line(brief(w, width));
@@ -664,7 +664,7 @@ std::string first_screen(const Diff& d, std::size_t width) {
   }
   std::size_t more = 0;  // the warnings left out here, all of them in the text below
   for (const auto& w : d.warnings)
-    more += !(reads_here(w, shown) && !(bg_block && w.kind == "background"));
+    more += !(reads_here(w, shown) && !(bg_block && w.kind == WarningKind::Background));
   for (std::size_t rest = at; rest < warn.out.size();) {
     more += warn.out.compare(rest, 2, "- ") == 0;
     std::size_t nl = warn.out.find('\n', rest);

@@ -106,8 +106,8 @@ void warnings(std::string& out, const Diff& d) {
   out += "<ul class=\"warnings\">\n";
   for (const auto& w : d.warnings)
     fmt::format_to(std::back_inserter(out),
-                   "<li class=\"warning\" data-kind=\"{}\"><b>{}</b>: {}</li>\n", esc(w.kind),
-                   esc(w.kind), esc(w.message));
+                   "<li class=\"warning\" data-kind=\"{}\"><b>{}</b>: {}</li>\n", esc(warning_name(w.kind)),
+                   esc(warning_name(w.kind)), esc(w.message));
   out += "</ul>\n</section>\n";
 }
 

@@ -497,7 +497,7 @@ void write_diff_members(JsonWriter& w, const Diff& d, const DiffJsonOptions& opt
   w.begin_array();
   for (const auto& x : d.warnings) {
     w.begin_object();
-    w.member("kind", x.kind);
+    w.member("kind", std::string(warning_name(x.kind)));
     w.member("message", x.message);
     w.end_object();
   }

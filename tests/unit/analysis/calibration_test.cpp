@@ -115,7 +115,7 @@ TEST(CalibrationFloor, WarnsWhenTheHostDiffers) {
   Diff d = diff_runs(make_runs(base_spec(), 3, 1, "A"), make_runs(base_spec(), 3, 9, "B"), cfg);
   bool warned = false;
   for (const auto& w : d.warnings)
-    if (w.kind == "calibration-mismatch") {
+    if (w.kind == WarningKind::CalibrationMismatch) {
       warned = true;
       EXPECT_NE(w.message.find("otherhost"), std::string::npos) << w.message;
     }

@@ -10,7 +10,7 @@
 namespace fscost::test {
 namespace {
 
-const Warning* warning(const Diff& d, const std::string& kind, const std::string& about) {
+const Warning* warning(const Diff& d, WarningKind kind, const std::string& about) {
   for (const auto& w : d.warnings)
     if (w.kind == kind && w.message.starts_with(about)) return &w;
   return nullptr;
@@ -29,8 +29,8 @@ TEST(DiffFullFs, InlinedFlushInodesUnderCreateIsEnospc) {
   add_flush_sleep(b.runs[0], 400'000'000);
   add_flush_sleep(b.runs[2], 200'000'000);
   Diff d = diff_runs(a, b);
-  EXPECT_EQ(warning(d, "enospc", "A:"), nullptr);
-  const Warning* w = warning(d, "enospc", "B:");
+  EXPECT_EQ(warning(d, WarningKind::Enospc, "A:"), nullptr);
+  const Warning* w = warning(d, WarningKind::Enospc, "B:");
   ASSERT_NE(w, nullptr);
   EXPECT_NE(w->message.find("2 of 3 runs"), std::string::npos) << w->message;
   EXPECT_NE(w->message.find("xfs_flush_inodes"), std::string::npos) << w->message;
@@ -46,12 +46,12 @@ TEST(DiffFullFs, NamedRetryFramesAndSamplesCountToo) {
                  {"xfs_blockgc_free_space", "xfs_blockgc_flush_all", "flush_delayed_work"}),
        3});
   Diff d = diff_runs(a, b);
-  const Warning* w = warning(d, "enospc", "A:");
+  const Warning* w = warning(d, WarningKind::Enospc, "A:");
   ASSERT_NE(w, nullptr);
   EXPECT_NE(w->message.find("write entered XFS's ENOSPC retry (xfs_blockgc_free_space)"),
             std::string::npos)
       << w->message;
-  EXPECT_EQ(warning(d, "enospc", "B:"), nullptr);
+  EXPECT_EQ(warning(d, WarningKind::Enospc, "B:"), nullptr);
 }
 
 // A flush of a whole workqueue (the log force's CIL push) is no ENOSPC.
@@ -64,7 +64,7 @@ TEST(DiffFullFs, LogForceFlushIsNotEnospc) {
                                                       "wait_for_completion"}),
                               {}, "", 100, 5'000'000});
   Diff d = diff_runs(a, b);
-  EXPECT_EQ(warning(d, "enospc", "B:"), nullptr);
+  EXPECT_EQ(warning(d, WarningKind::Enospc, "B:"), nullptr);
 }
 
 TEST(DiffFullFs, LessThanAFifthFreeAtTheEndIsLowSpace) {
@@ -72,12 +72,12 @@ TEST(DiffFullFs, LessThanAFifthFreeAtTheEndIsLowSpace) {
   for (auto& p : b.runs) p.setup = {{"fs_size_bytes", "1000000000"}, {"fs_free_bytes_at_end", "500000000"}};
   b.runs[1].setup["fs_free_bytes_at_end"] = "100000000";
   Diff d = diff_runs(a, b);
-  const Warning* w = warning(d, "low-space", "B:");
+  const Warning* w = warning(d, WarningKind::LowSpace, "B:");
   ASSERT_NE(w, nullptr);
   EXPECT_NE(w->message.find("1 of 3 runs ended with less than 20%"), std::string::npos)
       << w->message;
   EXPECT_NE(w->message.find("least 10%"), std::string::npos) << w->message;
-  EXPECT_EQ(warning(d, "low-space", "A:"), nullptr);
+  EXPECT_EQ(warning(d, WarningKind::LowSpace, "A:"), nullptr);
 }
 
 }  // namespace

@@ -128,7 +128,7 @@ Diff sample_diff() {
   d.user_share = same("%", 14);
   d.kthread_ns = same("ns", 5e7);
   d.ops = {create_op(), unlink_op()};
-  d.warnings = {{"user-share",
+  d.warnings = {{WarningKind::UserShare,
                  "User CPU is 14% of the workload's CPU (more than 10%): the workload's own "
                  "code, not the filesystem, may explain part of a wall-clock difference."}};
   return d;
@@ -146,7 +146,7 @@ Diff single_runs() {
     *c = cmp("ns/op", 10000, 11000, 0, 0, kNaN, Verdict::TooFewRuns, 1);
   }
   d.ops = {o};
-  d.warnings = {{"few-runs", "1 run of A and 1 of B: no statistics are possible."}};
+  d.warnings = {{WarningKind::FewRuns, "1 run of A and 1 of B: no statistics are possible."}};
   return d;
 }
 
@@ -247,7 +247,7 @@ TEST(DiffText, WarningsOneLineEachOnTheFirstScreen) {
       "latency 39.6 µs/op (median 34.7 µs/op); no more of the host in it than in the other runs";
   const std::string kernels = "kernel release differs: 6.1.0-1-amd64 / 6.1.0-2-amd64 in rmapbt=0, "
                           "6.1.0-3-amd64 in rmapbt=1";
-  d.warnings = {{"outlier", outlier}, {"config-mismatch", kernels}};
+  d.warnings = {{WarningKind::Outlier, outlier}, {WarningKind::ConfigMismatch, kernels}};
   std::string s = screen_of(d);
   EXPECT_TRUE(test::has_line(s, "- rmapbt=1 run-02.profile is an outlier")) << s;
   EXPECT_TRUE(test::has_line(s, "- kernel release differs")) << s;

@@ -10,7 +10,7 @@
 namespace fscost::test {
 namespace {
 
-std::vector<const Warning*> of_kind(const Diff& d, const std::string& kind) {
+std::vector<const Warning*> of_kind(const Diff& d, WarningKind kind) {
   std::vector<const Warning*> out;
   for (const auto& w : d.warnings)
     if (w.kind == kind) out.push_back(&w);
@@ -54,8 +54,8 @@ TEST(DiffRunChecks, ASlowFirstRunIsDroppedAndNamed) {
   EXPECT_EQ(d.runs_a, 4u);
   EXPECT_EQ(d.runs_b, 5u);
   ASSERT_EQ(d.dropped, std::vector<std::string>{"A run1.profile"});
-  EXPECT_TRUE(of_kind(d, "outlier").empty());
-  auto w = of_kind(d, "dropped");
+  EXPECT_TRUE(of_kind(d, WarningKind::Outlier).empty());
+  auto w = of_kind(d, WarningKind::Dropped);
   ASSERT_EQ(w.size(), 1u);
   EXPECT_NE(w[0]->message.find("A run1.profile is an outlier: wall clock"), std::string::npos)
       << w[0]->message;
@@ -80,7 +80,7 @@ TEST(DiffRunChecks, AnUnmarkedOutlierStaysInEveryFigure) {
     Diff d = diff_runs(a, b);
     EXPECT_TRUE(d.dropped.empty()) << d.dropped.front();
     EXPECT_EQ(d.runs_a, 5u);
-    auto w = of_kind(d, "outlier");
+    auto w = of_kind(d, WarningKind::Outlier);
     ASSERT_EQ(w.size(), 1u);
     EXPECT_NE(w[0]->message.find("A run1.profile is an outlier: wall clock"), std::string::npos)
         << w[0]->message;
@@ -107,7 +107,7 @@ TEST(DiffRunChecks, TwoSlowRunsOfFiveAreDroppedAndTheClusterNamed) {
   Diff d = diff_runs(a, b);
   EXPECT_EQ(d.dropped, (std::vector<std::string>{"B run3.profile", "B run4.profile"}));
   EXPECT_EQ(d.runs_b, 3u);
-  auto cluster = of_kind(d, "outlier-cluster");
+  auto cluster = of_kind(d, WarningKind::OutlierCluster);
   ASSERT_EQ(cluster.size(), 1u);
   EXPECT_NE(cluster[0]->message.find("0 runs of A and 2 of B"), std::string::npos)
       << cluster[0]->message;
@@ -131,7 +131,7 @@ TEST(DiffRunChecks, AnUnmarkedClusterStaysInWithBothEstimates) {
   Diff d = diff_runs(a, b);
   EXPECT_TRUE(d.dropped.empty()) << d.dropped.front();
   EXPECT_EQ(d.runs_b, 5u);
-  auto cluster = of_kind(d, "outlier-cluster");
+  auto cluster = of_kind(d, WarningKind::OutlierCluster);
   ASSERT_EQ(cluster.size(), 1u);
   const std::string& m = cluster[0]->message;
   EXPECT_NE(m.find("0 runs of A and 2 of B"), std::string::npos) << m;
@@ -155,7 +155,7 @@ TEST(DiffRunChecks, OtherWorkAndStealOnTheMachineAreNamed) {
   b.runs[1].setup["machine_busy_ns"] = "1400000000";  // ~850 ms of others: 42-43%
   a.runs[2].setup["machine_steal_ns"] = "400000000";  // 20%
   Diff d = diff_runs(a, b);
-  auto busy = of_kind(d, "busy-machine"), steal = of_kind(d, "steal");
+  auto busy = of_kind(d, WarningKind::BusyMachine), steal = of_kind(d, WarningKind::Steal);
   ASSERT_EQ(busy.size(), 1u);
   EXPECT_NE(busy[0]->message.find("B: other work used more than 10% of the machine's CPU during "
                                   "run2.profile 4"),
@@ -181,7 +181,7 @@ TEST(DiffRunChecks, PageZeroingInOneRunIsNamed) {
                                "clear_page_erms"}),
        op_samples / 9});
   Diff d = diff_runs(a, b);
-  auto w = of_kind(d, "page-zeroing");
+  auto w = of_kind(d, WarningKind::PageZeroing);
   ASSERT_EQ(w.size(), 1u);
   EXPECT_NE(w[0]->message.find("B: the ops spent more of their CPU zeroing pages in run2.profile 10%"),
             std::string::npos)
@@ -195,7 +195,7 @@ TEST(DiffRunChecks, ASlowFirstRunIsNamedAsAnOutlierWhenKept) {
   keep.drop_outliers = false;
   Diff d = diff_runs(a, b, keep);
   EXPECT_TRUE(d.dropped.empty());
-  auto w = of_kind(d, "outlier");
+  auto w = of_kind(d, WarningKind::Outlier);
   ASSERT_EQ(w.size(), 1u);
   EXPECT_NE(w[0]->message.find("A run1.profile is an outlier"), std::string::npos) << w[0]->message;
   EXPECT_NE(w[0]->message.find("wall clock"), std::string::npos) << w[0]->message;
@@ -239,8 +239,8 @@ TEST(DiffRunChecks, OrdinaryNoiseHasNoOutlierAndNoDrift) {
     b.runs[i].meta.start_unix_ns = static_cast<std::int64_t>(2 * i + 2);
   }
   Diff d = diff_runs(a, b);
-  EXPECT_TRUE(of_kind(d, "outlier").empty()) << of_kind(d, "outlier").front()->message;
-  EXPECT_TRUE(of_kind(d, "run-order").empty()) << of_kind(d, "run-order").front()->message;
+  EXPECT_TRUE(of_kind(d, WarningKind::Outlier).empty()) << of_kind(d, WarningKind::Outlier).front()->message;
+  EXPECT_TRUE(of_kind(d, WarningKind::RunOrder).empty()) << of_kind(d, WarningKind::RunOrder).front()->message;
 }
 
 TEST(DiffRunChecks, AFigureThatRisesWithRunOrderOnBothSidesIsDrift) {
@@ -252,7 +252,7 @@ TEST(DiffRunChecks, AFigureThatRisesWithRunOrderOnBothSidesIsDrift) {
     slow_down(b.runs[i], 1 + 0.1 * static_cast<double>(i));
   }
   Diff d = diff_runs(a, b);
-  auto w = of_kind(d, "run-order");
+  auto w = of_kind(d, WarningKind::RunOrder);
   ASSERT_EQ(w.size(), 1u);
   EXPECT_NE(w[0]->message.find("create on-CPU rises (Spearman ρ 1.0 in A, 1.0 in B)"),
             std::string::npos)

@@ -334,7 +334,7 @@ TEST(DiffRuns, OneRunEachIsTooFewRuns) {
   EXPECT_EQ(fresh->where, "xfs_parent_addname");
   bool warned = false;
   for (const auto& w : d.warnings)
-    warned |= w.kind == "few-runs" && w.message.find("no statistics possible") != std::string::npos;
+    warned |= w.kind == WarningKind::FewRuns && w.message.find("no statistics possible") != std::string::npos;
   EXPECT_TRUE(warned);
 }
 

@@ -126,7 +126,7 @@ TEST(DiffSetup, RunsOfOneSideThatDifferAreAWarning) {
   Diff d = diff_runs(a, b);
   bool warned = false;
   for (const auto& w : d.warnings)
-    if (w.kind == "setup-varies") {
+    if (w.kind == WarningKind::SetupVaries) {
       warned = true;
       EXPECT_NE(w.message.find("B's runs differ among themselves in mkfs_version"), std::string::npos)
           << w.message;

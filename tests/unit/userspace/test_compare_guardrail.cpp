@@ -22,7 +22,7 @@ TEST(Guardrail, TheSeedsCommandsDifferInTheFileSize) {
           {16, "fs_mark -d{dir}/test -D5 -N100 -L1 -p5 -r5 -s65536 -w4096 -n1000 -t16"},
           {64, "fs_mark -d{dir}/test -D5 -N100 -L1 -p5 -r5 -s4096 -w4096 -n1000 -t64"}}));
   ASSERT_TRUE(w);
-  EXPECT_EQ(w->kind, "workload-varies");
+  EXPECT_EQ(w->kind, WarningKind::WorkloadVaries);
   EXPECT_NE(w->message.find("at 1 `-s1048576`, at 16 `-s65536`, at 64 `-s4096`"), std::string::npos)
       << w->message;
 }
@@ -45,7 +45,7 @@ TEST(Guardrail, OnlyTheThreadCountIsNoWarning) {
 
 TEST(Guardrail, OversubscriptionSaysTheCeiling) {
   Warning w = oversubscription_warning(64, 2, {{"xfs", 20.0, 50000}, {"ext4", 0, 0}});
-  EXPECT_EQ(w.kind, "oversubscribed");
+  EXPECT_EQ(w.kind, WarningKind::Oversubscribed);
   EXPECT_NE(w.message.find("64 threads on 2 CPUs: at most 2 run at once"), std::string::npos);
   // 2 CPUs / 20 µs = 100000/s, half of it reached; 64 CPUs: 3.2M/s.
   EXPECT_NE(w.message.find("xfs 20.0 µs CPU/op: ceiling 100000/s here, reached 50%; 3200000/s "
