@@ -510,8 +510,7 @@ double ns_per_sample(const Profile& p, const std::string& op) {
 std::vector<std::string> new_in_b(const RunTrie& t, std::size_t na) {
   const std::size_t runs = t.node(0).counts.size();
   if (na < 2 || runs - na < 2) return {};
-  const double floor = std::max(kPresenceSamples,
-                                std::log(static_cast<double>(std::max<std::size_t>(t.size(), 1)) / 0.05));
+  const double floor = presence_floor(t.size());
   std::vector<std::string> out;
   std::vector<std::uint32_t> todo{0};
   while (!todo.empty()) {
@@ -520,9 +519,8 @@ std::vector<std::string> new_in_b(const RunTrie& t, std::size_t na) {
     const RunTrie::Node node = t.node(n);
     auto ca = side(node.counts, na, false), cb = side(node.counts, na, true);
     const bool none_a = std::ranges::all_of(ca, [](std::uint32_t v) { return v == 0; });
-    const bool all_b = std::ranges::all_of(cb, [](std::uint32_t v) { return v > 0; });
-    if (n != 0 && none_a && all_b &&
-        total(cb) / static_cast<double>(cb.size()) * static_cast<double>(na) >= floor) {
+    const double expected_a = total(cb) / static_cast<double>(cb.size()) * static_cast<double>(na);
+    if (n != 0 && present_only(doubles(cb), doubles(ca), expected_a, floor)) {
       std::string_view fam = function_family(node.frame.str());
       std::string name = fam.empty() ? std::string(node.frame.str()) : std::string(fam) + "_*";
       if (std::ranges::find(out, name) == out.end()) out.push_back(std::move(name));

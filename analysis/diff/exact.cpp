@@ -25,28 +25,26 @@ bool exact_change(const Comparison& c) {
   return !(c.sa.mean > 0) || std::fabs(c.delta()) >= kExactShare * c.sa.mean;
 }
 
-namespace {
-
-// Sampled in every run of `on`, in none of `off`, where `off` had the
-// exposure to show it: rate(on) × exposure(off) ≥ kPresenceSamples.
-bool present_only(const Comparison& c, bool in_b, double floor) {
-  if (c.test != StatTest::Counts || !c.counts.valid) return false;
-  const auto& on = in_b ? c.b : c.a;
-  const auto& off = in_b ? c.a : c.b;
-  if (on.size() < 2 || off.size() < 2) return false;
-  if (!std::ranges::all_of(on, [](double v) { return v > 0; })) return false;
-  if (!std::ranges::all_of(off, [](double v) { return v == 0; })) return false;
-  double rate = in_b ? c.counts.rate_b : c.counts.rate_a;
-  double exposure = in_b ? c.counts.exposure_a : c.counts.exposure_b;
-  return rate * exposure >= floor;
-}
-
-// The samples the other side's runs would have shown, for presence over
-// `m` candidates to be a finding: e^-floor ≤ 0.05 / m (Bonferroni over the
-// op's functions and families, so a create's ~1500 ask for about 10), and
-// never below kPresenceSamples.
 double presence_floor(std::size_t m) {
   return std::max(kPresenceSamples, std::log(static_cast<double>(std::max<std::size_t>(m, 1)) / 0.05));
+}
+
+bool present_only(const std::vector<double>& on, const std::vector<double>& off,
+                  double expected_off, double floor) {
+  if (on.size() < 2 || off.size() < 2) return false;
+  return std::ranges::all_of(on, [](double v) { return v > 0; }) &&
+         std::ranges::all_of(off, [](double v) { return v == 0; }) && expected_off >= floor;
+}
+
+namespace {
+
+// An op's function or family by the presence rule (internal.h): its
+// Counts test's rate on one side and the other side's exposure.
+bool present_only(const Comparison& c, bool in_b, double floor) {
+  if (c.test != StatTest::Counts || !c.counts.valid) return false;
+  const double rate = in_b ? c.counts.rate_b : c.counts.rate_a;
+  const double exposure = in_b ? c.counts.exposure_a : c.counts.exposure_b;
+  return fscost::present_only(in_b ? c.b : c.a, in_b ? c.a : c.b, rate * exposure, floor);
 }
 
 void add_new_code(OpDiff& op) {

@@ -62,6 +62,16 @@ std::vector<FlameNode> find_paths(Diff& d, const RunSet& a, const RunSet& b,
                                   const MeanStacks& sa, const MeanStacks& sb,
                                   const DiffConfig& cfg);
 
+// The presence rule, one for every finding of code one side runs and the
+// other does not (an op's new code, a kernel thread's): sampled in every run
+// of `on`, in none of `off` (at least 2 runs each), where `off`'s runs
+// would have shown it: `expected_off`, the samples they would have had at
+// `on`'s rate, at least presence_floor(m) for m candidates looked at
+// (e^-floor ≤ 0.05 / m, Bonferroni; never below kPresenceSamples).
+double presence_floor(std::size_t m);
+bool present_only(const std::vector<double>& on, const std::vector<double>& off,
+                  double expected_off, double floor);
+
 // After control_fdr: each tested op's exact changes (events and
 // contentions per op beyond their run-to-run spread) and new code (present
 // in every run of one side, in none of the other); the device's bytes by
