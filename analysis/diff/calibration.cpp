@@ -54,9 +54,8 @@ std::optional<CalibratedFigure> figure_over(const std::vector<Diff>& blocks,
 }  // namespace
 
 const Comparison* calibrated_figure(const OpDiff& op, std::string_view name) {
-  if (name == "oncpu") return &op.oncpu;
-  if (name == "offcpu") return &op.offcpu;
-  if (name == "latency") return &op.latency;
+  for (const auto& m : kOpMetrics)
+    if (m.calibrated && m.key == name) return &(op.*m.field);
   return nullptr;
 }
 
@@ -65,8 +64,8 @@ Comparison* calibrated_figure(OpDiff& op, std::string_view name) {
 }
 
 std::string_view figure_text(std::string_view name) {
-  if (name == "oncpu") return "on-CPU";
-  if (name == "offcpu") return "off-CPU";
+  for (const auto& m : kOpMetrics)
+    if (m.key == name) return m.label;
   return name;
 }
 

@@ -12,6 +12,8 @@
 // of an op's time delta at least rel_sd · |mean A| · √(R / n).
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -27,8 +29,16 @@ namespace fscost {
 inline constexpr int kCalibrationSchema = 1;
 
 // The op-level time figures a calibration measures and floors, by their
-// names in calibration.json: OpDiff::oncpu, offcpu, latency.
-inline constexpr std::string_view kCalibratedFigures[] = {"oncpu", "offcpu", "latency"};
+// names in calibration.json: kOpMetrics' calibrated ones (oncpu, offcpu,
+// latency).
+inline constexpr auto kCalibratedFigures = [] {
+  constexpr auto n = std::ranges::count_if(kOpMetrics, [](const auto& m) { return m.calibrated; });
+  std::array<std::string_view, n> out{};
+  std::size_t i = 0;
+  for (const auto& m : kOpMetrics)
+    if (m.calibrated) out[i++] = m.key;
+  return out;
+}();
 const Comparison* calibrated_figure(const OpDiff& op, std::string_view name);
 Comparison* calibrated_figure(OpDiff& op, std::string_view name);
 // "on-CPU", "off-CPU", "latency".

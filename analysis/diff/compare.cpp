@@ -292,10 +292,7 @@ Families every_comparison(Diff& d, bool tested) {
   }
   for (auto& op : d.ops) {
     if (op.tested != tested) continue;
-    for (Comparison* c :
-         {&op.count, &op.oncpu, &op.offcpu, &op.spin, &op.sleep, &op.optimistic_spin, &op.latency,
-          &op.rate})
-      f.metrics.push_back(c);
+    for (const auto& m : kOpMetrics) f.metrics.push_back(&(op.*m.field));
     for (auto& [cls, c] : op.offcpu_by_class) f.metrics.push_back(&c);
     for (auto& [name, c] : op.xfs) f.metrics.push_back(&c);
     for (auto& fn : op.functions) {
@@ -305,9 +302,7 @@ Families every_comparison(Diff& d, bool tested) {
     for (auto& path : op.paths) f.functions.push_back(&path.inclusive);
     for (auto& fam : op.families) f.functions.push_back(&fam.inclusive);
     for (auto& l : op.locks)
-      for (Comparison* c :
-           {&l.contentions, &l.wait, &l.spin, &l.sleep, &l.optimistic_spin, &l.per_contention})
-        f.locks.push_back(c);
+      for (const auto& m : kLockMetrics) f.locks.push_back(&(l.*m.field));
     for (auto& c : op.hop_waits) f.locks.push_back(&c);
   }
   return f;

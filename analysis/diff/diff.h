@@ -183,6 +183,20 @@ enum class LockChange {
 const char* to_string(LockChange c);
 
 // One named lock (lock_names.h, merged across addresses) under one operation.
+// Each of an op's and a lock's figures, listed once: its key (JSON member,
+// jackknife key, calibration name), its row label in text and HTML, and
+// when the text table shows it. The FDR families, the jackknife, JSON,
+// text, HTML and calibration all walk these tables.
+enum class ShownWhen { Always, NonZero, Never };
+template <class Owner>
+struct Metric {
+  std::string_view key;
+  std::string_view label;
+  Comparison Owner::*field;
+  ShownWhen text = ShownWhen::Always;  // HTML shows every row
+  bool calibrated = false;             // fscost calibrate floors it (issue 20)
+};
+
 struct LockDiff {
   std::string name;             // lock_name(), e.g. "i_rwsem (parent dir, open)"
   std::string type;             // lock_type(), e.g. "rwsem:W"
@@ -201,6 +215,17 @@ struct LockDiff {
   // so, with its size).
   bool slight = false;
   std::string detail;           // "2.1× contentions/op", "1.4× wait per contention", ...
+};
+
+// LockDiff's figures, listed once (Metric, above); HTML shows `wait` as
+// the row's figure and the others in its cell.
+inline constexpr Metric<LockDiff> kLockMetrics[] = {
+    {"contentions", "contentions", &LockDiff::contentions},
+    {"wait", "wait", &LockDiff::wait},
+    {"spin", "spin", &LockDiff::spin, ShownWhen::Never},
+    {"sleep", "sleep", &LockDiff::sleep, ShownWhen::Never},
+    {"optimistic_spin", "optimistic spin (sampled)", &LockDiff::optimistic_spin, ShownWhen::NonZero},
+    {"per_contention", "per contention", &LockDiff::per_contention, ShownWhen::NonZero},
 };
 
 // One class of an operation's on- or off-CPU delta.
@@ -348,6 +373,18 @@ struct OpDiff {
   // Shares that changed down the call tree, by |Δ ns/op| (descend_call_trees).
   std::vector<ShareChange> shares;
   std::vector<MovedWork> moved;  // the shares that made them left out of `shares`
+};
+
+// OpDiff's figures, listed once (Metric, above).
+inline constexpr Metric<OpDiff> kOpMetrics[] = {
+    {"count", "operations per run", &OpDiff::count},
+    {"oncpu", "on-CPU", &OpDiff::oncpu, ShownWhen::Always, true},
+    {"offcpu", "off-CPU", &OpDiff::offcpu, ShownWhen::Always, true},
+    {"latency", "latency", &OpDiff::latency, ShownWhen::Always, true},
+    {"spin", "lock spin", &OpDiff::spin, ShownWhen::NonZero},
+    {"sleep", "lock sleep", &OpDiff::sleep, ShownWhen::NonZero},
+    {"optimistic_spin", "optimistic spin (sampled)", &OpDiff::optimistic_spin, ShownWhen::NonZero},
+    {"rate", "rate", &OpDiff::rate},
 };
 
 // One kernel-thread bucket (workqueue or thread, and the work function a

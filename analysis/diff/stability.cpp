@@ -53,11 +53,7 @@ void each_finding(D& d, Cmp&& cmp, Item&& item) {
   }
   for (auto& op : d.ops) {
     const std::string& o = op.op;
-    for (auto [what, c] :
-         {std::pair{"count", &op.count}, {"oncpu", &op.oncpu}, {"offcpu", &op.offcpu},
-          {"spin", &op.spin}, {"sleep", &op.sleep}, {"optimistic_spin", &op.optimistic_spin},
-          {"latency", &op.latency}, {"rate", &op.rate}})
-      cmp(key({"op", o, what}), *c);
+    for (const auto& m : kOpMetrics) cmp(key({"op", o, std::string(m.key)}), op.*m.field);
     for (auto& [cls, c] : op.offcpu_by_class) cmp(key({"op", o, "class", cls}), c);
     for (auto& [event, c] : op.xfs) cmp(key({"op", o, "event", event}), c);
     for (auto& f : op.functions) {
@@ -67,11 +63,8 @@ void each_finding(D& d, Cmp&& cmp, Item&& item) {
     for (auto& f : op.families) cmp(key({"op", o, "family", f.name}), f.inclusive);
     for (auto& p : op.paths) cmp(key({"op", o, "path", p.kind, p.frames.empty() ? "" : p.frames.back()}), p.inclusive);
     for (auto& l : op.locks)
-      for (auto [what, c] :
-           {std::pair{"contentions", &l.contentions}, {"wait", &l.wait}, {"spin", &l.spin},
-            {"sleep", &l.sleep}, {"optimistic_spin", &l.optimistic_spin},
-            {"per_contention", &l.per_contention}})
-        cmp(key({"op", o, "lock", l.name, l.type, what}), *c);
+      for (const auto& m : kLockMetrics)
+        cmp(key({"op", o, "lock", l.name, l.type, std::string(m.key)}), l.*m.field);
     for (std::size_t i = 0; i < op.hop_waits.size(); ++i)
       cmp(key({"op", o, "hop", std::to_string(i)}), op.hop_waits[i]);
     for (auto& e : op.exact) item(key({"op", o, "exact", e.what}), direction(e.c.delta()), e.c.fragile);

@@ -122,16 +122,16 @@ void stat_row(std::string& out, const std::vector<std::string>& labels, const Co
 
 void metrics(std::string& out, const OpDiff& op, const RowIds::Op& ids) {
   out += "<table class=\"diff metrics\">\n" + stat_heads({"metric", "unit"});
-  stat_row(out, {"operations per run", op.count.unit}, op.count);
-  stat_row(out, {"on-CPU", op.oncpu.unit}, op.oncpu, ids.oncpu);
-  stat_row(out, {"off-CPU", op.offcpu.unit}, op.offcpu, ids.offcpu);
-  for (const auto& [cls, c] : op.offcpu_by_class)
-    if (c.sa.mean != 0 || c.sb.mean != 0) stat_row(out, {"off-CPU: " + cls, c.unit}, c);
-  stat_row(out, {"latency", op.latency.unit}, op.latency);
-  stat_row(out, {"lock spin", op.spin.unit}, op.spin);
-  stat_row(out, {"lock sleep", op.sleep.unit}, op.sleep);
-  stat_row(out, {"optimistic spin (sampled)", op.optimistic_spin.unit}, op.optimistic_spin);
-  stat_row(out, {"rate", op.rate.unit}, op.rate);
+  for (const auto& m : kOpMetrics) {
+    const Comparison& c = op.*m.field;
+    const std::string id = m.field == &OpDiff::oncpu    ? ids.oncpu
+                           : m.field == &OpDiff::offcpu ? ids.offcpu
+                                                        : std::string();
+    stat_row(out, {std::string(m.label), c.unit}, c, id);
+    if (m.field == &OpDiff::offcpu)  // its wait classes under it
+      for (const auto& [cls, k] : op.offcpu_by_class)
+        if (k.sa.mean != 0 || k.sb.mean != 0) stat_row(out, {"off-CPU: " + cls, k.unit}, k);
+  }
   for (const auto& [name, c] : op.xfs)
     if (c.sa.mean != 0 || c.sb.mean != 0) stat_row(out, {"XFS: " + name, c.unit}, c);
   out += "</table>\n";

@@ -276,12 +276,7 @@ void locks(W& w, const std::vector<LockDiff>& v) {
     w.member("type", l.type);
     w.member("change", to_string(l.change));
     w.member("detail", l.detail);
-    member(w, "contentions", l.contentions);
-    member(w, "wait", l.wait);
-    member(w, "spin", l.spin);
-    member(w, "sleep", l.sleep);
-    member(w, "optimistic_spin", l.optimistic_spin);
-    member(w, "per_contention", l.per_contention);
+    for (const auto& m : kLockMetrics) member(w, m.key, l.*m.field);
     w.end_object();
   }
   w.end_array();
@@ -335,14 +330,7 @@ void op_json(W& w, const OpDiff& o, std::size_t function_rows, std::size_t funct
   w.begin_object();
   w.member("op", o.op);
   w.member("tested", o.tested);
-  member(w, "count", o.count);
-  member(w, "oncpu", o.oncpu);
-  member(w, "offcpu", o.offcpu);
-  member(w, "spin", o.spin);
-  member(w, "sleep", o.sleep);
-  member(w, "optimistic_spin", o.optimistic_spin);
-  member(w, "latency", o.latency);
-  member(w, "rate", o.rate);
+  for (const auto& m : kOpMetrics) member(w, m.key, o.*m.field);
   by_name(w, "offcpu_by_class", o.offcpu_by_class);
   by_name(w, "xfs", o.xfs);
   w.member("functions_compared", o.functions.size());

@@ -107,16 +107,14 @@ namespace {
 
 void metrics(Page& page, const OpDiff& op) {
   heading(page, op.op + ", per operation");
-  row(page, 2, "operations per run", op.count);
-  row(page, 2, "on-CPU", op.oncpu);
-  row(page, 2, "off-CPU", op.offcpu);
-  for (const auto& [cls, c] : op.offcpu_by_class)
-    if (nonzero(c)) row(page, 4, cls, c);
-  row(page, 2, "latency", op.latency);
-  if (nonzero(op.spin)) row(page, 2, "lock spin", op.spin);
-  if (nonzero(op.sleep)) row(page, 2, "lock sleep", op.sleep);
-  if (nonzero(op.optimistic_spin)) row(page, 2, "optimistic spin", op.optimistic_spin);
-  row(page, 2, "rate", op.rate);
+  for (const auto& m : kOpMetrics) {
+    const Comparison& c = op.*m.field;
+    if (m.text == ShownWhen::Always || (m.text == ShownWhen::NonZero && nonzero(c)))
+      row(page, 2, m.label, c);
+    if (m.field == &OpDiff::offcpu)  // its wait classes under it
+      for (const auto& [cls, k] : op.offcpu_by_class)
+        if (nonzero(k)) row(page, 4, cls, k);
+  }
   if (std::any_of(op.xfs.begin(), op.xfs.end(), [](const auto& x) { return nonzero(x.second); })) {
     page.line("  Filesystem events per operation:");
     for (const auto& [name, c] : op.xfs)
@@ -159,10 +157,11 @@ void locks(Page& page, const OpDiff& op, std::size_t top) {
   for (std::size_t i = 0; i < op.locks.size() && i < top; ++i) {
     const LockDiff& l = op.locks[i];
     page.para(fmt::format("{} [{}]: {}", l.name, l.type, change_text(l)), "    ", "      ");
-    row(page, 6, "contentions", l.contentions);
-    row(page, 6, "wait", l.wait);
-    if (nonzero(l.per_contention)) row(page, 6, "per contention", l.per_contention);
-    if (nonzero(l.optimistic_spin)) row(page, 6, "optimistic spin", l.optimistic_spin);
+    for (const auto& m : kLockMetrics) {
+      const Comparison& c = l.*m.field;
+      if (m.text == ShownWhen::Always || (m.text == ShownWhen::NonZero && nonzero(c)))
+        row(page, 6, m.label, c);
+    }
   }
 }
 
