@@ -702,31 +702,16 @@ TEST_F(CompareTest, DemoSizesStayClearOfEnospcAndOneGibDoesNot) {
   EXPECT_EQ(enospc("2G"), "");
   // The demo's summary (one run a side here) within issue 31's limits.
   test::expect_summary_limits(slurp(out_ + "/summary.txt"));
-  // Issue 16: who the other creates waited for — the create asleep in the
-  // flush, holding the directory's i_rwsem, woken after the flush worker.
-  // Whether the flush meets a waiter is timing: on the AMD guest 1 side in 6
-  // (3 compares) showed it when the holder was looked at only at the wait's
-  // begin and the waiter's sleep; looked at again at the wait's end, 4 in 6
-  // (a compare whose flush met no waiter reads "create, running", which is
-  // true then). So up to 3 compares, until one shows it.
-  std::string chains;
-  for (int attempt = 0; attempt < 3; ++attempt) {
-    std::string at_1g = enospc("1G");
-    EXPECT_NE(at_1g.find("ran out of free space"), std::string::npos) << at_1g;
-    EXPECT_NE(at_1g.find("xfs_flush_inodes"), std::string::npos) << at_1g;
-    json s = json::parse(slurp(out_ + "/summary.json"), nullptr, false);
-    chains.clear();
-    for (const auto& op : s["ops"])
-      if (op["op"] == "create")
-        for (const char* side : {"a", "b"}) chains += op["chains"][side].dump() + "\n";
-    if (chains.find("__flush_work") != std::string::npos) break;
-    std::cerr << "compare " << attempt + 1 << " of 3: no create waited on a flush\n" << chains;
-  }
-  // The frame after __flush_work is xfs_create or xfs_flush_inodes, as the
-  // blocked stack was cut (both seen on the AMD guest).
-  EXPECT_NE(chains.find("create, blocked (sleep) in __flush_work \u2190 xfs_"), std::string::npos)
-      << chains;
-  EXPECT_NE(chains.find("kworker running xfs_flush_inodes_worker"), std::string::npos) << chains;
+  // At 1 GiB every create run enters the ENOSPC flush, and the diff says so.
+  // Who waited on the create asleep in that flush (issue 16's chain) is
+  // timing: whether the flush meets a waiter varied from 1 side in 6 to 4 in
+  // 6 on the AMD guest, and 0 in 6 three compares in a row in a loaded CI
+  // run (2026-12-06). It is decided from recorded runs instead, by
+  // unit.CaseVerdicts.EnospcFlushChainIsFoundAndSaysWhy (tests/data/cases/
+  // enospc-flush), not here.
+  std::string at_1g = enospc("1G");
+  EXPECT_NE(at_1g.find("ran out of free space"), std::string::npos) << at_1g;
+  EXPECT_NE(at_1g.find("xfs_flush_inodes"), std::string::npos) << at_1g;
 }
 
 // Issue 29: --until-resolved adds interleaved pairs while the headline op's
