@@ -70,7 +70,8 @@ bool any_told(const OpDiff& op) {
 // what B does differently has an answer, what it costs does not yet.
 bool exactly_changed(const OpDiff& op) {
   return op.tested && !changed(op) &&
-         (any_held(op.exact) || any_held(op.new_code) || any_told(op) || any_held(op.moved));
+         (any_held(op.exact) || any_held(op.new_code) || any_told(op) ||
+          any_held(op.moved));
 }
 
 // "+0.40 µs/op (CI -0.20..+1.00)", one scale for the three; with `times`
@@ -88,8 +89,7 @@ std::string delta_ci(const Comparison& c, bool times = false) {
 // "about 12 runs a side would resolve it", from the pooled noise.
 std::string runs_needed(const Diff& d, const Comparison& c) {
   if (c.fragile >= 0 && static_cast<std::size_t>(c.fragile) < d.jackknife.size())
-    return fmt::format("it does not hold with {} left out: one run carries it",
-                       d.jackknife[c.fragile]);
+    return fmt::format("it does not hold with {} left out: one run carries it", d.jackknife[c.fragile]);
   const double alpha = d.config.alpha;
   auto r = stats::resolution(c.a, c.b, c.delta(), alpha);
   if (r.runs_needed == 0) return {};
@@ -109,8 +109,7 @@ std::string exact_text(const ExactChange& e) {
     return fmt::format("{} {:.3g} -> {:.3g}/op", e.what, c.sa.mean, c.sb.mean);
   double mag = std::max(std::fabs(c.sa.mean), std::fabs(c.sb.mean));
   return fmt::format("{} {} -> {}{}", e.what, diff_fmt::number(c.sa.mean, c.unit, mag, false),
-                     diff_fmt::number(c.sb.mean, c.unit, mag, false),
-                     diff_fmt::suffix(c.unit, mag));
+                     diff_fmt::number(c.sb.mean, c.unit, mag, false), diff_fmt::suffix(c.unit, mag));
 }
 
 std::string new_code_text(const OpDiff& op, bool gone) {
@@ -158,12 +157,11 @@ std::string moved_text(const MovedWork& m, const OpDiff* op) {
   // The path to where the work went is this finding, not a line of its own.
   const DeltaPath* path = op ? path_where_moved(m, *op) : nullptr;
   std::string split = path && !path->split.empty() ? ": " + split_items(*path) : "";
-  return fmt::format(
-      "{}, {:.2g}% -> {:.2g}% of {}'s samples (q {}), now also under {} ({}{} "
-      "there{}); {} {}{} in all",
-      m.from, 100 * m.share_a, 100 * m.share_b, at, diff_fmt::q_text(m.q), fmt::join(m.via, " → "),
-      diff_fmt::value(m.there.delta(), m.there.unit, true), per, split, at,
-      diff_fmt::value(m.net.delta(), m.net.unit, true), per);
+  return fmt::format("{}, {:.2g}% -> {:.2g}% of {}'s samples (q {}), now also under {} ({}{} "
+                     "there{}); {} {}{} in all",
+                     m.from, 100 * m.share_a, 100 * m.share_b, at, diff_fmt::q_text(m.q),
+                     fmt::join(m.via, " → "), diff_fmt::value(m.there.delta(), m.there.unit, true),
+                     per, split, at, diff_fmt::value(m.net.delta(), m.net.unit, true), per);
 }
 
 // Where the op's samples moved down its call tree, the two largest: work
@@ -184,8 +182,7 @@ void unresolved_block(Page& page, const Diff& d, const OpDiff& op) {
   const Comparison& c = op.oncpu;
   std::string need = runs_needed(d, c);
   page.para(fmt::format("{}: on-CPU not resolved at {}+{} runs (q {}), {}{}.", op.op, c.sa.n,
-                        c.sb.n, diff_fmt::q_text(c.q), delta_ci(c),
-                        need.empty() ? "" : "; " + need));
+                        c.sb.n, diff_fmt::q_text(c.q), delta_ci(c), need.empty() ? "" : "; " + need));
   exact_lines(page, op);
   shares_line(page, op);
 }
@@ -219,10 +216,10 @@ std::string silence(const Diff& d, std::size_t width) {
     auto r = stats::resolution(c.a, c.b, c.delta(), d.config.alpha);
     std::string floor;
     if (std::isfinite(r.min_effect) && c.sa.mean > 0)
-      floor = fmt::format(
-          "; below {}{} ({:.0f}%) an effect cannot be told from noise at {}+{} runs",
-          diff_fmt::number(r.min_effect, c.unit, r.min_effect, false),
-          diff_fmt::suffix(c.unit, r.min_effect), 100 * r.min_effect / c.sa.mean, c.sa.n, c.sb.n);
+      floor = fmt::format("; below {}{} ({:.0f}%) an effect cannot be told from noise at {}+{} runs",
+                          diff_fmt::number(r.min_effect, c.unit, r.min_effect, false),
+                          diff_fmt::suffix(c.unit, r.min_effect), 100 * r.min_effect / c.sa.mean,
+                          c.sa.n, c.sb.n);
     std::string need = runs_needed(d, c);
     p.para(fmt::format("{} on-CPU {}{}{}.", tested[i]->op, delta_ci(c), floor,
                        need.empty() ? "" : "; " + need),
@@ -245,30 +242,19 @@ std::string verdict(const OpDiff& op) {
   for (const auto& l : op.locks) {
     std::string what;
     switch (l.change) {
-      case LockChange::New:
-        what = "new contention point";
-        break;
-      case LockChange::Worse:
-        what = "same lock, worse";
-        break;
-      case LockChange::Better:
-        what = "same lock, better";
-        break;
-      case LockChange::Gone:
-        what = "contention point gone";
-        break;
-      case LockChange::NoChange:
-        continue;
+      case LockChange::New: what = "new contention point"; break;
+      case LockChange::Worse: what = "same lock, worse"; break;
+      case LockChange::Better: what = "same lock, better"; break;
+      case LockChange::Gone: what = "contention point gone"; break;
+      case LockChange::NoChange: continue;
     }
     found.push_back(fmt::format("{}: {} [{}], {}", what, l.name, l.type, how(l)));
     if (found.size() == 2) break;
   }
   if (found.empty() && holder_wait_changed(op)) {
     const Comparison& w = op.hop_waits.front();
-    return fmt::format(
-        "contention: the wait on its first holder {}/op (q {}); who held it, "
-        "below.",
-        diff_fmt::value(w.delta(), "ns", true), diff_fmt::q_text(w.q));
+    return fmt::format("contention: the wait on its first holder {}/op (q {}); who held it, "
+                       "below.", diff_fmt::value(w.delta(), "ns", true), diff_fmt::q_text(w.q));
   }
   if (found.empty()) {
     // A lock that moved surely but slightly: said with its size, so that
@@ -278,12 +264,11 @@ std::string verdict(const OpDiff& op) {
       if (l.slight && (!slight || std::fabs(l.wait.delta()) > std::fabs(slight->wait.delta())))
         slight = &l;
     if (slight)
-      return fmt::format(
-          "contention: no change that weighs on the op; the largest, {} [{}], "
-          "{} {}/op, is within the noise of its latency (±{}/op).",
-          slight->name, slight->type, how(*slight),
-          diff_fmt::value(slight->wait.delta(), "ns", true),
-          diff_fmt::value(latency_noise(op), "ns"));
+      return fmt::format("contention: no change that weighs on the op; the largest, {} [{}], "
+                         "{} {}/op, is within the noise of its latency (±{}/op).",
+                         slight->name, slight->type, how(*slight),
+                         diff_fmt::value(slight->wait.delta(), "ns", true),
+                         diff_fmt::value(latency_noise(op), "ns"));
     return "contention: no change that weighs on the op; no lock's spin or sleep changed "
            "significantly.";
   }
@@ -326,8 +311,7 @@ std::string xfs_events(const Diff& d, const OpDiff& op) {
     moved.emplace_back(std::fabs(std::log(ratio)),
                        fmt::format("{} {:.3g} -> {:.3g}", name, c.sa.mean, c.sb.mean));
   }
-  std::sort(moved.begin(), moved.end(),
-            [](const auto& x, const auto& y) { return x.first > y.first; });
+  std::sort(moved.begin(), moved.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
   std::string s;
   for (std::size_t i = 0; i < moved.size() && i < 3; ++i) s += (i ? "; " : "") + moved[i].second;
   return s;
@@ -391,10 +375,8 @@ std::vector<std::string> background_shares(const Diff& d) {
   for (const auto& b : d.background)
     for (const auto& sh : b.shares)
       if (told(sh, b.shares))
-        found.emplace_back(std::fabs(sh.ns.delta()),
-                           bucket_text(d, b) + ": " + share_text(sh, "the work"));
-  std::stable_sort(found.begin(), found.end(),
-                   [](const auto& x, const auto& y) { return x.first > y.first; });
+        found.emplace_back(std::fabs(sh.ns.delta()), bucket_text(d, b) + ": " + share_text(sh, "the work"));
+  std::stable_sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
   std::vector<std::string> out;
   for (std::size_t i = 0; i < found.size() && i < 2; ++i) out.push_back(found[i].second);
   return out;
@@ -405,9 +387,8 @@ std::vector<std::string> background_new(const Diff& d) {
   std::vector<std::string> out;
   for (const auto& b : d.background) {
     if (b.new_in_b.empty() || out.size() >= 2) continue;
-    std::vector<std::string> names(
-        b.new_in_b.begin(),
-        b.new_in_b.begin() + std::min<std::ptrdiff_t>(3, std::ssize(b.new_in_b)));
+    std::vector<std::string> names(b.new_in_b.begin(),
+                                   b.new_in_b.begin() + std::min<std::ptrdiff_t>(3, std::ssize(b.new_in_b)));
     out.push_back(fmt::format("{}: {}{}", bucket_text(d, b), fmt::join(names, ", "),
                               b.new_in_b.size() > 3 ? ", …" : ""));
   }
@@ -423,12 +404,10 @@ std::vector<std::string> background_waits(const Diff& d) {
       std::string text = bucket_text(d, b) + " " + what + " " + change_text(*c);
       // which lock, when one carries most of the change
       if (c == &b.lock_wait && b.top_lock_share >= 0.5)
-        text +=
-            fmt::format(", {:.0f}% of it on {}", 100 * std::min(1.0, b.top_lock_share), b.top_lock);
+        text += fmt::format(", {:.0f}% of it on {}", 100 * std::min(1.0, b.top_lock_share), b.top_lock);
       found.emplace_back(std::fabs(c->delta()), std::move(text));
     }
-  std::sort(found.begin(), found.end(),
-            [](const auto& x, const auto& y) { return x.first > y.first; });
+  std::sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
   std::vector<std::string> out;
   for (std::size_t i = 0; i < found.size() && i < 2; ++i) out.push_back(found[i].second);
   return out;
@@ -442,12 +421,11 @@ std::vector<std::string> background_events(const Diff& d) {
     for (const auto& [event, c] : b.xfs)
       if (material(c) && std::max(c.sa.mean, c.sb.mean) >= 1) {
         double ratio = c.sa.mean > 0 ? c.sb.mean / c.sa.mean : 1e9;
-        found.emplace_back(
-            std::fabs(std::log(ratio)),
-            fmt::format("{} {} {:.0f} -> {:.0f}", bucket_text(d, b), event, c.sa.mean, c.sb.mean));
+        found.emplace_back(std::fabs(std::log(ratio)),
+                           fmt::format("{} {} {:.0f} -> {:.0f}", bucket_text(d, b), event,
+                                       c.sa.mean, c.sb.mean));
       }
-  std::sort(found.begin(), found.end(),
-            [](const auto& x, const auto& y) { return x.first > y.first; });
+  std::sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
   std::vector<std::string> out;
   for (std::size_t i = 0; i < found.size() && i < 2; ++i) out.push_back(found[i].second);
   return out;
@@ -485,8 +463,7 @@ std::string brief(const Warning& w, std::size_t width) {
 // The one header line: A, B, the runs, what ran (cut to the width; the
 // full command is below the line).
 std::string title(const Diff& d, std::size_t width) {
-  std::string who =
-      fmt::format("A = {}, B = {}: {}+{} runs", d.label_a, d.label_b, d.runs_a, d.runs_b);
+  std::string who = fmt::format("A = {}, B = {}: {}+{} runs", d.label_a, d.label_b, d.runs_a, d.runs_b);
   if (diff_fmt::columns(who) > width) {  // long labels (paths): wrapped, never cut
     Page p;
     p.width = width;
@@ -509,15 +486,13 @@ std::vector<std::string> confounds(const Diff& d) {
   // a fifth of it, it changes no reading (the figures are below the line).
   double smallest = std::numeric_limits<double>::infinity();
   for (const auto& op : d.ops)
-    if (changed(op) && op.oncpu.significant())
-      smallest = std::min(smallest, std::fabs(op.oncpu.delta()));
+    if (changed(op) && op.oncpu.significant()) smallest = std::min(smallest, std::fabs(op.oncpu.delta()));
   double probes = std::fabs(d.tracer_b - d.tracer_a);
   if (std::isfinite(probes) && std::isfinite(smallest) && probes > 0.2 * smallest)
-    out.push_back(
-        fmt::format("fscost's probes cost {} per traced op in A, {} in B: up to {}/op "
-                    "of a delta could be theirs.",
-                    diff_fmt::value(d.tracer_a, "ns"), diff_fmt::value(d.tracer_b, "ns"),
-                    diff_fmt::value(probes, "ns")));
+    out.push_back(fmt::format("fscost's probes cost {} per traced op in A, {} in B: up to {}/op "
+                              "of a delta could be theirs.",
+                              diff_fmt::value(d.tracer_a, "ns"), diff_fmt::value(d.tracer_b, "ns"),
+                              diff_fmt::value(probes, "ns")));
   return out;
 }
 
@@ -566,10 +541,9 @@ std::string first_screen(const Diff& d, std::size_t width) {
     std::vector<std::string> kinds;
     for (const auto& e : d.exact) kinds.push_back(exact_text(e));
     if (!kinds.empty())
-      exact_dev = fmt::format(
-          "test device writes per run, exact (every B run beyond every A "
-          "run): {}.",
-          fmt::join(kinds, "; "));
+      exact_dev = fmt::format("test device writes per run, exact (every B run beyond every A "
+                              "run): {}.",
+                              fmt::join(kinds, "; "));
   }
   std::size_t bg_at = blocks.size();  // none
   if (!bg.empty() || !waits.empty() || !events.empty() || !dev.empty() || !exact_dev.empty() ||
@@ -590,8 +564,7 @@ std::string first_screen(const Diff& d, std::size_t width) {
       b.para(fmt::format("kernel threads waiting per run (summed over their workers): {}.",
                          fmt::join(waits, "; ")));
     if (!events.empty())
-      b.para(
-          fmt::format("kernel threads' filesystem events per run: {}.", fmt::join(events, "; ")));
+      b.para(fmt::format("kernel threads' filesystem events per run: {}.", fmt::join(events, "; ")));
     if (!dev.empty()) b.para(dev);
     if (!exact_dev.empty()) b.para(exact_dev);
     blocks.insert(blocks.begin() + static_cast<std::ptrdiff_t>(bg_at), std::move(b.out));
@@ -640,13 +613,13 @@ std::string first_screen(const Diff& d, std::size_t width) {
   if (blocks.empty()) out += silence(d, width);
   std::string below;  // what changed and is left for below the line
   if (left_out > 0 || bg_left_out)
-    below =
-        fmt::format("{}{}{}",
-                    left_out ? fmt::format("{} more operation{} changed ({})", left_out,
-                                           left_out == 1 ? "" : "s", fmt::join(left_names, ", "))
-                             : "",
-                    left_out && bg_left_out ? "; " : "",
-                    bg_left_out ? "kernel threads' and device changes" : "");
+    below = fmt::format("{}{}{}",
+                        left_out ? fmt::format("{} more operation{} changed ({})", left_out,
+                                               left_out == 1 ? "" : "s",
+                                               fmt::join(left_names, ", "))
+                                 : "",
+                        left_out && bg_left_out ? "; " : "",
+                        bg_left_out ? "kernel threads' and device changes" : "");
   std::string unnamed_below = below;
   if (left_out > 0) {
     const std::string named = fmt::format(" ({})", fmt::join(left_names, ", "));
@@ -656,15 +629,15 @@ std::string first_screen(const Diff& d, std::size_t width) {
   // Warnings last, cut to what is left of the screen.
   // one line kept for "(N more warnings below)", and one for the blank
   // above it when no warning fits
-  std::size_t room = kFirstScreenLines - std::min(kFirstScreenLines, lines(out) + below_lines + 2);
+  std::size_t room =
+      kFirstScreenLines - std::min(kFirstScreenLines, lines(out) + below_lines + 2);
   std::size_t n = 0, at = 0;
   while (at < warn.out.size() && n < room) {
     at = warn.out.find('\n', at) + 1;
     ++n;
   }
   std::size_t more = 0;  // the warnings left out here, all of them in the text below
-  for (const auto& w : d.warnings)
-    more += !(reads_here(w, shown) && !(bg_block && w.kind == WarningKind::Background));
+  for (const auto& w : d.warnings) more += !(reads_here(w, shown) && !(bg_block && w.kind == WarningKind::Background));
   for (std::size_t rest = at; rest < warn.out.size();) {
     more += warn.out.compare(rest, 2, "- ") == 0;
     std::size_t nl = warn.out.find('\n', rest);
@@ -674,8 +647,8 @@ std::string first_screen(const Diff& d, std::size_t width) {
   // Ops and kernel threads can fill the screen to the line that says what
   // is below; with no room left for a line of their own, the warnings left
   // out join that line (a recorded rmapbt case came to 42 lines without).
-  const bool join =
-      more > 0 && at == 0 && !below.empty() && lines(out) + below_lines + 2 > kFirstScreenLines;
+  const bool join = more > 0 && at == 0 && !below.empty() &&
+                    lines(out) + below_lines + 2 > kFirstScreenLines;
   if (!below.empty()) {
     const std::string tail =
         join ? fmt::format("; {} more warning{}", more, more == 1 ? "" : "s") : "";
@@ -686,8 +659,7 @@ std::string first_screen(const Diff& d, std::size_t width) {
   }
   out += warn.out.substr(0, at);
   if (more > 0 && !join)
-    out += fmt::format("{}({} more warning{} below)\n", at == 0 ? "\n" : "", more,
-                       more == 1 ? "" : "s");
+    out += fmt::format("{}({} more warning{} below)\n", at == 0 ? "\n" : "", more, more == 1 ? "" : "s");
   return out;
 }
 
