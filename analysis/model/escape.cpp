@@ -102,6 +102,18 @@ void append_escaped_lines(std::string& out, std::string_view s) {
   }
 }
 
+std::string escaped(std::string_view s) {
+  std::string out;
+  append_escaped(out, s);
+  return out;
+}
+
+std::string escaped_lines(std::string_view s) {
+  std::string out;
+  append_escaped_lines(out, s);
+  return out;
+}
+
 std::size_t escaped_size(std::string_view s) {
   std::size_t i = 0;
   while (i < s.size() && plain(s[i])) ++i;

@@ -15,6 +15,9 @@ void append_escaped(std::string& out, std::string_view s);
 // As append_escaped, but newlines stay: text for a <pre>, whose lines would
 // otherwise run into one line of U+FFFD.
 void append_escaped_lines(std::string& out, std::string_view s);
+// The same, returned: for a page's text and attribute values.
+std::string escaped(std::string_view s);
+std::string escaped_lines(std::string_view s);
 // The bytes append_escaped would add.
 std::size_t escaped_size(std::string_view s);
 

@@ -35,11 +35,6 @@ std::string short_number(double v) {
 
 namespace {
 
-std::string esc(const std::string& s) {
-  std::string out;
-  append_escaped(out, s);
-  return out;
-}
 
 struct Frame {
   double left = 64, right = 16, top = 28, bottom = 44;
@@ -86,12 +81,12 @@ void axes(std::string& svg, const Chart& c, const Frame& f, const std::set<doubl
     svg += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" text-anchor="middle">{}</text>)", f.px(x),
                        f.h - f.bottom + 16, short_number(x));
   svg += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" text-anchor="middle">{}</text>)",
-                     (f.left + f.w - f.right) / 2, f.h - 8, esc(c.x_label));
+                     (f.left + f.w - f.right) / 2, f.h - 8, escaped(c.x_label));
   svg += fmt::format(
       R"svg(<text x="14" y="{:.1f}" text-anchor="middle" transform="rotate(-90 14 {:.1f})">{}</text>)svg",
-      (f.top + f.h - f.bottom) / 2, (f.top + f.h - f.bottom) / 2, esc(c.y_label));
+      (f.top + f.h - f.bottom) / 2, (f.top + f.h - f.bottom) / 2, escaped(c.y_label));
   svg +=
-      fmt::format(R"(<text x="{:.1f}" y="16" font-weight="bold">{}</text>)", f.left, esc(c.title));
+      fmt::format(R"(<text x="{:.1f}" y="16" font-weight="bold">{}</text>)", f.left, escaped(c.title));
 }
 
 void series(std::string& svg, const ChartSeries& s, const Frame& f) {
@@ -103,22 +98,22 @@ void series(std::string& svg, const ChartSeries& s, const Frame& f) {
       svg += fmt::format(
           R"(<line x1="{0:.1f}" y1="{1:.1f}" x2="{0:.1f}" y2="{2:.1f}" stroke="{3}" opacity="0.5"/>)",
           f.px(p.x), f.py(std::clamp(*p.lo, 0.0, f.y_max)), f.py(std::clamp(*p.hi, 0.0, f.y_max)),
-          esc(s.color));
+          escaped(s.color));
     svg += fmt::format(
         R"(<circle cx="{:.1f}" cy="{:.1f}" r="3" fill="{}"><title>{}: {} at {}</title></circle>)",
-        f.px(p.x), f.py(p.y), esc(s.color), esc(s.name), short_number(p.y), short_number(p.x));
+        f.px(p.x), f.py(p.y), escaped(s.color), escaped(s.name), short_number(p.y), short_number(p.x));
     if (s.mark_x && *s.mark_x == p.x) {
       svg += fmt::format(
           R"(<circle cx="{:.1f}" cy="{:.1f}" r="7" fill="none" stroke="{}" stroke-width="2"/>)",
-          f.px(p.x), f.py(p.y), esc(s.color));
+          f.px(p.x), f.py(p.y), escaped(s.color));
       svg += fmt::format(
           R"(<line x1="{0:.1f}" y1="{1:.1f}" x2="{0:.1f}" y2="{2:.1f}" stroke="{3}" stroke-dasharray="4 3"/>)",
-          f.px(p.x), f.py(p.y), f.h - f.bottom, esc(s.color));
+          f.px(p.x), f.py(p.y), f.h - f.bottom, escaped(s.color));
     }
   }
   if (!path.empty())
     svg += fmt::format(R"(<path d="{}" fill="none" stroke="{}" stroke-width="2"/>)", path,
-                       esc(s.color));
+                       escaped(s.color));
 }
 
 void legend(std::string& svg, const Chart& c, const Frame& f) {
@@ -126,7 +121,7 @@ void legend(std::string& svg, const Chart& c, const Frame& f) {
   for (const auto& s : c.series) {
     std::string text = s.name + (s.mark_x ? " — " + s.mark_label : "");
     svg += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" text-anchor="end" fill="{}">{}</text>)", x,
-                       y + 4, esc(s.color), esc(text));
+                       y + 4, escaped(s.color), escaped(text));
     y += 16;
   }
 }
@@ -138,7 +133,7 @@ std::string line_chart_svg(const Chart& c) {
   auto f = make_frame(c, xs);
   std::string svg = fmt::format(
       R"(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}" font-family="sans-serif" font-size="11" role="img"><title>{2}</title>)",
-      c.width, c.height, esc(c.title));
+      c.width, c.height, escaped(c.title));
   axes(svg, c, f, xs);
   for (const auto& s : c.series) series(svg, s, f);
   legend(svg, c, f);

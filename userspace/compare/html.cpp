@@ -14,18 +14,7 @@ namespace fscost {
 
 namespace {
 
-std::string esc(const std::string& s) {
-  std::string out;
-  append_escaped(out, s);
-  return out;
-}
 
-// Newlines stay: for text in a <pre>.
-std::string esc_lines(const std::string& s) {
-  std::string out;
-  append_escaped_lines(out, s);
-  return out;
-}
 
 std::string join_words(const std::vector<std::string>& w) {
   return fmt::format("{}", fmt::join(w, " "));
@@ -46,18 +35,18 @@ std::string setup_html(const CompareOptions& o, const CompareOutcome& out,
                        std::optional<std::size_t> headline) {
   std::string h;
   if (out.incomplete)
-    h += "<p class=\"warning\"><strong>Incomplete:</strong> " + esc(out.reason) + "</p>\n";
+    h += "<p class=\"warning\"><strong>Incomplete:</strong> " + escaped(out.reason) + "</p>\n";
   h += "<table><tr><th></th><th>label</th><th>mkfs options</th><th>mount options</th></tr>\n";
   for (int c = 0; c < 2; c++) {
     const ConfigSpec& s = c == 0 ? o.a : o.b;
     h += fmt::format(
         "<tr><td>{}</td><td>{}</td><td><code>{}</code></td><td><code>{}</code></td></tr>\n",
-        c == 0 ? 'A' : 'B', esc(s.label), esc(join_words(s.mkfs_opts)), esc(s.mount_opts));
+        c == 0 ? 'A' : 'B', escaped(s.label), escaped(join_words(s.mkfs_opts)), escaped(s.mount_opts));
   }
   h += "</table>\n";
   nlohmann::json opts = options_json(o);
-  h += "<p>Workload: <code>" + esc(dump_json(opts["workload"])) +
-       "</code><br>Storage: " + esc(out.storage) + "<br>" +
+  h += "<p>Workload: <code>" + escaped(dump_json(opts["workload"])) +
+       "</code><br>Storage: " + escaped(out.storage) + "<br>" +
        fmt::format("{} runs per side per thread count, order {} (seed {}).", o.runs,
                    to_string(o.order), o.order_seed) +
        "</p>\n";
@@ -99,7 +88,7 @@ std::string order_html(const CompareOutcome& out, const CompareOptions& o) {
         p.rep, r ? clock_time(r->start_unix_ms) : "-",
         r && r->seconds > 0 ? fmt::format("{:.2f}", r->seconds) : "-",
         r && r->ops_per_s ? fmt::format("{:.0f}", *r->ops_per_s) : "-",
-        esc(status_of(by, p.index)));
+        escaped(status_of(by, p.index)));
   }
   return h + "</table>\n";
 }
@@ -132,17 +121,17 @@ std::string workload_html(const CompareOutcome& out) {
                             : fmt::format(
                                   "<a href=\"{0}.profile\">profile</a> <a href=\"{0}.out\">out</a> "
                                   "<a href=\"{0}.err\">err</a>",
-                                  esc(stem));
+                                  escaped(stem));
     h += fmt::format(
         "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</"
         "td>"
         "<td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
         r.plan.index + 1, r.plan.threads > 0 ? std::to_string(r.plan.threads) : "-",
         r.plan.config == 0 ? 'A' : 'B', r.plan.rep,
-        r.ops_per_s ? fmt::format("{:.0f}", *r.ops_per_s) : "-", esc(r.ops_source),
+        r.ops_per_s ? fmt::format("{:.0f}", *r.ops_per_s) : "-", escaped(r.ops_source),
         number(r.workload, "elapsed_s", "{:.3f}"), number(r.workload, "user_s", "{:.3f}"),
         number(r.workload, "sys_s", "{:.3f}"), number(r.workload, "user_share", "{:.3f}"),
-        esc(counts_text(r.workload)), files);
+        escaped(counts_text(r.workload)), files);
   }
   return h + "</table>\n";
 }
@@ -156,7 +145,7 @@ std::string points_html(const std::vector<ComparePoint>& points,
     h += fmt::format(
         "<h3>{} threads</h3><p><a href=\"{}/report.html\">full report</a></p>\n"
         "<pre class=\"diff-text\">{}</pre>\n",
-        p.threads, esc(p.dir), esc_lines(render_diff_text(*p.diff, 72)));
+        p.threads, escaped(p.dir), escaped_lines(render_diff_text(*p.diff, 72)));
   }
   return h;
 }
@@ -180,15 +169,15 @@ std::vector<HtmlSection> compare_html_sections(const CompareOptions& o, const Co
 std::string compare_page(const std::string& title, const std::string& lead,
                          const std::vector<HtmlSection>& sections) {
   std::string h = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" +
-                  esc(title) +
+                  escaped(title) +
                   "</title><style>body{font-family:sans-serif;margin:2em}table{border-collapse:"
                   "collapse}td,th{border:1px solid #ccc;padding:2px 6px}.warning{color:#b00}"
                   "table.matrix td{text-align:right}table.matrix td.config{text-align:left}"
                   ".sys{color:#555;font-size:90%}pre{white-space:pre-wrap}"
                   "</style></head><body>\n<h1>" +
-                  esc(title) + "</h1>\n" + lead;
+                  escaped(title) + "</h1>\n" + lead;
   for (const HtmlSection& s : sections)
-    h += "<h2 id=\"" + esc(s.id) + "\">" + esc(s.title) + "</h2>\n" + s.html;
+    h += "<h2 id=\"" + escaped(s.id) + "\">" + escaped(s.title) + "</h2>\n" + s.html;
   return h + "</body></html>\n";
 }
 

@@ -27,11 +27,6 @@ std::string matrix_title(const CompareOptions& o, const std::string& baseline) {
   return fmt::format("fscost compare: {} configurations against {}", o.configs.size(), baseline);
 }
 
-std::string esc(const std::string& s) {
-  std::string r;
-  append_escaped(r, s);
-  return r;
-}
 
 // '*': the cell's ops/s differ from the baseline's.
 const char* mark(const MatrixCell& c) { return std::isfinite(c.q) && c.q < 0.05 ? "*" : ""; }
@@ -276,20 +271,20 @@ std::string render_matrix_html(const CompareOptions& o, const CompareOutcome& ou
                                const std::vector<std::string>& firsts) {
   std::string lead;
   if (out.incomplete)
-    lead += "<p class=\"warning\"><strong>Incomplete:</strong> " + esc(out.reason) + "</p>\n";
+    lead += "<p class=\"warning\"><strong>Incomplete:</strong> " + escaped(out.reason) + "</p>\n";
   lead += "<ul id=\"matrix-configs\">\n";
   for (std::size_t i = 0; i < o.configs.size(); ++i)
-    lead += "<li>" + esc(letter_label(o, i)) + ": " +
-            esc(config_text(o.configs[i], mkfs_program(o, o.configs[i]))) +
+    lead += "<li>" + escaped(letter_label(o, i)) + ": " +
+            escaped(config_text(o.configs[i], mkfs_program(o, o.configs[i]))) +
             (i == o.baseline ? " <em>(baseline)</em>" : "") + "</li>\n";
-  lead += "</ul>\n<p>workload: " + esc(workload_text(o)) + "; " + std::to_string(o.runs) +
-          " runs per configuration, order " + esc(order_string(out.plan, o.threads.front())) +
-          "; storage " + esc(out.storage) + "</p>\n";
+  lead += "</ul>\n<p>workload: " + escaped(workload_text(o)) + "; " + std::to_string(o.runs) +
+          " runs per configuration, order " + escaped(order_string(out.plan, o.threads.front())) +
+          "; storage " + escaped(out.storage) + "</p>\n";
   if (!m.warnings.empty()) {
     lead += "<ul id=\"matrix-warnings\">\n";
     for (const Warning& w : m.warnings)
       lead +=
-          "<li class=\"warning\" data-kind=\"" + esc(std::string(warning_name(w.kind))) + "\">" + esc(w.message) + "</li>\n";
+          "<li class=\"warning\" data-kind=\"" + escaped(std::string(warning_name(w.kind))) + "\">" + escaped(w.message) + "</li>\n";
     lead += "</ul>\n";
   }
   std::string table =
@@ -297,16 +292,16 @@ std::string render_matrix_html(const CompareOptions& o, const CompareOutcome& ou
       "configuration's diff against the baseline at that thread count; * marks ops/s that "
       "differ from the baseline's (Welch's t, Benjamini-Hochberg over the matrix, 0.05).</p>\n"
       "<table class=\"matrix\"><tr><th>config</th>";
-  for (int t : m.threads) table += "<th>" + esc(threads_head(t)) + "</th>";
+  for (int t : m.threads) table += "<th>" + escaped(threads_head(t)) + "</th>";
   table += "</tr>\n";
   for (const MatrixRow& row : m.rows) {
-    table += "<tr><td class=\"config\">" + esc(letter_label(o, row.config)) +
+    table += "<tr><td class=\"config\">" + escaped(letter_label(o, row.config)) +
              (row.config == o.baseline ? " (baseline)" : "") + "</td>";
     for (const MatrixCell& c : row.cells) {
-      std::string body = esc(ops_text(c.ops_per_s)) + mark(c) + "<br><span class=\"sys\">" +
-                         esc(sys_text(c.sys_us_per_op)) + " µs sys/op</span>";
+      std::string body = escaped(ops_text(c.ops_per_s)) + mark(c) + "<br><span class=\"sys\">" +
+                         escaped(sys_text(c.sys_us_per_op)) + " µs sys/op</span>";
       table += "<td data-threads=\"" + std::to_string(c.threads) + "\">" +
-               (c.link.empty() ? body : "<a href=\"" + esc(c.link) + "\">" + body + "</a>") +
+               (c.link.empty() ? body : "<a href=\"" + escaped(c.link) + "\">" + body + "</a>") +
                "</td>";
     }
     table += "</tr>\n";
@@ -315,7 +310,7 @@ std::string render_matrix_html(const CompareOptions& o, const CompareOutcome& ou
   std::string pairs;
   for (const MatrixRow& row : m.rows) {
     if (row.config == o.baseline) continue;
-    pairs += "<h3>" + esc(letter_label(o, row.config)) + " <a href=\"" + esc(row.dir) +
+    pairs += "<h3>" + escaped(letter_label(o, row.config)) + " <a href=\"" + escaped(row.dir) +
              "/report.html\">full report</a></h3>\n<pre class=\"diff-text\">";
     append_escaped_lines(pairs, firsts[row.config]);
     pairs += "</pre>\n";

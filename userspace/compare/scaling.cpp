@@ -279,12 +279,6 @@ ChartSeries lock_series(const Scaling& s, const LockOnset& o, int c, const std::
   return cs;
 }
 
-// Newlines stay: the table goes into a <pre>.
-std::string esc_lines(const std::string& s) {
-  std::string out;
-  append_escaped_lines(out, s);
-  return out;
-}
 
 }  // namespace
 
@@ -308,7 +302,7 @@ std::string render_scaling_html(const Scaling& s, const std::string& label_a,
     html += line_chart_svg(c);
   }
   html += "</div>\n<pre class=\"diff-text\">" +
-          esc_lines(render_scaling_text(s, label_a, label_b, 100)) + "</pre>\n";
+          escaped_lines(render_scaling_text(s, label_a, label_b, 100)) + "</pre>\n";
   return html;
 }
 

@@ -20,7 +20,6 @@ namespace fscost {
 
 namespace {
 
-using html::esc;
 using html::GraphSet;
 using html::set_of;
 
@@ -32,7 +31,7 @@ struct Anchors {
 };
 
 void link(std::string& out, std::string_view id, std::string_view text) {
-  fmt::format_to(std::back_inserter(out), "<li><a href=\"#{}\">{}</a>", id, esc(text));
+  fmt::format_to(std::back_inserter(out), "<li><a href=\"#{}\">{}</a>", id, escaped_lines(text));
 }
 
 void toc(std::string& out, const Diff& d, const Anchors& an, const DiffHtmlOptions& opt) {
@@ -65,7 +64,7 @@ void toc(std::string& out, const Diff& d, const Anchors& an, const DiffHtmlOptio
 
 std::string sources(const RunSet& r) {
   std::string s = fmt::format("{} run{}", r.runs.size(), r.runs.size() == 1 ? "" : "s");
-  for (const auto& src : r.sources) s += "<br><code>" + esc(src) + "</code>";
+  for (const auto& src : r.sources) s += "<br><code>" + escaped_lines(src) + "</code>";
   return s;
 }
 
@@ -73,7 +72,7 @@ std::string sources(const RunSet& r) {
 // reached follows, the full explanation folded.
 void summary(std::string& out, const Diff& d, const RunSet& a, const RunSet& b,
              const std::string& title, const Anchors& an) {
-  fmt::format_to(std::back_inserter(out), "<section id=\"summary\">\n<h1>{}</h1>\n", esc(title));
+  fmt::format_to(std::back_inserter(out), "<section id=\"summary\">\n<h1>{}</h1>\n", escaped_lines(title));
   html::verdict_block(out, diff_text::first_screen(d, 72),
                       html::verdict_targets(d, an.rows, an.graphs));
   fmt::format_to(std::back_inserter(out),
@@ -84,12 +83,12 @@ void summary(std::string& out, const Diff& d, const RunSet& a, const RunSet& b,
                  "discovery rate {:g} per family ({} metrics, {} function and {} lock "
                  "comparisons), {:g}% intervals; Mann-Whitney U and "
                  "Hedges' g alongside. Grey: not significant.</dd>\n</dl>\n",
-                 esc(d.label_a), sources(a), esc(d.label_b), sources(b), d.config.alpha,
+                 escaped_lines(d.label_a), sources(a), escaped_lines(d.label_b), sources(b), d.config.alpha,
                  d.families.metrics, d.families.functions, d.families.locks, 100 * d.config.level);
   out +=
       "<details class=\"explanation\">\n<summary>Full explanation</summary>\n"
       "<pre class=\"diff-text\">" +
-      esc(diff_text::explanation(d, 72)) +
+      escaped_lines(diff_text::explanation(d, 72)) +
       "</pre>\n<p class=\"note\">As in <code>summary.txt</code> below its first screen, "
       "which adds the tables below in plain text, ready for a mail.</p>\n</details>\n";
   out += "<h3>Whole workload</h3>\n";
@@ -106,8 +105,8 @@ void warnings(std::string& out, const Diff& d) {
   out += "<ul class=\"warnings\">\n";
   for (const auto& w : d.warnings)
     fmt::format_to(std::back_inserter(out),
-                   "<li class=\"warning\" data-kind=\"{}\"><b>{}</b>: {}</li>\n", esc(warning_name(w.kind)),
-                   esc(warning_name(w.kind)), esc(w.message));
+                   "<li class=\"warning\" data-kind=\"{}\"><b>{}</b>: {}</li>\n", escaped_lines(warning_name(w.kind)),
+                   escaped_lines(warning_name(w.kind)), escaped_lines(w.message));
   out += "</ul>\n</section>\n";
 }
 
@@ -144,7 +143,7 @@ void page_head(std::string& out, std::string_view title) {
                  "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                  "<meta name=\"generator\" content=\"fscost {}\">\n<title>{}</title>\n<style>\n",
-                 FSCOST_VERSION, esc(title));
+                 FSCOST_VERSION, escaped_lines(title));
   out += html::kReportCss;
   out += "</style>\n</head>\n<body>\n";
 }
@@ -172,7 +171,7 @@ std::string render_diff_html(const Diff& d, const RunSet& a, const RunSet& b,
   graphs(out, an.graphs);
   for (const auto& s : opt.sections)
     fmt::format_to(std::back_inserter(out), "<section id=\"{}\">\n<h2>{}</h2>\n{}\n</section>\n",
-                   esc(s.id), esc(s.title), s.html);
+                   escaped_lines(s.id), escaped_lines(s.title), s.html);
   out += "</main>\n<script>\n";
   out += html::kReportJs;
   out += "</script>\n</body>\n</html>\n";

@@ -67,7 +67,7 @@ std::string figure(std::string_view s) {
 }
 
 std::string td(std::string_view s, std::string_view cls = {}) {
-  if (cls == "text") return fmt::format("<td class=\"text\">{}</td>", esc(s));
+  if (cls == "text") return fmt::format("<td class=\"text\">{}</td>", escaped_lines(s));
   return cls.empty() ? fmt::format("<td>{}</td>", figure(s))
                      : fmt::format("<td class=\"{}\">{}</td>", cls, figure(s));
 }
@@ -76,7 +76,7 @@ std::string th_row(std::initializer_list<std::string_view> names, std::size_t te
   std::string s = "<tr>";
   std::size_t i = 0;
   for (auto n : names)
-    s += fmt::format("<th{}>{}</th>", i++ < text_cols ? " class=\"text\"" : "", esc(n));
+    s += fmt::format("<th{}>{}</th>", i++ < text_cols ? " class=\"text\"" : "", escaped_lines(n));
   return s + "</tr>\n";
 }
 
@@ -104,8 +104,8 @@ constexpr auto kStatHeads = {"A mean",  "A sd", "B mean",         "B sd",      "
 
 std::string stat_heads(std::vector<std::string> labels) {
   std::string s = "<tr>";
-  for (const auto& l : labels) s += fmt::format("<th class=\"text\">{}</th>", esc(l));
-  for (auto h : kStatHeads) s += fmt::format("<th>{}</th>", esc(h));
+  for (const auto& l : labels) s += fmt::format("<th class=\"text\">{}</th>", escaped_lines(l));
+  for (auto h : kStatHeads) s += fmt::format("<th>{}</th>", escaped_lines(h));
   return s + "</tr>\n";
 }
 
@@ -226,12 +226,6 @@ bool has_rows(const BackgroundDiff& bg) {
 
 }  // namespace
 
-// Newlines stay: the text explanation goes into a <pre>.
-std::string esc(std::string_view s) {
-  std::string out;
-  append_escaped_lines(out, s);
-  return out;
-}
 
 RowIds row_ids(const Diff& d, std::set<std::string>& used) {
   RowIds ids;
@@ -252,10 +246,10 @@ RowIds row_ids(const Diff& d, std::set<std::string>& used) {
 void op_block(std::string& out, const Diff& d, const OpDiff& op, const RowIds::Op& ids,
               const GraphSet* graphs) {
   fmt::format_to(std::back_inserter(out), "<div class=\"diff-op\" id=\"{}\">\n<h3>{}</h3>\n",
-                 ids.block, esc(op.op));
+                 ids.block, escaped_lines(op.op));
   fmt::format_to(std::back_inserter(out), "<p class=\"{}\">{}</p>\n<p class=\"{}\">{}</p>\n",
-                 explain_class(op.oncpu), esc(diff_text::sentence(d, op, true)),
-                 explain_class(op.offcpu), esc(diff_text::sentence(d, op, false)));
+                 explain_class(op.oncpu), escaped_lines(diff_text::sentence(d, op, true)),
+                 explain_class(op.offcpu), escaped_lines(diff_text::sentence(d, op, false)));
   metrics(out, op, ids);
   parts(out, op);
   paths(out, op);
@@ -268,7 +262,7 @@ void op_block(std::string& out, const Diff& d, const OpDiff& op, const RowIds::O
     if (*c)
       fmt::format_to(std::back_inserter(out),
                      "<p class=\"chain\">Who waited for whom, {}: {} — {}</p>\n", side,
-                     esc(chain_text(**c, ops)), esc(chain_choice_text(**c, ops)));
+                     escaped_lines(chain_text(**c, ops)), escaped_lines(chain_choice_text(**c, ops)));
   out += "<p class=\"note\">Differential flame graphs: " + graph_links(graphs) + "</p>\n</div>\n";
 }
 

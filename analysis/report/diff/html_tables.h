@@ -7,12 +7,11 @@
 #include <string_view>
 #include <vector>
 
+#include "model/escape.h"  // escaped_lines: every text of the page
 #include "report/diff_report.h"
 #include "report/html/graphs.h"
 
 namespace fscost::html {
-
-std::string esc(std::string_view s);
 
 // The ids of the blocks and rows other parts of the page link to (the
 // verdict), unique in the page; "" where a thing has no row.
