@@ -136,7 +136,7 @@ Diff diff_all_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   d.ops = compare_ops(ma, mb, cfg);
   compare_totals(d, ma, mb);
   compare_chains(d, a, b);
-  std::vector<FlameNode> trees = find_paths(d, a, b, *sa, *sb, cfg);
+  std::vector<DeltaTree> trees = find_paths(d, a, b, *sa, *sb, cfg);
   control_fdr(d);
   find_exact_changes(d);
   descend_call_trees(d, a, b);

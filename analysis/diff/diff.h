@@ -158,8 +158,10 @@ Comparison compare_samples(std::vector<double> a, const std::vector<double>& exp
 struct FunctionDiff {
   std::string name;
   Comparison inclusive, self;
-  bool new_in_b = false;   // no cost in any A run
-  bool gone_in_b = false;  // no cost in any B run
+  // By the presence rule (find_exact_changes): sampled in every run of one
+  // side, in none of the other, where that one would have shown it.
+  bool new_in_b = false;
+  bool gone_in_b = false;
 };
 
 // A family of functions under one operation (function_family: the first
@@ -169,7 +171,8 @@ struct FamilyDiff {
   std::string name;           // "xfs_attr_*"
   std::size_t functions = 0;  // distinct member functions under the op, A or B
   Comparison inclusive;       // a stack counts once, however many members it holds
-  bool new_in_b = false;      // no cost in any A run
+  bool new_in_b = false;      // by the presence rule, as a function's
+  bool gone_in_b = false;
 };
 
 
@@ -248,8 +251,8 @@ struct DeltaPart {
 // following the child that carries most of the delta, stopping where it
 // splits.
 struct DeltaPath {
-  // "new-code"  the last frame cost nothing in A, which had enough samples
-  //             at its caller to tell absent from unsampled;
+  // "new-code"  the path ends in or below a frame new in B by the
+  //             presence rule (delta_tree.h);
   // "more-work" / "less-work"  the same path, costing more (less) in B;
   // "contention"  most of the delta spins on a lock (`lock`);
   // "fs-path"  across filesystems: the path runs through the own code of
@@ -281,6 +284,7 @@ inline constexpr double kExactShare = 0.10;
 struct ExactChange {
   std::string what;  // "xfs_trans_commit", "contentions on AGI buffer [semaphore]", "log"
   Comparison c;
+  bool lock = false;  // a lock's contentions per op: part of the op's off-CPU story
 };
 // Code B runs and A does not, by presence over runs: sampled in every B
 // run, in no A run, where A's runs would have shown it at B's rate (at

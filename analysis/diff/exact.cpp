@@ -40,25 +40,39 @@ namespace {
 
 // An op's function or family by the presence rule (internal.h): its
 // Counts test's rate on one side and the other side's exposure.
-bool present_only(const Comparison& c, bool in_b, double floor) {
+bool present_by_counts(const Comparison& c, bool in_b, double floor) {
   if (c.test != StatTest::Counts || !c.counts.valid) return false;
   const double rate = in_b ? c.counts.rate_b : c.counts.rate_a;
   const double exposure = in_b ? c.counts.exposure_a : c.counts.exposure_b;
-  return fscost::present_only(in_b ? c.b : c.a, in_b ? c.a : c.b, rate * exposure, floor);
+  return present_only(in_b ? c.b : c.a, in_b ? c.a : c.b, rate * exposure, floor);
 }
 
-void add_new_code(OpDiff& op) {
+// Each function's and family's new_in_b and gone_in_b: the presence rule,
+// Bonferroni over the op's functions and families.
+void mark_presence(OpDiff& op) {
   const double floor = presence_floor(op.functions.size() + op.families.size());
+  for (auto& f : op.functions) {
+    f.new_in_b = present_by_counts(f.inclusive, true, floor);
+    f.gone_in_b = present_by_counts(f.inclusive, false, floor);
+  }
+  for (auto& f : op.families) {
+    f.new_in_b = present_by_counts(f.inclusive, true, floor);
+    f.gone_in_b = present_by_counts(f.inclusive, false, floor);
+  }
+}
+
+// The families present on one side only, then the functions outside them.
+void add_new_code(OpDiff& op) {
   for (bool in_b : {true, false}) {
     std::vector<std::string> families;
     for (const auto& f : op.families)
-      if (present_only(f.inclusive, in_b, floor)) {
+      if (in_b ? f.new_in_b : f.gone_in_b) {
         op.new_code.push_back({f.name, true, !in_b, in_b ? f.inclusive.sb.mean : f.inclusive.sa.mean});
         families.push_back(f.name.substr(0, f.name.size() - 2));  // "xfs_attr_*" → "xfs_attr"
       }
     // Functions outside the families already named.
     for (const auto& fn : op.functions) {
-      if (!present_only(fn.inclusive, in_b, floor)) continue;
+      if (!(in_b ? fn.new_in_b : fn.gone_in_b)) continue;
       std::string fam(function_family(fn.name));
       if (!fam.empty() && std::ranges::find(families, fam) != families.end()) continue;
       op.new_code.push_back({fn.name, false, !in_b, in_b ? fn.inclusive.sb.mean : fn.inclusive.sa.mean});
@@ -86,6 +100,7 @@ void by_ratio(std::vector<ExactChange>& v) {
 
 void find_exact_changes(Diff& d) {
   for (OpDiff& op : d.ops) {
+    mark_presence(op);
     if (!op.tested) continue;
     // Across filesystems each side counts only its own events: not changes.
     if (!d.cross_filesystem())
@@ -96,7 +111,7 @@ void find_exact_changes(Diff& d) {
     for (const LockDiff& l : op.locks)
       if (std::max(l.contentions.sa.mean, l.contentions.sb.mean) >= 0.01 &&
           exact_change(l.contentions))
-        op.exact.push_back({"contentions on " + l.name + " [" + l.type + "]", l.contentions});
+        op.exact.push_back({"contentions on " + l.name + " [" + l.type + "]", l.contentions, true});
     by_ratio(op.exact);
     if (!d.cross_filesystem()) add_new_code(op);
   }

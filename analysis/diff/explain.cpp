@@ -1,14 +1,16 @@
 // The on-CPU delta of one operation, split into what it is made of:
 //   spin       stacks whose leaf spins on a lock (spin_check.h's slow paths),
-//   new-code   stacks under a path that cost nothing in any run of A,
+//   new-code   stacks through a frame the presence rule found new in B,
 //   more-work  everything else: the same paths, doing more (or less);
 //   fs-path    across filesystems (CrossFs), stacks through one side's own
 //              code (model/fs_code.h): B's code path, and A's, one part
 //              each; there is no new code between two filesystems.
-// Each stack of the merged A/B tree goes to exactly one class. The classes'
-// sampled deltas are then fitted to the exact (sched_switch) on-CPU delta,
-// keeping their proportions, and each is placed with the call graph's
-// dominator tree: the narrowest function carrying flow_share of it.
+// Each stack of the op's differential tree (delta_tree.h, the one the call
+// paths descend, with its spin and new-code marks) goes to exactly one
+// class. The classes' sampled deltas are then fitted to the exact
+// (sched_switch) on-CPU delta, keeping their proportions, and each is
+// placed with the call graph's dominator tree: the narrowest function
+// carrying flow_share of it.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -18,9 +20,7 @@
 #include "diff/callgraph.h"
 #include "diff/internal.h"
 #include "diff/mean_stacks.h"
-#include "flame/flamegraph.h"  // flame_diff_tree
 #include "views/lock_names.h"  // spinning_lock
-#include "views/spin_check.h"
 
 namespace fscost {
 
@@ -44,6 +44,7 @@ struct Sampled {
 };
 
 struct Walk {
+  const DeltaTree& tree;
   const CallGraph& cg;
   const CrossFs& fs;
   Sampled& out;
@@ -56,8 +57,8 @@ struct Marks {
   std::string new_at, a_at, b_at;
 };
 
-Class class_of(const Stack& path, const Marks& m, const CrossFs& fs) {
-  if (is_spin_stack(path)) return kSpin;
+Class class_of(const DeltaNode& n, const Marks& m, const CrossFs& fs) {
+  if (n.spins) return kSpin;
   // Across filesystems, only the own frames decide: a generic stack that
   // one side happened not to sample (getname_flags, 0 of 3 runs) is noise,
   // not code the other filesystem lacks.
@@ -71,9 +72,10 @@ Class class_of(const Stack& path, const Marks& m, const CrossFs& fs) {
 
 const std::string& entry_of(Class k, const Marks& m) { return k == kFsB ? m.b_at : m.a_at; }
 
-// `m.new_at`: some frame on the way here, below the op, cost nothing in A
-// (a mean of 0 over A's runs is 0 in every run: values are not negative).
-void walk(const FlameNode& n, Marks m, Walk& w) {
+// `m.new_at`: some frame on the way here, below the op, is new in B (the
+// tree's mark).
+void walk(const DeltaNode& d, Marks m, Walk& w) {
+  const FlameNode& n = *d.n;
   w.path.push_back(n.name);
   if (w.path.size() > 1) {  // below the op
     if (m.a_at.empty() && is_fs_code(n.name.str(), w.fs.a)) m.a_at = n.name.str();
@@ -84,27 +86,21 @@ void walk(const FlameNode& n, Marks m, Walk& w) {
     self_a -= c.value;
     self_b -= c.value_b;
   }
-  if (double d = self_b - self_a; d != 0) {
-    Class k = class_of(w.path, m, w.fs);
-    w.out.total[k] += d;
-    if (auto v = w.cg.find(n.name)) w.out.self[k][*v] += d;
+  if (double delta = self_b - self_a; delta != 0) {
+    Class k = class_of(d, m, w.fs);
+    w.out.total[k] += delta;
+    if (auto v = w.cg.find(n.name)) w.out.self[k][*v] += delta;
     if (k == kSpin)
       if (auto l = spinning_lock(w.path))
-        w.out.spin_by_lock[{l->name, l->type, l->optimistic}] += d;
-    if (k == kFsA || k == kFsB) w.out.entered[k - kFsA][entry_of(k, m)] += d;
+        w.out.spin_by_lock[{l->name, l->type, l->optimistic}] += delta;
+    if (k == kFsA || k == kFsB) w.out.entered[k - kFsA][entry_of(k, m)] += delta;
   }
-  for (const auto& c : n.children) {
+  for (const auto& c : d.kids) {
     Marks cm = m;
-    if (cm.new_at.empty() && c.value == 0) cm.new_at = c.name.str();
+    if (cm.new_at.empty() && w.tree.is_new(c)) cm.new_at = c.n->name.str();
     walk(c, std::move(cm), w);
   }
   w.path.pop_back();
-}
-
-const FlameNode* op_node(const FlameNode& root, const std::string& op) {
-  for (const auto& c : root.children)
-    if (c.name == op) return &c;
-  return nullptr;
 }
 
 bool function_significant(const OpDiff& op, const std::string& name) {
@@ -212,16 +208,16 @@ std::vector<DeltaPart> parts_of(const Sampled& s, const CallGraph& cg, const OpD
 
 }  // namespace
 
-void explain_oncpu(OpDiff& op, const MeanStacks& a, const MeanStacks& b, const FlameNode& tree,
+void explain_oncpu(OpDiff& op, const MeanStacks& a, const MeanStacks& b, const DeltaTree& tree,
                    const DiffConfig& cfg, const CrossFs& fs) {
   const FlameInput& fa = a.get(View::OnCpu, op.op);
   const FlameInput& fb = b.get(View::OnCpu, op.op);
-  const FlameNode* root = op_node(tree, op.op);
+  const DeltaNode* root = tree.root();
   if (!root) return;  // no samples of the op on either side
   CallGraph cg = CallGraph::build(fa.stacks, fb.stacks, op.op);
   Sampled s;
   for (auto& v : s.self) v.assign(cg.size(), 0.0);
-  Walk w{cg, fs, s, {}};
+  Walk w{tree, cg, fs, s, {}};
   walk(*root, Marks{}, w);
   op.oncpu_parts = parts_of(s, cg, op, cfg, fs);
   shares_of_gross(op.oncpu_parts);

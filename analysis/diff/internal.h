@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "diff/delta_tree.h"
 #include "diff/diff.h"
-#include "flame/flamegraph.h"  // FlameNode
 #include "diff/mean_stacks.h"
 #include "diff/metrics.h"
 #include "model/fs_code.h"
@@ -56,9 +56,9 @@ CrossFs cross_fs(const Diff& d);
 // Before control_fdr: per op, the 1–3 call chains that carry most of its
 // on-CPU increase, and of its decrease (OpDiff::paths), each with its
 // per-run comparison (in the functions family).
-// Returns each op's differential on-CPU tree (by op index), which
-// explain_oncpu reads too.
-std::vector<FlameNode> find_paths(Diff& d, const RunSet& a, const RunSet& b,
+// Returns each op's differential on-CPU tree (by op index, delta_tree.h),
+// with new code marked by the presence rule: explain_oncpu reads the same.
+std::vector<DeltaTree> find_paths(Diff& d, const RunSet& a, const RunSet& b,
                                   const MeanStacks& sa, const MeanStacks& sb,
                                   const DiffConfig& cfg);
 
@@ -75,7 +75,8 @@ bool present_only(const std::vector<double>& on, const std::vector<double>& off,
 // After control_fdr: each tested op's exact changes (events and
 // contentions per op beyond their run-to-run spread) and new code (present
 // in every run of one side, in none of the other); the device's bytes by
-// kind. OpDiff::exact, new_code; Diff::exact.
+// kind. OpDiff::exact, new_code; Diff::exact. Every op's functions and
+// families get their new_in_b, gone_in_b by the same presence rule.
 void find_exact_changes(Diff& d);
 
 // After control_fdr: per tested op, its call tree tested top-down, each
@@ -84,9 +85,8 @@ void descend_call_trees(Diff& d, const RunSet& a, const RunSet& b);
 
 // After classify_locks: the op's on-CPU delta split into new code, spin and
 // more work (call graph of the mean stacks of a and b).
-// `tree`: flame_diff_tree of the op's on-CPU mean stacks, as find_paths
-// made it.
-void explain_oncpu(OpDiff& op, const MeanStacks& a, const MeanStacks& b, const FlameNode& tree,
+// `tree`: the op's differential tree, as find_paths made and marked it.
+void explain_oncpu(OpDiff& op, const MeanStacks& a, const MeanStacks& b, const DeltaTree& tree,
                    const DiffConfig& cfg, const CrossFs& fs);
 
 // After classify_locks: the op's off-CPU delta per wait class, each placed

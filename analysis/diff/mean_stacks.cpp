@@ -323,4 +323,15 @@ MeanStacks mean_stacks_of(const RunSet& runs) {
   return m;
 }
 
+// One view's mean stacks of `runs`, built on their own (diff.h).
+FlameInput mean_flame_input(const RunSet& runs, View view,
+                            const std::optional<std::string>& op) {
+  auto all = build_mean_stacks(runs, view, op.has_value());
+  if (op) {
+    auto it = all.find(*op);
+    return it == all.end() ? FlameInput{} : std::move(it->second);
+  }
+  return all.empty() ? FlameInput{} : std::move(all.begin()->second);
+}
+
 }  // namespace fscost

@@ -18,11 +18,11 @@
 #include <numeric>
 #include <span>
 
+#include "diff/delta_tree.h"
 #include "diff/internal.h"
 #include "flame/flamegraph.h"  // flame_diff_tree
 #include "model/parallel.h"
 #include "views/lock_names.h"  // spinning_lock
-#include "views/spin_check.h"  // is_spin_stack
 #include "views/stacks.h"
 
 namespace fscost {
@@ -30,44 +30,7 @@ namespace fscost {
 namespace {
 
 constexpr std::size_t kMaxPaths = 3;
-// A frame absent from A is "new" only if A would have shown it: its caller
-// had at least this many samples in A's runs at the rate B shows it.
-constexpr double kMinExpectedSamples = 5;
-
-// The tree with each node's net delta, and the part of it in stacks that
-// spin on a lock.
-struct Node {
-  const FlameNode* n = nullptr;
-  double net = 0;            // ns/op, B − A, inclusive
-  double spin = 0;           // of which in spinning stacks
-  std::uint32_t id = 0;      // pre-order number
-  const Node* up = nullptr;  // the caller; null at the op
-  std::vector<Node> kids;
-};
-
-// `next` numbers the nodes; kids get their caller once they sit in place.
-Node annotate(const FlameNode& n, Stack& path, std::uint32_t& next) {
-  Node out{&n, n.value_b - n.value};
-  out.id = next++;
-  path.push_back(n.name);
-  double self = out.net;
-  out.kids.reserve(n.children.size());
-  for (const auto& c : n.children) {
-    self -= c.value_b - c.value;
-    out.kids.push_back(annotate(c, path, next));
-    out.spin += out.kids.back().spin;
-  }
-  if (is_spin_stack(path)) out.spin += self;
-  path.pop_back();
-  return out;
-}
-
-void link(Node& n) {
-  for (auto& k : n.kids) {
-    k.up = &n;
-    link(k);
-  }
-}
+using Node = DeltaNode;
 
 // A delta counted in the direction sought: positive when it goes that way.
 double toward(double v, bool up) { return up ? v : -v; }
@@ -308,7 +271,7 @@ struct Exposures {
 
 DeltaPath make_path(const Found& f, double gross, const std::vector<double>& a_runs,
                     const std::vector<double>& b_runs, const Exposures& e, const DiffConfig& cfg,
-                    const CrossFs& fs) {
+                    const DeltaTree& tree, const CrossFs& fs) {
   const Node& end = *f.chain.back();
   const bool up = f.up;
   DeltaPath p;
@@ -340,59 +303,37 @@ DeltaPath make_path(const Found& f, double gross, const std::vector<double>& a_r
       return p;
     }
   }
-  // Two filesystems share no code below the VFS: "new" there is the other
-  // side's, named above, or sampling's luck.
-  bool absent = !fs && std::all_of(a_runs.begin(), a_runs.end(), [](double v) { return v == 0; });
-  if (up && absent && f.chain.size() >= 2) {
-    // Would A have shown it? The new code hangs from the nearest caller A
-    // ran (rmapbt's xfs_btree_insert under xfs_rmap_map is as absent from A
-    // as the path's end): that caller's samples in A, at the share of it
-    // B spends on the end, must be enough to tell absent from unsampled.
-    std::size_t at = f.chain.size() - 2;
-    while (at > 0 && !(f.chain[at]->n->value > 0)) --at;
-    const Node& ran = *f.chain[at];
-    const double a_samples = ran.n->value * std::accumulate(e.a.begin(), e.a.end(), 0.0);
-    double ratio = ran.n->value_b > 0 ? end.n->value_b / ran.n->value_b : 0;
-    if (a_samples * ratio >= kMinExpectedSamples) {
-      p.kind = "new-code";
-      return p;
-    }
-  }
-  p.kind = up ? "more-work" : "less-work";
+  // New code by the tree's marks (delta_tree.h): the path ends in or below
+  // a frame the presence rule found new. Two filesystems share no code
+  // below the VFS, so there the tree marks none.
+  p.kind = up && tree.is_new(end) ? "new-code" : up ? "more-work" : "less-work";
   return p;
 }
 
-// One op's descent: the tree, what it found, and the figures to measure.
+// One op's descent: the tree, what it found, and the figures to measure:
+// its paths' frames, then the frames that may be new code (the tree's
+// absent_from_a, in its order).
 struct OpPaths {
-  // Held by pointer: Node points into the tree, Found's chains into whole.
-  std::unique_ptr<FlameNode> tree;
-  std::unique_ptr<Node> whole;
-  std::vector<Found> found;
+  DeltaTree tree;
+  std::vector<Found> found;     // chains point into tree
   double gross[2] = {0, 0};     // [up]
-  std::vector<Prefix> figures;  // per path: its frame
+  std::vector<Prefix> figures;
   std::vector<std::vector<std::size_t>> besides;
 };
 
 OpPaths descend_op(const OpDiff& op, const MeanStacks& sa, const MeanStacks& sb,
-                   const DiffConfig& cfg) {
+                   const DiffConfig& cfg, const CrossFs& fs) {
   OpPaths o;
-  o.tree = std::make_unique<FlameNode>(
-      flame_diff_tree(sa.get(View::OnCpu, op.op), sb.get(View::OnCpu, op.op)));
-  const FlameNode* root = nullptr;
-  for (const auto& c : o.tree->children)
-    if (c.name == op.op) root = &c;
-  if (!root) return o;
-  Stack scratch;
-  std::uint32_t nodes = 0;
-  o.whole = std::make_unique<Node>(annotate(*root, scratch, nodes));
-  link(*o.whole);
-  const double floor = cfg.path_share * std::fabs(o.whole->net);
+  o.tree = DeltaTree(flame_diff_tree(sa.get(View::OnCpu, op.op), sb.get(View::OnCpu, op.op)), op.op);
+  const Node* whole = o.tree.root();
+  if (!whole) return o;
+  const double floor = cfg.path_share * std::fabs(whole->net);
   double moved_dir[2] = {0, 0};  // [up]: what the paths found carry, each way
   for (bool up : {true, false}) {
     if (!(floor > 0)) break;
-    Descent descent(*o.whole, up, nodes);
+    Descent descent(*whole, up, o.tree.size());
     for (std::size_t i = 0; i < kMaxPaths; ++i) {
-      auto [chain, moved] = descent.next(*o.whole, cfg.descend_share, floor);
+      auto [chain, moved] = descent.next(*whole, cfg.descend_share, floor);
       if (chain.size() < 2 || moved < floor) break;
       o.found.push_back({std::move(chain), moved, up});
       moved_dir[up] += moved;
@@ -401,7 +342,7 @@ OpPaths descend_op(const OpDiff& op, const MeanStacks& sa, const MeanStacks& sb,
   // The gross delta each way: the net plus what the other way took back,
   // and at least what this way's paths carry.
   for (bool up : {false, true})
-    o.gross[up] = std::max(std::max(toward(o.whole->net, up), 0.0) + moved_dir[!up], moved_dir[up]);
+    o.gross[up] = std::max(std::max(toward(whole->net, up), 0.0) + moved_dir[!up], moved_dir[up]);
   // Each path's frame, less the earlier paths below it (a path ending
   // above one found before carries only what that one left).
   o.besides.assign(o.found.size(), {});
@@ -416,16 +357,36 @@ OpPaths descend_op(const OpDiff& op, const MeanStacks& sa, const MeanStacks& sb,
     }
     o.figures.push_back(std::move(f));
   }
+  if (!fs)
+    for (const Node* n : o.tree.absent_from_a()) {
+      Prefix f;
+      for (const Node* at = n; at; at = at->up) f.prefix.insert(f.prefix.begin(), at->n->name);
+      o.figures.push_back(std::move(f));
+    }
   return o;
+}
+
+// The presence rule (internal.h) on the frames that may be new: sampled in
+// every B run, in no A run, where A's runs at B's rate (the frame's mean
+// ns/op in B times A's exposure) would have had presence_floor samples,
+// Bonferroni over the op's candidates.
+void mark_new_code(DeltaTree& tree, std::span<const std::vector<double>> a_runs,
+                   std::span<const std::vector<double>> b_runs, const Exposures& e) {
+  const auto& absent = tree.absent_from_a();
+  const double floor = presence_floor(absent.size());
+  const double exposure_a = std::accumulate(e.a.begin(), e.a.end(), 0.0);
+  for (std::size_t i = 0; i < absent.size(); ++i)
+    if (present_only(b_runs[i], a_runs[i], absent[i]->n->value_b * exposure_a, floor))
+      tree.mark_new(*absent[i]);
 }
 
 }  // namespace
 
-std::vector<FlameNode> find_paths(Diff& d, const RunSet& a, const RunSet& b, const MeanStacks& sa,
+std::vector<DeltaTree> find_paths(Diff& d, const RunSet& a, const RunSet& b, const MeanStacks& sa,
                                   const MeanStacks& sb, const DiffConfig& cfg) {
-  std::vector<OpPaths> ops(d.ops.size());
-  parallel_for(d.ops.size(), [&](std::size_t i) { ops[i] = descend_op(d.ops[i], sa, sb, cfg); });
   const CrossFs fs = cross_fs(d);
+  std::vector<OpPaths> ops(d.ops.size());
+  parallel_for(d.ops.size(), [&](std::size_t i) { ops[i] = descend_op(d.ops[i], sa, sb, cfg, fs); });
   // The figures of every op measured in one pass over each run.
   std::vector<std::string> names;
   std::vector<std::vector<Prefix>> figures;
@@ -436,12 +397,14 @@ std::vector<FlameNode> find_paths(Diff& d, const RunSet& a, const RunSet& b, con
   auto va = side_figures(a, names, figures), vb = side_figures(b, names, figures);
   for (std::size_t k = 0; k < d.ops.size(); ++k) {
     OpPaths& o = ops[k];
-    if (o.found.empty()) continue;
+    if (o.figures.empty()) continue;
     const Exposures e{exposure(a, d.ops[k].op), exposure(b, d.ops[k].op)};
+    const std::size_t paths = o.found.size();
+    if (!fs) mark_new_code(o.tree, std::span(va[k]).subspan(paths), std::span(vb[k]).subspan(paths), e);
     const std::size_t base = d.ops[k].paths.size();
-    for (std::size_t i = 0; i < o.found.size(); ++i) {
+    for (std::size_t i = 0; i < paths; ++i) {
       d.ops[k].paths.push_back(
-          make_path(o.found[i], o.gross[o.found[i].up], va[k][i], vb[k][i], e, cfg, fs));
+          make_path(o.found[i], o.gross[o.found[i].up], va[k][i], vb[k][i], e, cfg, o.tree, fs));
       DeltaPath& path = d.ops[k].paths.back();
       for (std::size_t j : o.besides[i]) path.besides.push_back(base + j);
       // A path besides earlier ones splits into what they left: their
@@ -454,9 +417,9 @@ std::vector<FlameNode> find_paths(Diff& d, const RunSet& a, const RunSet& b, con
       });
     }
   }
-  std::vector<FlameNode> trees;
+  std::vector<DeltaTree> trees;
   trees.reserve(ops.size());
-  for (auto& o : ops) trees.push_back(std::move(*o.tree));  // Found and Node are done with it
+  for (auto& o : ops) trees.push_back(std::move(o.tree));  // the chains are done with it
   return trees;
 }
 

@@ -242,14 +242,17 @@ void Target::serve_control() {
     auto now = std::chrono::steady_clock::now();
     if (known && control_) control_(enable);
     if (known && !enable && !paused_since_) paused_since_ = now;
-    if (known && enable && paused_since_) {
-      paused_ns_ += static_cast<std::uint64_t>(
-          std::chrono::duration_cast<std::chrono::nanoseconds>(now - *paused_since_).count());
-      paused_since_.reset();
-    }
+    if (known && enable) end_pause(now);
     std::string_view reply = known ? "ack\n" : "error\n";
     (void)!send(ctl_fd_, reply.data(), reply.size(), MSG_NOSIGNAL);
   }
+}
+
+void Target::end_pause(std::chrono::steady_clock::time_point now) {
+  if (!paused_since_) return;
+  paused_ns_ += static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(now - *paused_since_).count());
+  paused_since_.reset();
 }
 
 Result<std::monostate> Target::start() {
@@ -293,11 +296,7 @@ Rusage Target::wait(std::optional<std::chrono::milliseconds> duration,
         if (poll(p, 2, tick ? 100 : -1) > 0 && p[1].revents) serve_control();
       }
     }
-    if (paused_since_) {  // paused to the end
-      paused_ns_ += static_cast<std::uint64_t>(
-          duration_cast<nanoseconds>(steady_clock::now() - *paused_since_).count());
-      paused_since_.reset();
-    }
+    end_pause(steady_clock::now());  // if paused to the end
     g_child.store(0);
     exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     r = Rusage{true, timeval_ns(ru.ru_utime), timeval_ns(ru.ru_stime), 0};

@@ -67,6 +67,8 @@ class Target {
  private:
   Target() = default;
   void serve_control();  // one read of ctl_fd_: requests answered, EOF closes it
+  // A pause, if one is running, ends at `now` and adds to paused_ns_.
+  void end_pause(std::chrono::steady_clock::time_point now);
 
   std::string kind_;
   std::string description_;

@@ -66,13 +66,18 @@ bool any_told(const OpDiff& op) {
                      [&](const ShareChange& s) { return told(s, op); });
 }
 
+// What B does differently, told whatever the op's time did: exact counts,
+// new code, shares and work that moved. `locks`: a lock's contention
+// counts too (not where the off-CPU sentence tells that lock already).
+bool has_facts(const OpDiff& op, bool locks = true) {
+  return std::any_of(op.exact.begin(), op.exact.end(),
+                     [&](const ExactChange& e) { return held(e) && (locks || !e.lock); }) ||
+         any_held(op.new_code) || any_told(op) || any_held(op.moved);
+}
+
 // An op whose time is not resolved but whose exact counts or code changed:
 // what B does differently has an answer, what it costs does not yet.
-bool exactly_changed(const OpDiff& op) {
-  return op.tested && !changed(op) &&
-         (any_held(op.exact) || any_held(op.new_code) || any_told(op) ||
-          any_held(op.moved));
-}
+bool exactly_changed(const OpDiff& op) { return op.tested && !changed(op) && has_facts(op); }
 
 // "+0.40 µs/op (CI -0.20..+1.00)", one scale for the three; with `times`
 // "+50.0 ms (6.0× A, CI +40.1..+59.9)".
@@ -178,12 +183,12 @@ void shares_line(Page& page, const OpDiff& op) {
 }
 
 // Time not resolved, facts exact: the op's block.
-void unresolved_block(Page& page, const Diff& d, const OpDiff& op) {
+void unresolved_block(Page& page, const Diff& d, const OpDiff& op, bool counts = true) {
   const Comparison& c = op.oncpu;
   std::string need = runs_needed(d, c);
   page.para(fmt::format("{}: on-CPU not resolved at {}+{} runs (q {}), {}{}.", op.op, c.sa.n,
                         c.sb.n, diff_fmt::q_text(c.q), delta_ci(c), need.empty() ? "" : "; " + need));
-  exact_lines(page, op);
+  exact_lines(page, op, counts);
   shares_line(page, op);
 }
 
@@ -325,13 +330,18 @@ void op_block(Page& page, const Diff& d, const OpDiff& op) {
     if (!events.empty()) page.para("filesystem events per op: " + events + ".", "  - ", "    ");
     exact_lines(page, op, false);
     shares_line(page, op);
+  } else if (!op.offcpu.significant() || has_facts(op, false)) {
+    // On-CPU not resolved: what its time did and what B does differently
+    // (exact counts, new code, moved work), whatever its off-CPU time did;
+    // never a bare "no change" (the interval may hold the effect). A
+    // significant off-CPU change once dropped these lines: the seed's
+    // create lost its roll and new code on two compares of three
+    // (2026-12-06). Counts go on the events line when there is one.
+    unresolved_block(page, d, op, !op.offcpu.significant() || events.empty());
   }
   if (op.offcpu.significant()) page.para(sentence(d, op, false, true));
-  // Only its locks changed: what its time did, and what it does
-  // differently, never a bare "no change" (the interval may hold the effect).
-  if (!op.oncpu.significant() && !op.offcpu.significant()) unresolved_block(page, d, op);
-  // under the op's first sentence, whichever it is; across filesystems
-  // (each side's own events, no change) only for an op that changed
+  // under the op's off-CPU sentence; across filesystems (each side's own
+  // events, no change) only for an op that changed
   if (!op.oncpu.significant() && op.offcpu.significant() && !events.empty())
     page.para("filesystem events per op: " + events + ".", "  - ", "    ");
   page.para(verdict(op), "  ", "    ");

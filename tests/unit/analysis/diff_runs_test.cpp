@@ -149,6 +149,35 @@ TEST(DiffRuns, CreateFunctionsNewInB) {
   EXPECT_FALSE(dir->new_in_b);
 }
 
+// One presence rule (internal.h present_only) for the op's new code, its
+// call paths and the parts of its delta: code one B run lacks is not new
+// in B, though A never sampled it; all three then call it the same path
+// doing more, where the mean-is-zero rule the parts used to have called
+// it new code while the op's new code did not.
+TEST(DiffRuns, CodeOneBRunLacksIsNewCodeNowhere) {
+  ConfigSpec b = base_spec();
+  inject_new_code(b);
+  RunSet rb = make_runs(b, 5, 200, "B");
+  rb.runs[2] = make_run(base_spec(), 2, 202);
+  const Diff d = diff_runs(make_runs(base_spec(), 5, 100, "A"), rb);
+  const OpDiff& create = op_of(d, "create");
+  EXPECT_FALSE(part(create.oncpu_parts, "new-code"));
+  const DeltaPart* more = part(create.oncpu_parts, "more-work");
+  ASSERT_TRUE(more);
+  EXPECT_EQ(more->where, "xfs_parent_addname");
+  ASSERT_FALSE(create.paths.empty());
+  for (const auto& p : create.paths) EXPECT_NE(p.kind, "new-code");
+  EXPECT_EQ(create.paths.front().kind, "more-work");
+  EXPECT_EQ(create.paths.front().frames.back(), "xfs_parent_addname");
+  for (const auto& n : create.new_code) EXPECT_TRUE(n.gone) << n.name;
+  // With every B run carrying it, all three say new code.
+  const OpDiff& all = op_of(injected(), "create");
+  EXPECT_TRUE(part(all.oncpu_parts, "new-code"));
+  ASSERT_FALSE(all.paths.empty());
+  EXPECT_EQ(all.paths.front().kind, "new-code");
+  EXPECT_FALSE(all.new_code.empty());
+}
+
 TEST(DiffRuns, UnlinkSleepsOnANewLockY) {
   const OpDiff& unlink = op_of(injected(), "unlink");
   print_parts(unlink);
@@ -328,10 +357,14 @@ TEST(DiffRuns, OneRunEachIsTooFewRuns) {
       EXPECT_EQ(c->verdict, Verdict::TooFewRuns) << op.op << " " << what;
     for (const auto& p : op.oncpu_parts) EXPECT_FALSE(p.significant);
   }
-  // The explanation still says where the (untested) delta is.
-  const DeltaPart* fresh = part(op_of(d, "create").oncpu_parts, "new-code");
-  ASSERT_TRUE(fresh);
-  EXPECT_EQ(fresh->where, "xfs_parent_addname");
+  // The explanation still says where the (untested) delta is, but not that
+  // it is new code: presence needs two runs a side (internal.h
+  // present_only), for a path or a part as for an op's functions.
+  EXPECT_FALSE(part(op_of(d, "create").oncpu_parts, "new-code"));
+  const DeltaPart* more = part(op_of(d, "create").oncpu_parts, "more-work");
+  ASSERT_TRUE(more);
+  EXPECT_EQ(more->where, "xfs_parent_addname");
+  for (const auto& p : op_of(d, "create").paths) EXPECT_NE(p.kind, "new-code");
   bool warned = false;
   for (const auto& w : d.warnings)
     warned |= w.kind == WarningKind::FewRuns && w.message.find("no statistics possible") != std::string::npos;

@@ -99,12 +99,6 @@ std::set<Key> keys_of(const Sides& s, const std::string& op, Pick pick) {
   return keys;
 }
 
-bool all_zero(const std::vector<double>& v) {
-  for (double x : v)
-    if (x != 0) return false;
-  return true;
-}
-
 // Every function some run of either side has under `op`, in name order.
 std::vector<Frame> function_names(const Sides& s, const std::string& op) {
   std::vector<std::uint8_t> seen(Frame::pool_size(), 0);
@@ -154,8 +148,6 @@ std::vector<FunctionDiff> compare_functions(const Sides& s, const std::string& o
                                   s.cfg.level, s.cfg.alpha);
     d.self = compare_samples(std::move(self_a[i]), ea, std::move(self_b[i]), eb, s.cfg.level,
                              s.cfg.alpha);
-    d.new_in_b = all_zero(d.inclusive.a);
-    d.gone_in_b = all_zero(d.inclusive.b);
   }
   std::stable_sort(out.begin(), out.end(), [](const auto& x, const auto& y) {
     return std::fabs(x.inclusive.delta()) > std::fabs(y.inclusive.delta());
@@ -183,7 +175,6 @@ std::vector<FamilyDiff> compare_families(const Sides& s, const std::string& op,
     d.name = fam + "_*";
     d.functions = n;
     d.inclusive = s.sampled(op, value);
-    d.new_in_b = all_zero(d.inclusive.a);
     out.push_back(std::move(d));
   }
   std::stable_sort(out.begin(), out.end(), [](const auto& x, const auto& y) {

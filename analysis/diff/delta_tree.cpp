@@ -1,0 +1,67 @@
+#include "diff/delta_tree.h"
+
+#include "views/spin_check.h"  // is_spin_stack
+
+namespace fscost {
+
+namespace {
+
+struct Annotate {
+  Stack path;
+  std::uint32_t next = 0;  // pre-order numbers
+  std::vector<const FlameNode*> absent;  // by the same numbers, or null
+
+  DeltaNode node(const FlameNode& n, bool caller_in_a) {
+    DeltaNode out{&n, n.value_b - n.value};
+    out.id = next++;
+    absent.push_back(n.value == 0 && n.value_b > 0 && caller_in_a ? &n : nullptr);
+    path.push_back(n.name);
+    double self = out.net;
+    out.kids.reserve(n.children.size());
+    for (const auto& c : n.children) {
+      self -= c.value_b - c.value;
+      out.kids.push_back(node(c, n.value > 0 || path.size() == 1));
+      out.spin += out.kids.back().spin;
+    }
+    out.spins = is_spin_stack(path);
+    if (out.spins) out.spin += self;
+    path.pop_back();
+    return out;
+  }
+};
+
+// Kids get their caller once they sit in place.
+void link(DeltaNode& n, std::vector<const DeltaNode*>& by_id) {
+  by_id[n.id] = &n;
+  for (auto& k : n.kids) {
+    k.up = &n;
+    link(k, by_id);
+  }
+}
+
+void mark(const DeltaNode& n, std::vector<char>& is_new) {
+  is_new[n.id] = 1;
+  for (const auto& k : n.kids) mark(k, is_new);
+}
+
+}  // namespace
+
+DeltaTree::DeltaTree(FlameNode diff, const std::string& op)
+    : flame_(std::make_unique<FlameNode>(std::move(diff))) {
+  const FlameNode* at = nullptr;
+  for (const auto& c : flame_->children)
+    if (c.name == op) at = &c;
+  if (!at) return;
+  // The op itself is never new: its own comparison says what it costs.
+  Annotate a;
+  root_ = std::make_unique<DeltaNode>(a.node(*at, false));
+  std::vector<const DeltaNode*> by_id(a.next, nullptr);
+  link(*root_, by_id);
+  is_new_.assign(a.next, 0);
+  for (std::uint32_t i = 0; i < a.next; ++i)
+    if (a.absent[i]) absent_.push_back(by_id[i]);
+}
+
+void DeltaTree::mark_new(const DeltaNode& n) { mark(n, is_new_); }
+
+}  // namespace fscost
