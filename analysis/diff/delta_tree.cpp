@@ -8,13 +8,13 @@ namespace {
 
 struct Annotate {
   Stack path;
-  std::uint32_t next = 0;  // pre-order numbers
-  std::vector<const FlameNode*> absent;  // by the same numbers, or null
+  std::uint32_t next = 0;   // pre-order numbers
+  std::vector<char> absent;  // by the same numbers: absent from A
 
   DeltaNode node(const FlameNode& n, bool caller_in_a) {
     DeltaNode out{&n, n.value_b - n.value};
     out.id = next++;
-    absent.push_back(n.value == 0 && n.value_b > 0 && caller_in_a ? &n : nullptr);
+    absent.push_back(n.value == 0 && n.value_b > 0 && caller_in_a);
     path.push_back(n.name);
     double self = out.net;
     out.kids.reserve(n.children.size());
@@ -30,12 +30,13 @@ struct Annotate {
   }
 };
 
-// Kids get their caller once they sit in place.
-void link(DeltaNode& n, std::vector<const DeltaNode*>& by_id) {
-  by_id[n.id] = &n;
+// Kids get their caller once they sit in place; the candidates are listed
+// in pre-order, as they were numbered.
+void link(DeltaNode& n, const std::vector<char>& absent, std::vector<const DeltaNode*>& out) {
+  if (absent[n.id]) out.push_back(&n);
   for (auto& k : n.kids) {
     k.up = &n;
-    link(k, by_id);
+    link(k, absent, out);
   }
 }
 
@@ -55,11 +56,8 @@ DeltaTree::DeltaTree(FlameNode diff, const std::string& op)
   // The op itself is never new: its own comparison says what it costs.
   Annotate a;
   root_ = std::make_unique<DeltaNode>(a.node(*at, false));
-  std::vector<const DeltaNode*> by_id(a.next, nullptr);
-  link(*root_, by_id);
+  link(*root_, a.absent, absent_);
   is_new_.assign(a.next, 0);
-  for (std::uint32_t i = 0; i < a.next; ++i)
-    if (a.absent[i]) absent_.push_back(by_id[i]);
 }
 
 void DeltaTree::mark_new(const DeltaNode& n) { mark(n, is_new_); }

@@ -51,14 +51,12 @@ bool present_by_counts(const Comparison& c, bool in_b, double floor) {
 // Bonferroni over the op's functions and families.
 void mark_presence(OpDiff& op) {
   const double floor = presence_floor(op.functions.size() + op.families.size());
-  for (auto& f : op.functions) {
+  auto mark = [floor](auto& f) {
     f.new_in_b = present_by_counts(f.inclusive, true, floor);
     f.gone_in_b = present_by_counts(f.inclusive, false, floor);
-  }
-  for (auto& f : op.families) {
-    f.new_in_b = present_by_counts(f.inclusive, true, floor);
-    f.gone_in_b = present_by_counts(f.inclusive, false, floor);
-  }
+  };
+  std::ranges::for_each(op.functions, mark);
+  std::ranges::for_each(op.families, mark);
 }
 
 // The families present on one side only, then the functions outside them.
