@@ -213,9 +213,8 @@ struct LockDiff {
   Comparison optimistic_spin;
   Comparison per_contention;    // ns per contention (runs with contentions only)
   LockChange change = LockChange::NoChange;
-  // Significant, but within the noise of the op's latency
-  // (latency_noise) and under kLockShare of its change: no change in the op's contention (the verdict says
-  // so, with its size).
+  // Significant, but it does not weigh on the op (weighs_on): no change
+  // in the op's contention (the verdict says so, with its size).
   bool slight = false;
   std::string detail;           // "2.1× contentions/op", "1.4× wait per contention", ...
 };
@@ -541,22 +540,21 @@ struct Diff {
   std::shared_ptr<const MeanStacks> stacks_a, stacks_b;
 };
 
-// A lock's change within latency_noise still weighs when it is this share
-// of the op's resolved latency change (diff/locks.cpp). (At a twentieth
-// the seed's rm -rf still flipped in one of three live compares: the
-// create's CIL context lock, +344 ns/op, where its latency resolved.)
+// A lock's change weighs on its op when what the wait surely moved is at
+// least this share of the largest latency change the op's interval
+// admits (diff/locks.cpp weighs_on).
 inline constexpr double kLockShare = 0.05;
 
-// Half the width of the op's latency interval: a lock's change smaller
-// than this is no change in the op's contention (diff/locks.cpp); NaN
-// where the latency has no interval.
-double latency_noise(const OpDiff& op);
+// The largest latency change the op's interval admits, |CI| at its far
+// end; NaN where the latency has no interval.
+double latency_reach(const OpDiff& op);
 
-// Whether a wait's change weighs on the op: beyond latency_noise, or
-// kLockShare of a latency change the op's own test resolved. A few hundred
-// ns the op's time can neither resolve nor account for is no answer to "is
-// it the contention?", however sure the wait's own test: the seed's CIL
-// context lock flipped between compares on such a change (issue 42).
+// Whether a wait's change weighs on the op (kLockShare). A few hundred ns
+// at q ≈ 0.05 is no answer to "is it the contention?": its interval
+// reaches zero. It was "beyond half the latency interval's width, or a twentieth of a latency
+// change the op's own test resolved", and the seed's CIL context lock
+// (+250..350 ns/op of sleep beside create's +2..4 µs) was "same lock,
+// worse" in one live compare of three and not in the others (issue 42).
 bool weighs_on(const Comparison& wait, const OpDiff& op);
 
 // The wait on the first holder of the op's chain (hop_waits' first)

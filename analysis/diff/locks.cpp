@@ -146,9 +146,19 @@ std::string narrowest_wait(const FlameInput& a, const FlameInput& b, const std::
 }  // namespace
 
 bool weighs_on(const Comparison& wait, const OpDiff& op) {
-  double noise = latency_noise(op), moved = std::fabs(wait.delta());
-  if (!std::isfinite(noise) || moved > noise) return true;
-  return op.latency.significant() && moved >= kLockShare * std::fabs(op.latency.delta());
+  const Comparison& lat = op.latency;
+  if (!lat.tested()) return true;
+  // Both figures at their least favourable end: what the wait surely moved
+  // (its interval's end nearest zero; nothing when the interval holds
+  // zero), against the largest latency change the op's interval admits.
+  // Neither test's pass enters: that is what flips between two compares
+  // of the same case.
+  double sure = std::fabs(wait.delta());
+  if (wait.tested())
+    sure = wait.ci_lo() > 0 || wait.ci_hi() < 0
+               ? std::min(std::fabs(wait.ci_lo()), std::fabs(wait.ci_hi()))
+               : 0;
+  return sure > 0 && sure >= kLockShare * latency_reach(op);
 }
 
 bool holder_wait_changed(const OpDiff& op) {
@@ -156,10 +166,10 @@ bool holder_wait_changed(const OpDiff& op) {
          weighs_on(op.hop_waits.front(), op);
 }
 
-double latency_noise(const OpDiff& op) {
+double latency_reach(const OpDiff& op) {
   const Comparison& c = op.latency;
   if (!c.tested()) return std::numeric_limits<double>::quiet_NaN();
-  return (c.ci_hi() - c.ci_lo()) / 2;
+  return std::max(std::fabs(c.ci_lo()), std::fabs(c.ci_hi()));
 }
 
 std::string lock_phrase(const LockDiff& l) {
@@ -171,7 +181,7 @@ std::string lock_phrase(const LockDiff& l) {
     case LockChange::Better: return "same lock, better" + (r.empty() ? "" : ": " + r);
     case LockChange::NoChange: break;
   }
-  if (l.slight) return "same lock, a change within the op's latency noise" + (r.empty() ? "" : ": " + r);
+  if (l.slight) return "same lock, a change too small to weigh on the op" + (r.empty() ? "" : ": " + r);
   return "same lock, no significant change" + (r.empty() ? "" : ": " + r);
 }
 

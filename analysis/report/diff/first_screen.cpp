@@ -270,10 +270,11 @@ std::string verdict(const OpDiff& op) {
         slight = &l;
     if (slight)
       return fmt::format("contention: no change that weighs on the op; the largest, {} [{}], "
-                         "{} {}/op, is within the noise of its latency (±{}/op).",
+                         "{} {}/op, is under {:.0f}% of the most its latency may have moved "
+                         "({}/op).",
                          slight->name, slight->type, how(*slight),
-                         diff_fmt::value(slight->wait.delta(), "ns", true),
-                         diff_fmt::value(latency_noise(op), "ns"));
+                         diff_fmt::value(slight->wait.delta(), "ns", true), 100 * kLockShare,
+                         diff_fmt::value(latency_reach(op), "ns"));
     return "contention: no change that weighs on the op; no lock's spin or sleep changed "
            "significantly.";
   }

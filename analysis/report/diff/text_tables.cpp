@@ -145,7 +145,7 @@ std::string change_text(const LockDiff& l) {
       what = "same lock, better";
       break;
     case LockChange::NoChange:
-      what = l.slight ? "within the op's latency noise" : "no significant change";
+      what = l.slight ? "too small to weigh on the op" : "no significant change";
       break;
   }
   return l.detail.empty() ? what : what + ": " + l.detail;
