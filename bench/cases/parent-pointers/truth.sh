@@ -8,6 +8,9 @@
 #   bpf   bpftrace: XFS transaction, defer and xattr events per create
 #   perf  perf record -a -g, stackcollapse-perf.pl, then the A/B arithmetic
 #         (analyze.py, children.py, buckets.py; reports in the evidence)
+#   locks bpftrace on lock:contention_begin/end and sched_switch of the
+#         workload's threads: lock waits per create by lock and flags
+#         (agcount/analyze.py's locks.txt; the contention verdict's truth)
 # and prints the per-create table CASES.md quotes.
 #   WL (fsstress), N (50000 per process; fs_mark: 20000 per thread),
 #   PHASES ("time bpf perf"), REPS_TIME (5), REPS_BPF (2), REPS_PERF (3),
@@ -37,7 +40,7 @@ truth_init
 need_xfsprogs_612
 need /usr/bin/time "apt-get install time"
 if [ "$WL" = fsstress ]; then need "$FSSTRESS" "build xfstests; set FSSTRESS"; else need fs_mark "apt-get install fsmark"; fi
-if phase bpf; then need bpftrace "apt-get install bpftrace"; fi
+if phase bpf || phase locks; then need bpftrace "apt-get install bpftrace"; fi
 if phase perf; then need perf "apt-get install linux-perf"; need_flamegraph; fi
 mkdir -p "$OUT"
 
@@ -99,6 +102,33 @@ if phase bpf; then
     done
   done
   python3 "$CASE_DIR/bpfsum.py" "$OUT/bpf" "$comm" >"$OUT/bpf/bpfsum.txt"
+fi
+
+if phase locks; then
+  mkdir -p "$OUT/locks"
+  rm -f -- "$OUT"/locks/[AB][0-9]*.bt.json*
+  # agcount/locks.bt's maps, by the workload's name: fsstress forks its
+  # processes, so -c's pid is not theirs.
+  comm=$WL
+  for rep in $(seq 1 "$REPS_BPF"); do
+    for cfg in A B; do
+      fresh $cfg "$rep"
+      bt "$OUT/locks/$cfg$rep.bt.json" -q -f json -c "/bin/sh $TMP/wl.sh" -e "
+        tracepoint:lock:contention_begin /comm == \"$comm\"/ {
+          if (@lts[tid] == 0) { @lts[tid] = nsecs; @lst[tid] = kstack(perf, 30); }
+          @lfl[tid] = args->flags; }
+        tracepoint:lock:contention_end /@lts[tid]/ {
+          \$d = nsecs - @lts[tid];
+          @wait_ns[@lst[tid], @lfl[tid]] = sum(\$d); @wait_n[@lst[tid], @lfl[tid]] = count();
+          @tot_wait_ns = sum(\$d); @tot_n = count();
+          delete(@lts[tid]); delete(@lst[tid]); delete(@lfl[tid]); }
+        END { clear(@lts); clear(@lst); clear(@lfl); }"
+      say "locks $cfg$rep: $(files_in "$EV_MNT/d") creates"
+    done
+  done
+  # Every run creates its N files a process (checked in the lines above).
+  python3 "$CASES_DIR/agcount/analyze.py" "$OUT/locks" $((2 * N)) >/dev/null
+  say "lock waits per create: $OUT/locks/locks.txt"
 fi
 
 if phase perf; then
