@@ -25,6 +25,9 @@ std::string render_diff_text(const Diff& d, std::size_t width = 72);
 std::string render_diff_summary(const Diff& d, std::size_t width = 72,
                                 std::string_view details = {},
                                 std::string_view everything = "tables.txt");
+// summary.txt above its rule: the first screen alone, what a compare matrix
+// quotes per pair.
+std::string render_diff_first_screen(const Diff& d, std::size_t width = 72);
 
 class JsonWriter;  // model/json_writer.h
 

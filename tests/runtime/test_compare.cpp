@@ -396,6 +396,13 @@ TEST_F(CompareTest, ThreeFilesystemsMakeAMatrixWithADiffEach) {
     EXPECT_EQ(pair["a"]["fs"], "xfs") << name;
     EXPECT_EQ(pair["b"]["fs"], fs_name) << name;
     EXPECT_EQ(pair["compare"]["runs"].size(), 8u) << name;
+    // The matrix quotes the pair's summary.txt above its rule word for
+    // word; it renders it from the pair's diff, not by cutting the file.
+    std::string pair_text = slurp(out_ + "/vs-" + name + "/summary.txt");
+    std::size_t rule = pair_text.find("\n" + std::string(72, '-'));
+    ASSERT_NE(rule, std::string::npos) << pair_text;
+    EXPECT_NE(text.find("summary.txt):\n" + pair_text.substr(0, rule + 1)), std::string::npos)
+        << name << "\n" << text;
   }
   // btrfs counts its own events on its superblock, whose dev_t is the
   // mount's, not the subvolume's that stat() gives.

@@ -55,13 +55,6 @@ std::string threads_head(int t) {
   return t == 1 ? "1 thread" : fmt::format("{} threads", t);
 }
 
-// The part of a pair's summary.txt a reader needs here: its first screen
-// (up to the separator).
-std::string first_screen(const std::string& pair_text) {
-  auto to = pair_text.find("\n" + std::string(72, '-'));
-  return pair_text.substr(0, to == std::string::npos ? std::string::npos : to + 1);
-}
-
 }  // namespace
 
 std::string pair_dir(const ConfigSpec& c) { return "vs-" + c.label; }
@@ -328,7 +321,7 @@ Result<CompareOutputs> write_matrix_outputs(const CompareOptions& o, const Compa
     if (auto dir = claim_output_dir(po.output); !dir) return dir.error();
     auto w = write_compare_outputs(po, pair_outcome(o, out, c));
     if (!w) return w.error();
-    firsts[c] = w.value().has_diff ? first_screen(w.value().text) : "  no complete pair.\n";
+    firsts[c] = w.value().has_diff ? w.value().first_screen : "  no complete pair.\n";
   }
   unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
   auto m = compute_matrix(o, out, cpus);

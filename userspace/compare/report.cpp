@@ -335,6 +335,8 @@ Result<CompareOutputs> write_compare_outputs(const CompareOptions& o, const Comp
                    {},
                    headline.has_value()};
   w.text = render_compare_summary(o, out, points, headline, scaling);
+  if (headline)
+    w.first_screen = compare_confounds(o, out, 72) + render_diff_first_screen(*points[*headline].diff, 72);
   std::string tables = render_compare_text(o, out, points, headline, scaling);
   // The headline's diff streamed, then the compare's own (small) DOM.
   std::string json;

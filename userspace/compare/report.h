@@ -46,6 +46,9 @@ struct CompareOutputs {
   std::string summary_txt, summary_json, report_html, tables_txt;  // paths
   std::string text;                                    // summary.txt's contents
   bool has_diff = false;
+  // summary.txt above its rule (the confounds and the diff's first screen),
+  // from the diff itself: what the matrix quotes per pair.
+  std::string first_screen;
 };
 
 // One thread count's successful runs, loaded in run order: A's, B's.

@@ -20,6 +20,10 @@ std::size_t lines(const std::string& s) { return std::count(s.begin(), s.end(), 
 
 }  // namespace
 
+std::string render_diff_first_screen(const Diff& d, std::size_t width) {
+  return diff_text::first_screen(d, width);
+}
+
 std::string render_diff_summary(const Diff& d, std::size_t width, std::string_view details,
                                 std::string_view everything) {
   using diff_text::Page;
