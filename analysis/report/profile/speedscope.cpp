@@ -1,18 +1,19 @@
 // speedscope output (report/speedscope.h, docs/FORMATS.md). Built from
-// render_folded's lines so speedscope shows exactly the stacks, roots and
-// values of the folded output and of the flame graphs made from it.
+// profile_stacks, what render_folded prints, so speedscope shows exactly
+// the stacks, roots and values of the folded output and of the flame
+// graphs made from it.
 #include "report/speedscope.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "io/folded.h"
+#include "views/stacks.h"
 #include "views/report_view.h"
 
 namespace fscost {
@@ -25,30 +26,19 @@ struct Group {
   std::uint64_t total = 0;
 };
 
-// render_folded writes "root;f1;...;fn VALUE" with an unsigned VALUE and no
-// ';' or '\n' inside a frame, so the last space splits every line.
-std::vector<Group> group_by_root(const std::string& folded) {
+// The view's stacks by root (operation or background owner), each stack
+// root first.
+std::vector<Group> group_by_root(const std::vector<ProfileStack>& stacks) {
   std::map<std::string, Group> groups;
-  std::string_view text = folded;
-  while (!text.empty()) {
-    auto nl = text.find('\n');
-    std::string_view line = text.substr(0, nl);
-    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
-    auto space = line.rfind(' ');
-    if (space == std::string_view::npos) continue;
-    std::uint64_t value = 0;
-    std::from_chars(line.data() + space + 1, line.data() + line.size(), value);
+  for (const auto& st : stacks) {
+    if (st.frames.empty()) continue;
     std::vector<std::string> frames;
-    std::string_view stack = line.substr(0, space);
-    for (auto semi = stack.find(';');; semi = stack.find(';')) {
-      frames.emplace_back(stack.substr(0, semi));
-      if (semi == std::string_view::npos) break;
-      stack.remove_prefix(semi + 1);
-    }
+    frames.reserve(st.frames.size());
+    for (const auto& f : st.frames) frames.emplace_back(f.str());
     Group& g = groups[frames.front()];
     g.root = frames.front();
-    g.total += value;
-    g.stacks.emplace_back(std::move(frames), value);
+    g.total += st.value;
+    g.stacks.emplace_back(std::move(frames), st.value);
   }
   std::vector<Group> out;
   for (auto& [root, g] : groups) out.push_back(std::move(g));
@@ -96,7 +86,7 @@ std::string file_name(const Profile& p, const ReportOptions& opt) {
 }  // namespace
 
 nlohmann::json to_speedscope(const Profile& p, const ReportOptions& opt) {
-  std::vector<Group> groups = group_by_root(render_folded(p, opt));
+  std::vector<Group> groups = group_by_root(profile_stacks(p, opt.view, opt.op));
   order(groups);
   const char* unit = opt.view == View::OnCpu ? "none" : "nanoseconds";
   FrameTable frames;
