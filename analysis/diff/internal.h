@@ -16,6 +16,7 @@
 #include "diff/mean_stacks.h"
 #include "diff/metrics.h"
 #include "model/fs_code.h"
+#include "model/units.h"  // ns_text
 
 namespace fscost {
 
@@ -157,19 +158,6 @@ inline void shares_of_gross(std::vector<DeltaPart>& parts) {
     double gross = p.delta_ns >= 0 ? up : down;
     p.share = gross != 0 ? p.delta_ns / std::fabs(gross) : 0;
   }
-}
-
-// "850 ns", "1.9 µs", "3.40 ms", "1.20 s"; signed with `sign`.
-inline std::string ns_text(double ns, bool sign = false) {
-  double a = std::fabs(ns);
-  std::string s = !std::isfinite(ns) ? "-"
-                  : a < 1e3          ? fmt::format("{:.0f} ns", a)
-                  : a < 1e6          ? fmt::format("{:.1f} µs", a / 1e3)
-                  : a < 1e9          ? fmt::format("{:.2f} ms", a / 1e6)
-                                     : fmt::format("{:.2f} s", a / 1e9);
-  if (!std::isfinite(ns)) return s;
-  if (ns < 0) return "-" + s;
-  return sign ? "+" + s : s;
 }
 
 // "2.1×", or "" if the ratio is undefined (a mean of 0 or NaN).

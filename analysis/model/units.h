@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -25,6 +26,23 @@ inline std::string millis(std::uint64_t ns) { return fmt::format("{:.3f} ms", ns
 // "1 lock", "2 locks".
 inline std::string plural(std::uint64_t n, std::string_view noun) {
   return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
+}
+
+// A duration in ns as "850 ns", "1.9 µs", "3.40 ms", "236.0 ms", "1.20 s"; signed
+// with `sign`; "-" when not finite. Every duration the reports print in
+// words goes through here (the tables' aligned columns have their own,
+// report/diff/format.h).
+inline std::string ns_text(double ns, bool sign = false) {
+  double a = std::fabs(ns);
+  std::string s = !std::isfinite(ns) ? "-"
+                  : a < 1e3          ? fmt::format("{:.0f} ns", a)
+                  : a < 1e6          ? fmt::format("{:.1f} µs", a / 1e3)
+                  : a < 1e7          ? fmt::format("{:.2f} ms", a / 1e6)
+                  : a < 1e9          ? fmt::format("{:.1f} ms", a / 1e6)
+                                     : fmt::format("{:.2f} s", a / 1e9);
+  if (!std::isfinite(ns)) return s;
+  if (ns < 0) return "-" + s;
+  return sign ? "+" + s : s;
 }
 
 inline std::string percent(double ratio) { return fmt::format("{:.1f}%", ratio * 100); }

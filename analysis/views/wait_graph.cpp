@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "model/frame_match.h"
+#include "model/units.h"
 #include "views/lock_names.h"
 
 namespace fscost {
@@ -213,13 +214,6 @@ bool holds(const std::set<EdgeKey>& run, const WaitChain& c) {
   return true;
 }
 
-std::string time_text(double ns) {
-  double a = std::fabs(ns);
-  return a < 1e3 ? fmt::format("{:.0f} ns", ns)
-         : a < 1e6 ? fmt::format("{:.1f} µs", ns / 1e3)
-         : a < 1e9 ? fmt::format("{:.1f} ms", ns / 1e6)
-                   : fmt::format("{:.2f} s", ns / 1e9);
-}
 
 }  // namespace
 
@@ -297,14 +291,14 @@ std::string chain_text(const WaitChain& c, double ops) {
   if (c.hops.empty()) return c.op + ": no recorded lock holder";
   const WaitHop& first = c.hops[0];
   std::string s = fmt::format("{} waited {} on {}: held by {}", c.op,
-                              ops > 0 ? time_text(first.ns / ops) + "/op" : time_text(first.ns),
+                              ops > 0 ? ns_text(first.ns / ops) + "/op" : ns_text(first.ns),
                               first.what, first.context);
   for (std::size_t i = 1; i < c.hops.size(); ++i) {
     const WaitHop& h = c.hops[i];
     if (h.kind == WaitHop::Wake)
-      s += fmt::format("; it slept there {} a run, woken by {}", time_text(h.ns), h.context);
+      s += fmt::format("; it slept there {} a run, woken by {}", ns_text(h.ns), h.context);
     else
-      s += fmt::format("; it waited {} a run on {}, held by {}", time_text(h.ns), h.what, h.context);
+      s += fmt::format("; it waited {} a run on {}, held by {}", ns_text(h.ns), h.what, h.context);
   }
   if (c.cycle) s += " — a cycle: that context is already on this chain";
   return s;
@@ -327,7 +321,7 @@ std::string chain_choice_text(const WaitChain& c, double ops, std::size_t max_ot
   for (std::size_t i = 0; i < c.others.size() && i < max_others; ++i) {
     const WaitChain& o = c.others[i];
     const WaitHop& h = o.hops[0];
-    std::string figures = ops > 0 ? time_text(h.ns / ops) + "/op" : time_text(h.ns);
+    std::string figures = ops > 0 ? ns_text(h.ns / ops) + "/op" : ns_text(h.ns);
     if (std::string in = held_text(o); !in.empty()) figures += ", " + in;
     // the lock only when it is not the chosen chain's
     also.push_back(fmt::format("{}{} ({})", h.context,
