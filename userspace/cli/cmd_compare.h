@@ -6,7 +6,7 @@
 #include <functional>
 #include <string>
 
-#include "compare/options.h"
+#include "compare/session.h"  // run_compare_with, for calibrate
 
 namespace CLI {
 class App;
@@ -16,19 +16,5 @@ namespace fscost {
 
 // `fscost compare --a SPEC --b SPEC (--workload W | --workload-cmd CMD) -o DIR …`
 void add_compare(CLI::App& app, std::function<int()>& run);
-
-struct CompareOutcome;  // compare/report.h
-class OwnedDir;         // system/owned_dir.h
-
-// What is done with a compare's runs once its storage is released:
-// compare's outputs, or fscost calibrate's. Returns the exit code.
-using AfterRuns =
-    std::function<int(const CompareOptions&, const CompareOutcome&, const OwnedDir&)>;
-
-// A compare's runs (checked options): root, the output directory claimed,
-// storage, BPF, the interleaved runs, then `then`. `command` names it in
-// messages ("calibrate"). 128 + the signal when interrupted before the
-// first run.
-int run_compare_with(CompareOptions o, const std::string& command, const AfterRuns& then);
 
 }  // namespace fscost
