@@ -237,9 +237,7 @@ std::optional<Diff> without_runs(const Diff& d, const RunSet& a, const RunSet& b
     if (w.kind != WarningKind::Outlier) continue;
     const auto& out = w.side == 'B' ? out_b : out_a;
     if (std::find(out.begin(), out.end(), w.run) == out.end()) continue;
-    first.push_back({WarningKind::Dropped,
-                     w.message.substr(0, w.message.find("; it is kept")) +
-                         ": left out of every figure (the file stays)",
+    first.push_back({WarningKind::Dropped, w.about + ": left out of every figure (the file stays)",
                      {}, w.side, w.run});
   }
   kept.warnings.insert(kept.warnings.begin(), first.begin(), first.end());

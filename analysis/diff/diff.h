@@ -481,6 +481,9 @@ struct Warning {
   std::string op;
   char side = 0;
   std::size_t run = 0;
+  // An outlier's run and what was far off in it, without what is done
+  // about it: the Dropped warning says it again (never cut from `message`).
+  std::string about;
 };
 
 struct Diff {

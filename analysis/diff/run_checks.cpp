@@ -345,11 +345,11 @@ void run_warnings(const Diff& d, const RunSet& a, const RunSet& b, std::vector<W
   for (bool side_b : {false, true}) {
     const RunSet& s = side_b ? b : a;
     for (const auto& o : side_outliers(fs, m, side_b)) {
-      std::string msg = fmt::format("{}: {}", outlier_prefix(s, o.run), fmt::join(o.items, ", "));
+      std::string about = fmt::format("{}: {}", outlier_prefix(s, o.run), fmt::join(o.items, ", "));
+      if (!o.host.empty()) about += fmt::format(", with the host's mark on it ({})", o.host);
+      std::string msg = about;
       if (!o.host.empty())
-        msg += fmt::format(", with the host's mark on it ({}); it is kept in every figure, so "
-                           "judge the diff with it in mind (or rerun)",
-                           o.host);
+        msg += "; it is kept in every figure, so judge the diff with it in mind (or rerun)";
       else
         msg += o.seen.empty()
                    ? "; the recording kept no record of the machine, so it stays in every "
@@ -358,7 +358,7 @@ void run_warnings(const Diff& d, const RunSet& a, const RunSet& b, std::vector<W
                                  "it stays in every figure: leaving out a run nothing marked "
                                  "can bias the difference",
                                  o.seen);
-      out.push_back({WarningKind::Outlier, msg, {}, side_b ? 'B' : 'A', o.run});
+      out.push_back({WarningKind::Outlier, msg, {}, side_b ? 'B' : 'A', o.run, about});
     }
   }
   if (a.runs.size() < kMinRuns || b.runs.size() < kMinRuns || !timed(a) || !timed(b)) return;
