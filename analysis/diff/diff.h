@@ -552,9 +552,14 @@ inline constexpr double kLockShare = 0.05;
 // end; NaN where the latency has no interval.
 double latency_reach(const OpDiff& op);
 
-// Whether a wait's change weighs on the op (kLockShare). A few hundred ns
-// at q ≈ 0.05 is no answer to "is it the contention?": its interval
-// reaches zero. It was "beyond half the latency interval's width, or a twentieth of a latency
+// What a comparison surely moved: its interval's end nearest zero, 0 when
+// the interval holds zero; |delta| where it has no interval.
+double surely_moved(const Comparison& c);
+
+// Whether a wait's change weighs on the op: surely_moved(wait) at least
+// kLockShare of latency_reach(op). A few hundred ns at q ≈ 0.05 is no
+// answer to "is it the contention?": its interval reaches zero. It was
+// "beyond half the latency interval's width, or a twentieth of a latency
 // change the op's own test resolved", and the seed's CIL context lock
 // (+250..350 ns/op of sleep beside create's +2..4 µs) was "same lock,
 // worse" in one live compare of three and not in the others (issue 42).

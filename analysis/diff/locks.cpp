@@ -145,19 +145,17 @@ std::string narrowest_wait(const FlameInput& a, const FlameInput& b, const std::
 
 }  // namespace
 
+double surely_moved(const Comparison& c) {
+  if (!c.tested()) return std::fabs(c.delta());
+  if (c.ci_lo() > 0 || c.ci_hi() < 0) return std::min(std::fabs(c.ci_lo()), std::fabs(c.ci_hi()));
+  return 0;
+}
+
 bool weighs_on(const Comparison& wait, const OpDiff& op) {
-  const Comparison& lat = op.latency;
-  if (!lat.tested()) return true;
-  // Both figures at their least favourable end: what the wait surely moved
-  // (its interval's end nearest zero; nothing when the interval holds
-  // zero), against the largest latency change the op's interval admits.
-  // Neither test's pass enters: that is what flips between two compares
-  // of the same case.
-  double sure = std::fabs(wait.delta());
-  if (wait.tested())
-    sure = wait.ci_lo() > 0 || wait.ci_hi() < 0
-               ? std::min(std::fabs(wait.ci_lo()), std::fabs(wait.ci_hi()))
-               : 0;
+  if (!op.latency.tested()) return true;
+  // Both figures at their least favourable end. Neither test's pass
+  // enters: that is what flips between two compares of the same case.
+  double sure = surely_moved(wait);
   return sure > 0 && sure >= kLockShare * latency_reach(op);
 }
 

@@ -270,10 +270,10 @@ std::string verdict(const OpDiff& op) {
         slight = &l;
     if (slight)
       return fmt::format("contention: no change that weighs on the op; the largest, {} [{}], "
-                         "{} {}/op, is under {:.0f}% of the most its latency may have moved "
-                         "({}/op).",
+                         "{} {}/op (sure: {}), under {:.0f}% of its latency's reach ({}/op).",
                          slight->name, slight->type, how(*slight),
-                         diff_fmt::value(slight->wait.delta(), "ns", true), 100 * kLockShare,
+                         diff_fmt::value(slight->wait.delta(), "ns", true),
+                         diff_fmt::value(surely_moved(slight->wait), "ns"), 100 * kLockShare,
                          diff_fmt::value(latency_reach(op), "ns"));
     return "contention: no change that weighs on the op; no lock's spin or sleep changed "
            "significantly.";
