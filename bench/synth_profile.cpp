@@ -219,7 +219,7 @@ void add_ops(Profile& p, const std::map<std::string, std::uint64_t>& op_samples,
     auto bucket = static_cast<std::size_t>(std::log2(std::max<double>(2, o.wall_ns / o.count)));
     o.latency_log2[bucket] = o.count * 3 / 4;
     o.latency_log2[bucket + 1] = o.count - o.count * 3 / 4;
-    o.xfs = {{"xfs_trans_alloc", o.count * 2}, {"xfs_log_reserve", o.count * 2}};
+    o.fs_events = {{"xfs_trans_alloc", o.count * 2}, {"xfs_log_reserve", o.count * 2}};
     o.trans_min = 1;
     o.trans_max = 3;
     p.ops.push_back(std::move(o));
@@ -269,7 +269,7 @@ void add_background(Profile& p) {
                        {"ret_from_fork_asm", "ret_from_fork", "kthread", "worker_thread",
                         "process_one_work", "xlog_cil_push_work"},
                        200});
-  p.background_xfs = {{"xfs_log_force", 12}};
+  p.background_fs_events = {{"xfs_log_force", 12}};
   p.device_write_bytes = {{"loop0", 64u << 20}};
 }
 

@@ -39,7 +39,7 @@ __u32 run_gen = 0;
 /* Every drop, by enum fscost_drop; read and reported by userspace. */
 __u64 drops[FSCOST_DROP__COUNT] = {};
 __u64 samples_total = 0;
-__u64 xfs_other_fs = 0;	/* filesystem events on filesystems other than target_dev */
+__u64 fs_events_other_fs = 0;	/* filesystem events on filesystems other than target_dev */
 /* Where a task's user pt_regs lie in its kernel stack (task->stack + this),
  * learned at the first sys_enter: it is one constant (THREAD_SIZE less the
  * pt_regs and padding), and a lock holder's syscall is read from there. */

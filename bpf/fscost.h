@@ -45,16 +45,16 @@ struct fscost_op_stats {
 };
 
 /* Filesystem events (XFS, ext4/jbd2, btrfs) counted per operation (index
- * 0: outside any operation), in FSCOST_XFS_EVENT_TABLE order. */
-enum fscost_xfs_event {
-#define FSCOST_X(id, sys, tp, group, obj) FSCOST_XFS_##id,
-	FSCOST_XFS_EVENT_TABLE(FSCOST_X)
+ * 0: outside any operation), in FSCOST_FS_EVENT_TABLE order. */
+enum fscost_fs_event {
+#define FSCOST_X(id, sys, tp, group, obj) FSCOST_FSEV_##id,
+	FSCOST_FS_EVENT_TABLE(FSCOST_X)
 #undef FSCOST_X
-	FSCOST_XFS_EVENTS,
+	FSCOST_FS_EVENTS,
 };
 
-struct fscost_xfs_counts {
-	__u64 n[FSCOST_XFS_EVENTS];
+struct fscost_fs_event_counts {
+	__u64 n[FSCOST_FS_EVENTS];
 };
 
 /* What a filesystem tracepoint's first argument is. */
@@ -72,7 +72,7 @@ enum fscost_xfs_object {
 	FSCOST_XOBJ_BTRFS_ROOT,		/* struct btrfs_root * */
 };
 
-/* A kernel thread's XFS events are counted by (bucket, work function). */
+/* A kernel thread's filesystem events are counted by (bucket, work function). */
 struct fscost_bg_key {
 	char name[FSCOST_NAME_LEN];	/* workqueue, or comm */
 	__u64 func;			/* worker->current_func; 0: not running a work item */

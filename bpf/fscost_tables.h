@@ -14,46 +14,46 @@
 
 /*
  * Filesystem events counted per operation, X(ID, system, tracepoint, probe
- * group, object): the enum is FSCOST_XFS_<ID>, the BPF programs
+ * group, object): the enum is FSCOST_FSEV_<ID>, the BPF programs
  * <tracepoint>_btf and <tracepoint>_raw attach to <system>:<tracepoint>, and
  * the tracepoint is also the counter's name in profiles (docs/PROFILE.md).
- * The group is userspace's ProbeGroup: XfsBuf events fire ~30 times per
+ * The group is userspace's ProbeGroup: FsBuf events fire ~30 times per
  * create, so they are off by default. The object is the tracepoint's first
  * argument (FSCOST_XOBJ_<obj>), from which the BPF side reads the
  * superblock's dev_t to count the test filesystem's only. One block per
  * filesystem; a kernel without one (or without a tracepoint) skips its rows.
  */
-#define FSCOST_XFS_EVENT_TABLE(X)					\
+#define FSCOST_FS_EVENT_TABLE(X)					\
 	/* XFS: transactions, log space and forces, buffers, inode cache */	\
-	X(TRANS_ALLOC, xfs, xfs_trans_alloc, Xfs, TRANS)		\
-	X(TRANS_COMMIT, xfs, xfs_trans_commit, Xfs, TRANS)		\
-	X(TRANS_CANCEL, xfs, xfs_trans_cancel, Xfs, TRANS)		\
-	X(LOG_RESERVE, xfs, xfs_log_reserve, Xfs, LOG)			\
-	X(LOG_REGRANT, xfs, xfs_log_regrant, Xfs, LOG)			\
-	X(LOG_GRANT_SLEEP, xfs, xfs_log_grant_sleep, Xfs, LOG)		\
-	X(LOG_FORCE, xfs, xfs_log_force, Xfs, MOUNT)			\
-	X(BUF_READ, xfs, xfs_buf_read, XfsBuf, BUF)			\
-	X(BUF_GET, xfs, xfs_buf_get, XfsBuf, BUF)			\
-	X(BUF_LOCK, xfs, xfs_buf_lock, XfsBuf, BUF)			\
-	X(ILOCK, xfs, xfs_ilock, XfsBuf, INODE)				\
-	X(IGET_MISS, xfs, xfs_iget_miss, Xfs, INODE)			\
+	X(TRANS_ALLOC, xfs, xfs_trans_alloc, FsEvents, TRANS)		\
+	X(TRANS_COMMIT, xfs, xfs_trans_commit, FsEvents, TRANS)		\
+	X(TRANS_CANCEL, xfs, xfs_trans_cancel, FsEvents, TRANS)		\
+	X(LOG_RESERVE, xfs, xfs_log_reserve, FsEvents, LOG)		\
+	X(LOG_REGRANT, xfs, xfs_log_regrant, FsEvents, LOG)		\
+	X(LOG_GRANT_SLEEP, xfs, xfs_log_grant_sleep, FsEvents, LOG)	\
+	X(LOG_FORCE, xfs, xfs_log_force, FsEvents, MOUNT)		\
+	X(BUF_READ, xfs, xfs_buf_read, FsBuf, BUF)			\
+	X(BUF_GET, xfs, xfs_buf_get, FsBuf, BUF)			\
+	X(BUF_LOCK, xfs, xfs_buf_lock, FsBuf, BUF)			\
+	X(ILOCK, xfs, xfs_ilock, FsBuf, INODE)				\
+	X(IGET_MISS, xfs, xfs_iget_miss, FsEvents, INODE)		\
 	/* ext4 and its journal: handles (one per journalled change),	\
 	 * commits and checkpoints, inodes allocated and dirtied */	\
-	X(JBD2_HANDLE_START, jbd2, jbd2_handle_start, Xfs, DEV)	\
-	X(JBD2_START_COMMIT, jbd2, jbd2_start_commit, Xfs, JOURNAL)	\
-	X(JBD2_END_COMMIT, jbd2, jbd2_end_commit, Xfs, JOURNAL)		\
-	X(JBD2_CHECKPOINT, jbd2, jbd2_checkpoint, Xfs, JOURNAL)		\
-	X(EXT4_ALLOCATE_INODE, ext4, ext4_allocate_inode, Xfs, VFS_INODE) \
-	X(EXT4_MARK_INODE_DIRTY, ext4, ext4_mark_inode_dirty, Xfs, VFS_INODE) \
+	X(JBD2_HANDLE_START, jbd2, jbd2_handle_start, FsEvents, DEV)	\
+	X(JBD2_START_COMMIT, jbd2, jbd2_start_commit, FsEvents, JOURNAL) \
+	X(JBD2_END_COMMIT, jbd2, jbd2_end_commit, FsEvents, JOURNAL)	\
+	X(JBD2_CHECKPOINT, jbd2, jbd2_checkpoint, FsEvents, JOURNAL)	\
+	X(EXT4_ALLOCATE_INODE, ext4, ext4_allocate_inode, FsEvents, VFS_INODE) \
+	X(EXT4_MARK_INODE_DIRTY, ext4, ext4_mark_inode_dirty, FsEvents, VFS_INODE) \
 	/* btrfs: transaction commits, tree locks taken (every one, not	\
 	 * only the contended), COWed blocks, delayed refs */		\
-	X(BTRFS_TRANSACTION_COMMIT, btrfs, btrfs_transaction_commit, Xfs, BTRFS_FS_INFO) \
-	X(BTRFS_TREE_LOCK, btrfs, btrfs_tree_lock, Xfs, BTRFS_EB)	\
-	X(BTRFS_TREE_READ_LOCK, btrfs, btrfs_tree_read_lock, Xfs, BTRFS_EB) \
-	X(BTRFS_COW_BLOCK, btrfs, btrfs_cow_block, Xfs, BTRFS_ROOT)	\
-	X(BTRFS_INODE_NEW, btrfs, btrfs_inode_new, Xfs, VFS_INODE)	\
-	X(BTRFS_ADD_DELAYED_REF_HEAD, btrfs, add_delayed_ref_head, Xfs, BTRFS_FS_INFO) \
-	X(BTRFS_RUN_DELAYED_REF_HEAD, btrfs, run_delayed_ref_head, Xfs, BTRFS_FS_INFO)
+	X(BTRFS_TRANSACTION_COMMIT, btrfs, btrfs_transaction_commit, FsEvents, BTRFS_FS_INFO) \
+	X(BTRFS_TREE_LOCK, btrfs, btrfs_tree_lock, FsEvents, BTRFS_EB)	\
+	X(BTRFS_TREE_READ_LOCK, btrfs, btrfs_tree_read_lock, FsEvents, BTRFS_EB) \
+	X(BTRFS_COW_BLOCK, btrfs, btrfs_cow_block, FsEvents, BTRFS_ROOT) \
+	X(BTRFS_INODE_NEW, btrfs, btrfs_inode_new, FsEvents, VFS_INODE)	\
+	X(BTRFS_ADD_DELAYED_REF_HEAD, btrfs, add_delayed_ref_head, FsEvents, BTRFS_FS_INFO) \
+	X(BTRFS_RUN_DELAYED_REF_HEAD, btrfs, run_delayed_ref_head, FsEvents, BTRFS_FS_INFO)
 
 /*
  * Why a task inside an operation went off CPU, X(ID, C++ BlockReason name):

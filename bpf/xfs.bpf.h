@@ -8,16 +8,16 @@ struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, FSCOST_MAX_OPS);	/* 0: outside any operation */
 	__type(key, __u32);
-	__type(value, struct fscost_xfs_counts);
-} xfs_counts SEC(".maps");
+	__type(value, struct fscost_fs_event_counts);
+} fs_event_counts SEC(".maps");
 
-/* Kernel threads' XFS events, by (bucket, work function). */
+/* Kernel threads' filesystem events, by (bucket, work function). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1024);	/* --max-background */
 	__type(key, struct fscost_bg_key);
-	__type(value, struct fscost_xfs_counts);
-} bg_xfs SEC(".maps");
+	__type(value, struct fscost_fs_event_counts);
+} bg_fs_events SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -112,31 +112,31 @@ static __always_inline bool on_target_fs(__u32 obj, void *arg, bool btf)
 	return true;
 }
 
-static __always_inline void count_background_xfs(__u32 ev, __u32 flags)
+static __always_inline void count_background_fs_event(__u32 ev, __u32 flags)
 {
 	struct fscost_bg_key key = {};
-	struct fscost_xfs_counts *c, zero = {};
+	struct fscost_fs_event_counts *c, zero = {};
 
 	kthread_name(flags, key.name);
 	key.func = current_work_func(flags);
-	c = lookup_or_init(&bg_xfs, &key, &zero, FSCOST_DROP_BACKGROUND_MAP_FULL);
+	c = lookup_or_init(&bg_fs_events, &key, &zero, FSCOST_DROP_BACKGROUND_MAP_FULL);
 	if (!c)
 		return;
-	if (ev < FSCOST_XFS_EVENTS)
+	if (ev < FSCOST_FS_EVENTS)
 		__sync_fetch_and_add(&c->n[ev], 1);
 }
 
-static __always_inline void count_xfs(__u32 ev, __u32 obj, void *arg, bool btf)
+static __always_inline void count_fs_event(__u32 ev, __u32 obj, void *arg, bool btf)
 {
 	__u32 op = FSCOST_OP_NONE, flags, has_state;
 	struct fscost_cpu_now *now = cpu_now_current();
-	struct fscost_xfs_counts *c;
+	struct fscost_fs_event_counts *c;
 	struct fscost_task *t = NULL;
 
 	if (!enabled)
 		return;
 	if (!on_target_fs(obj, arg, btf)) {
-		__sync_fetch_and_add(&xfs_other_fs, 1);
+		__sync_fetch_and_add(&fs_events_other_fs, 1);
 		return;
 	}
 	if (now) {
@@ -151,16 +151,16 @@ static __always_inline void count_xfs(__u32 ev, __u32 obj, void *arg, bool btf)
 	if (op == FSCOST_OP_NONE) {
 		flags = current_flags(btf);
 		if (flags & PF_KTHREAD) {
-			count_background_xfs(ev, flags);
+			count_background_fs_event(ev, flags);
 			return;
 		}
 		if (!has_state && !is_tracked(bpf_get_current_pid_tgid() >> 32))
 			return;	/* untracked user task */
 	}
-	c = bpf_map_lookup_elem(&xfs_counts, &op);
-	if (c && ev < FSCOST_XFS_EVENTS)
+	c = bpf_map_lookup_elem(&fs_event_counts, &op);
+	if (c && ev < FSCOST_FS_EVENTS)
 		c->n[ev]++;
-	if (ev == FSCOST_XFS_TRANS_ALLOC && op != FSCOST_OP_NONE) {
+	if (ev == FSCOST_FSEV_TRANS_ALLOC && op != FSCOST_OP_NONE) {
 		if (now) {
 			now->trans++;	/* the operation's, moved to its state later */
 			return;
@@ -170,26 +170,26 @@ static __always_inline void count_xfs(__u32 ev, __u32 obj, void *arg, bool btf)
 	}
 }
 
-/* One program per flavour per row of FSCOST_XFS_EVENT_TABLE, named
+/* One program per flavour per row of FSCOST_FS_EVENT_TABLE, named
  * <tracepoint>_btf / _raw as userspace's hook table expects; userspace
  * autoloads the flavour it probed, and skips tracepoints this kernel lacks.
  * Both flavours see the tracepoint's arguments in ctx[]. */
-#define XFS_EVENT(id, sys, tp, group, obj)                                            \
+#define FS_EVENT(id, sys, tp, group, obj)                                            \
 	SEC("tp_btf/" #tp)                                                         \
 	int BPF_PROG(tp##_btf)                                                     \
 	{                                                                          \
-		count_xfs(FSCOST_XFS_##id, FSCOST_XOBJ_##obj, (void *)ctx[0], true);  \
+		count_fs_event(FSCOST_FSEV_##id, FSCOST_XOBJ_##obj, (void *)ctx[0], true);  \
 		return 0;                                                          \
 	}                                                                          \
 	SEC("raw_tp/" #tp)                                                         \
 	int BPF_PROG(tp##_raw)                                                     \
 	{                                                                          \
-		count_xfs(FSCOST_XFS_##id, FSCOST_XOBJ_##obj, (void *)ctx[0], false); \
+		count_fs_event(FSCOST_FSEV_##id, FSCOST_XOBJ_##obj, (void *)ctx[0], false); \
 		return 0;                                                          \
 	}
 
-FSCOST_XFS_EVENT_TABLE(XFS_EVENT)
-#undef XFS_EVENT
+FSCOST_FS_EVENT_TABLE(FS_EVENT)
+#undef FS_EVENT
 
 /* Bytes written to each block device, split into data, metadata and the
  * test filesystem's log. What block_rq_issue's trace record would say

@@ -236,10 +236,10 @@ OpDiff compare_op(const Sides& s, const std::string& op) {
     d.offcpu_by_class[cls] =
         s.op(op, [&](const OpMetrics& m) { return from(m.offcpu_class, cls); }, "ns/op");
   }
-  for (const auto& name : keys_of<std::string>(s, op, [](const OpMetrics& m) -> const auto& {
-         return m.xfs;
-       }))
-    d.xfs[name] = s.op(op, [&](const OpMetrics& m) { return from(m.xfs, name); }, "/op");
+  for (const auto& name : keys_of<std::string>(
+           s, op, [](const OpMetrics& m) -> const auto& { return m.fs_events; }))
+    d.fs_events[name] = s.op(
+        op, [&](const OpMetrics& m) { return from(m.fs_events, name); }, "/op");
   d.functions = compare_functions(s, op);
   d.families = compare_families(s, op, d.functions);
   d.locks = compare_locks(s, op);
@@ -279,13 +279,13 @@ Families every_comparison(Diff& d, bool tested) {
     for (Comparison* c : {&bg.cpu, &bg.offcpu, &bg.lock_wait})
       if ((c->sa.mean != 0 || c->sb.mean != 0) == tested) f.background.push_back(c);
     if (tested)
-      for (auto& [event, c] : bg.xfs) f.background.push_back(&c);
+      for (auto& [event, c] : bg.fs_events) f.background.push_back(&c);
   }
   for (auto& op : d.ops) {
     if (op.tested != tested) continue;
     for (const auto& m : kOpMetrics) f.metrics.push_back(&(op.*m.field));
     for (auto& [cls, c] : op.offcpu_by_class) f.metrics.push_back(&c);
-    for (auto& [name, c] : op.xfs) f.metrics.push_back(&c);
+    for (auto& [name, c] : op.fs_events) f.metrics.push_back(&c);
     for (auto& fn : op.functions) {
       f.functions.push_back(&fn.inclusive);
       f.functions.push_back(&fn.self);
@@ -475,9 +475,12 @@ void compare_background(Diff& d, const std::vector<RunMetrics>& a,
     std::set<std::string> events;
     for (const auto* runs : {&a, &b})
       for (const auto& r : *runs)
-        for (const auto& [event, n] : get(r, name).xfs) events.insert(event);
+        for (const auto& [event, n] : get(r, name).fs_events) events.insert(event);
     for (const auto& event : events)
-      bg.xfs.emplace_back(event, exact(name, [&](const BackgroundMetrics& m) { return from(m.xfs, event); }, ""));
+      bg.fs_events.emplace_back(
+          event,
+          exact(
+              name, [&](const BackgroundMetrics& m) { return from(m.fs_events, event); }, ""));
     d.background.push_back(std::move(bg));
   }
   d.fs_kthread_ns = compare(std::move(fs_a), std::move(fs_b), "ns", d.config.level, d.config.alpha);

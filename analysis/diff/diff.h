@@ -32,7 +32,8 @@ namespace fscost {
 
 // 3: ops[].functions only the significant and the tables' rows, with
 // functions_compared; every function in functions.json (docs/DIFF.md).
-inline constexpr int kDiffSchemaVersion = 3;
+// 4: ops[].xfs and background[].xfs renamed fs_events.
+inline constexpr int kDiffSchemaVersion = 4;
 
 class MeanStacks;  // mean_stacks.h
 struct Calibration;  // calibration.h
@@ -353,9 +354,9 @@ struct OpDiff {
   Comparison latency;  // mean ns/op, entry to exit
   Comparison rate;     // ops/s over the recording
   std::map<std::string, Comparison> offcpu_by_class;  // kWaitClasses → ns/op
-  // XFS events per op, by tracepoint (docs/PROFILE.md ops[].xfs), exact:
+  // Filesystem events per op, by tracepoint (docs/PROFILE.md ops[].fs_events), exact:
   // a second transaction commit per create shows as 1.0 → 2.0 /op.
-  std::map<std::string, Comparison> xfs;
+  std::map<std::string, Comparison> fs_events;
   std::vector<FunctionDiff> functions;  // by |Δ inclusive| descending
   std::vector<FamilyDiff> families;     // by |Δ inclusive| descending
   std::vector<LockDiff> locks;          // by |Δ wait| or |Δ optimistic spin|, descending
@@ -406,7 +407,7 @@ struct BackgroundDiff {
   // of lock_wait's delta: "xfs_buf lock (AGF) [semaphore]", 0.98.
   std::string top_lock;
   double top_lock_share = 0;
-  std::vector<std::pair<std::string, Comparison>> xfs;  // events, by tracepoint
+  std::vector<std::pair<std::string, Comparison>> fs_events;  // by tracepoint
   // The test filesystem's buckets: shares that changed down the bucket's
   // call tree, as for an op, in ns per run (descend_call_trees), and the
   // code sampled in every B run and in no A run, outermost first: a family

@@ -102,7 +102,7 @@ void find_exact_changes(Diff& d) {
     if (!op.tested) continue;
     // Across filesystems each side counts only its own events: not changes.
     if (!d.cross_filesystem())
-      for (const auto& [name, c] : op.xfs)
+      for (const auto& [name, c] : op.fs_events)
         if (std::max(c.sa.mean, c.sb.mean) >= 0.01 && exact_change(c)) op.exact.push_back({name, c});
     // A workload that did different work: its operations per run.
     if (op.op != "sync" && exact_change(op.count)) op.exact.push_back({"operations per run", op.count});

@@ -34,7 +34,8 @@ OpMetrics op_counters(const OpStats& o, std::uint64_t duration_ns) {
   m.latency = per(static_cast<double>(o.wall_ns), m.count);
   m.rate = duration_ns > 0 ? m.count / (static_cast<double>(duration_ns) / 1e9) : 0;
   for (auto wc : kWaitClasses) m.offcpu_class[std::string(wc)] = 0;
-  for (const auto& [name, n] : o.xfs) m.xfs[name] = per(static_cast<double>(n), m.count);
+  for (const auto& [name, n] : o.fs_events)
+    m.fs_events[name] = per(static_cast<double>(n), m.count);
   return m;
 }
 
@@ -213,8 +214,9 @@ void add_background(const Profile& p, RunMetrics& r) {
       m.lock_wait += static_cast<double>(l.total_ns);
       m.lock_by_name[lock_name(l) + " [" + lock_type(l.flags) + "]"] += static_cast<double>(l.total_ns);
     }
-  for (const auto& [bucket, events] : p.kthread_xfs)
-    for (const auto& [event, n] : events) r.background[bucket].xfs[event] += static_cast<double>(n);
+  for (const auto& [bucket, events] : p.kthread_fs_events)
+    for (const auto& [event, n] : events)
+      r.background[bucket].fs_events[event] += static_cast<double>(n);
 }
 
 void add_run_totals(const Profile& p, RunMetrics& r) {

@@ -52,8 +52,8 @@ struct OpMetrics {
   // Sorted by name.
   std::vector<std::pair<std::string, double>> families;
   std::map<LockKey, LockMetrics> locks;
-  // XFS events per op, by tracepoint ("xfs_trans_commit" → 2.0): exact counts.
-  std::map<std::string, double> xfs;
+  // Filesystem events per op, by tracepoint ("xfs_trans_commit" → 2.0): exact counts.
+  std::map<std::string, double> fs_events;
 };
 
 // One kernel-thread bucket's work in a run, per run.
@@ -63,7 +63,7 @@ struct BackgroundMetrics {
   double offcpu = 0;     // ns off CPU inside work items (blocked or runnable)
   double lock_wait = 0;  // ns in contended locks, begin → end
   std::map<std::string, double> lock_by_name;  // the same per lock ("xfs_buf lock (AGF) [semaphore]")
-  std::map<std::string, double> xfs;  // events, by tracepoint
+  std::map<std::string, double> fs_events;     // events, by tracepoint
 };
 
 // The fields two configurations must share for a diff to mean what it says.

@@ -46,7 +46,7 @@ void each_finding(D& d, Cmp&& cmp, Item&& item) {
     cmp(key({"bg", bg.name, "cpu"}), bg.cpu);
     cmp(key({"bg", bg.name, "offcpu"}), bg.offcpu);
     cmp(key({"bg", bg.name, "lock_wait"}), bg.lock_wait);
-    for (auto& [event, c] : bg.xfs) cmp(key({"bg", bg.name, "event", event}), c);
+    for (auto& [event, c] : bg.fs_events) cmp(key({"bg", bg.name, "event", event}), c);
     for (auto& s : bg.shares)
       item(key({"bg", bg.name, "share", frames_key(s.frames)}), direction(s.share_b - s.share_a),
            s.fragile);
@@ -55,7 +55,7 @@ void each_finding(D& d, Cmp&& cmp, Item&& item) {
     const std::string& o = op.op;
     for (const auto& m : kOpMetrics) cmp(key({"op", o, std::string(m.key)}), op.*m.field);
     for (auto& [cls, c] : op.offcpu_by_class) cmp(key({"op", o, "class", cls}), c);
-    for (auto& [event, c] : op.xfs) cmp(key({"op", o, "event", event}), c);
+    for (auto& [event, c] : op.fs_events) cmp(key({"op", o, "event", event}), c);
     for (auto& f : op.functions) {
       cmp(key({"op", o, "fn", f.name, "inclusive"}), f.inclusive);
       cmp(key({"op", o, "fn", f.name, "self"}), f.self);

@@ -83,9 +83,9 @@ std::string op_comment(const OpStats& o) {
   for (auto n : o.latency_log2) fmt::format_to(std::back_inserter(lat), "{}{}", lat.empty() ? "" : ",", n);
   return fmt::format(
       "count={} errors={} wall_ns={} oncpu_ns={} offcpu_ns={} trans_min={} trans_max={} "
-      "latency_log2={} xfs={}",
+      "latency_log2={} fs_events={}",
       o.count, o.errors, o.wall_ns, o.oncpu_ns, o.offcpu_ns, o.trans_min, o.trans_max,
-      lat.empty() ? "-" : lat, o.xfs.empty() ? "-" : counters(o.xfs, ',', ':'));
+      lat.empty() ? "-" : lat, o.fs_events.empty() ? "-" : counters(o.fs_events, ',', ':'));
 }
 
 bool parse_op(std::string name, std::string_view s, OpStats& o) {
@@ -112,7 +112,9 @@ bool parse_op(std::string name, std::string_view s, OpStats& o) {
     for (std::size_t i = 0; i < kLatencyBuckets; ++i)
       if (!number(buckets[i], o.latency_log2[i])) return false;
   }
-  return fields["xfs"] == "-" || parse_counters(fields["xfs"], ',', ':', o.xfs);
+  // fscost before profile format 2 wrote them as xfs=.
+  std::string_view events = fields.contains("fs_events") ? fields["fs_events"] : fields["xfs"];
+  return events == "-" || parse_counters(events, ',', ':', o.fs_events);
 }
 
 // A value read back into the field it came from; false when it is bad (the
@@ -186,10 +188,13 @@ constexpr Key kKeys[] = {
     {"probes", probes},
     {"rusage", rusage},
     {"drops", field<&Profile::drops>},
-    {"background_xfs", field<&Profile::background_xfs>},
+    {"background_fs_events", field<&Profile::background_fs_events>},
     {"device_write_bytes", field<&Profile::device_write_bytes>},
     {"fs_write_bytes", field<&Profile::fs_write_bytes>},
-    {"xfs_other_fs", field<&Profile::xfs_other_fs>},
+    {"fs_events_other_fs", field<&Profile::fs_events_other_fs>},
+    // Their names before profile format 2, for pprof files written then.
+    {"background_xfs", field<&Profile::background_fs_events>},
+    {"xfs_other_fs", field<&Profile::fs_events_other_fs>},
 };
 
 }  // namespace
@@ -220,10 +225,11 @@ std::vector<std::string> metadata_comments(const Profile& p) {
     if (k != "cpu_model") add("setup." + k, v);
   for (const auto& o : p.ops) add("op." + o.name, op_comment(o));
   add("drops", counters(p.drops));
-  if (!p.background_xfs.empty()) add("background_xfs", counters(p.background_xfs));
+  if (!p.background_fs_events.empty())
+    add("background_fs_events", counters(p.background_fs_events));
   if (!p.device_write_bytes.empty()) add("device_write_bytes", counters(p.device_write_bytes));
   if (!p.fs_write_bytes.empty()) add("fs_write_bytes", counters(p.fs_write_bytes));
-  if (p.xfs_other_fs) add("xfs_other_fs", p.xfs_other_fs);
+  if (p.fs_events_other_fs) add("fs_events_other_fs", p.fs_events_other_fs);
   return out;
 }
 

@@ -1,5 +1,5 @@
-// The optional v1 profile fields: off-CPU stacks, lock contention and XFS
-// counters (docs/PROFILE.md, "Optional fields"). Absent means zero or empty,
+// The optional profile fields: off-CPU stacks, lock contention and filesystem
+// event counters (docs/PROFILE.md, "Optional fields"). Absent means zero or empty,
 // so profiles written before these existed still read; present fields are
 // checked as strictly as the required ones.
 #include <fmt/format.h>
@@ -18,6 +18,13 @@ using Counters = std::map<std::string, std::uint64_t>;
 
 void parse_counters(Checker& c, const Node& n, Counters& out) {
   c.each_member(n, [&](const std::string& name, const Node& v) { out[name] = c.u64(v); });
+}
+
+// Format version 1 and older name the filesystem event fields after XFS
+// ("xfs", "background_xfs", ...): read the new key, else the old one.
+std::optional<Node> find_fs_events(Checker& c, const Node& n, const char* key, const char* v1_key) {
+  if (auto f = c.find(n, key)) return f;
+  return c.find(n, v1_key);
 }
 
 // Off-CPU and lock entries belong to an operation, a kernel thread, or (locks)
@@ -182,7 +189,7 @@ ojson lock_json(const LockStat& s, FrameTable& table) {
 
 void parse_op_extra(Checker& c, const Node& n, OpStats& o) {
   if (auto f = c.find(n, "offcpu_ns")) o.offcpu_ns = c.u64(*f);
-  if (auto f = c.find(n, "xfs")) parse_counters(c, *f, o.xfs);
+  if (auto f = find_fs_events(c, n, "fs_events", "xfs")) parse_counters(c, *f, o.fs_events);
   if (auto f = c.find(n, "trans_min")) o.trans_min = c.u64(*f);
   if (auto f = c.find(n, "trans_max")) o.trans_max = c.u64(*f);
 }
@@ -194,12 +201,14 @@ void parse_profile_extra(Checker& c, const Node& root, const Stack& frames, Prof
     c.each(*f, [&](const Node& e) { p.locks.push_back(parse_lock(c, e, frames)); });
   if (auto f = c.find(root, "lock_holders"))
     c.each(*f, [&](const Node& e) { p.lock_holders.push_back(parse_holder(c, e, frames)); });
-  if (auto f = c.find(root, "background_xfs")) parse_counters(c, *f, p.background_xfs);
-  if (auto f = c.find(root, "kthread_xfs"))
+  if (auto f = find_fs_events(c, root, "background_fs_events", "background_xfs"))
+    parse_counters(c, *f, p.background_fs_events);
+  if (auto f = find_fs_events(c, root, "kthread_fs_events", "kthread_xfs"))
     c.each_member(*f, [&](const std::string& name, const Node& v) {
-      parse_counters(c, v, p.kthread_xfs[name]);
+      parse_counters(c, v, p.kthread_fs_events[name]);
     });
-  if (auto f = c.find(root, "xfs_other_fs")) p.xfs_other_fs = c.u64(*f);
+  if (auto f = find_fs_events(c, root, "fs_events_other_fs", "xfs_other_fs"))
+    p.fs_events_other_fs = c.u64(*f);
   if (auto f = c.find(root, "device_write_bytes")) parse_counters(c, *f, p.device_write_bytes);
   if (auto f = c.find(root, "fs_write_bytes")) parse_counters(c, *f, p.fs_write_bytes);
   if (auto f = c.find(root, "bpf_programs"))
@@ -214,7 +223,7 @@ void parse_profile_extra(Checker& c, const Node& root, const Stack& frames, Prof
 
 void add_op_extra(const OpStats& o, ojson& out) {
   if (o.offcpu_ns != 0) out["offcpu_ns"] = o.offcpu_ns;
-  if (!o.xfs.empty()) out["xfs"] = o.xfs;
+  if (!o.fs_events.empty()) out["fs_events"] = o.fs_events;
   if (o.trans_min != 0) out["trans_min"] = o.trans_min;
   if (o.trans_max != 0) out["trans_max"] = o.trans_max;
 }
@@ -232,9 +241,9 @@ void add_profile_extra(const Profile& p, FrameTable& table, ojson& doc) {
     ojson& arr = doc["lock_holders"] = ojson::array();
     for (const auto& h : p.lock_holders) arr.push_back(holder_json(h, table));
   }
-  if (!p.background_xfs.empty()) doc["background_xfs"] = p.background_xfs;
-  if (!p.kthread_xfs.empty()) doc["kthread_xfs"] = p.kthread_xfs;
-  if (p.xfs_other_fs != 0) doc["xfs_other_fs"] = p.xfs_other_fs;
+  if (!p.background_fs_events.empty()) doc["background_fs_events"] = p.background_fs_events;
+  if (!p.kthread_fs_events.empty()) doc["kthread_fs_events"] = p.kthread_fs_events;
+  if (p.fs_events_other_fs != 0) doc["fs_events_other_fs"] = p.fs_events_other_fs;
   if (!p.device_write_bytes.empty()) doc["device_write_bytes"] = p.device_write_bytes;
   if (!p.fs_write_bytes.empty()) doc["fs_write_bytes"] = p.fs_write_bytes;
   if (!p.bpf_programs.empty()) {

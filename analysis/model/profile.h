@@ -15,7 +15,8 @@
 
 namespace fscost {
 
-inline constexpr int kProfileFormatVersion = 1;
+// 2: the filesystem event fields lost their XFS names ("xfs" → "fs_events").
+inline constexpr int kProfileFormatVersion = 2;
 // Wall-latency histogram: bucket i counts operations with latency in
 // [2^i, 2^(i+1)) ns; bucket 0 also holds 0 ns.
 inline constexpr std::size_t kLatencyBuckets = 40;
@@ -58,9 +59,9 @@ struct OpStats {
   // Summed off-CPU time inside the operation (blocked or runnable-waiting);
   // oncpu_ns + offcpu_ns == wall_ns up to probe timing. Optional in v1.
   std::uint64_t offcpu_ns = 0;
-  // XFS and block-layer events seen inside the operation, by counter name
-  // ("xfs_trans_alloc", ...; docs/PROFILE.md). Optional in v1.
-  std::map<std::string, std::uint64_t> xfs;
+  // Filesystem events (XFS, ext4/jbd2, btrfs) seen inside the operation, by
+  // counter name ("xfs_trans_alloc", ...; docs/PROFILE.md). Optional in v1.
+  std::map<std::string, std::uint64_t> fs_events;
   // Fewest and most transactions (xfs_trans_alloc) one operation allocated;
   // both 0 when there were none. Optional in v1.
   std::uint64_t trans_min = 0;
@@ -172,14 +173,14 @@ struct Profile {
   std::vector<OffCpuStack> offcpu;
   std::vector<LockStat> locks;
   std::vector<LockHolder> lock_holders;  // optional: waits by their lock's holder
-  // XFS events outside any tracked operation (kernel threads, other tasks).
-  std::map<std::string, std::uint64_t> background_xfs;
+  // Filesystem events outside any tracked operation (kernel threads, other tasks).
+  std::map<std::string, std::uint64_t> background_fs_events;
   // Of those, the kernel threads', by bucket and work function
   // ("xfs-cil/loop0: xlog_cil_push_work" → {"xfs_trans_commit": n, ...}).
-  std::map<std::string, std::map<std::string, std::uint64_t>> kthread_xfs;
-  // XFS events left out because they were on another superblock than the
+  std::map<std::string, std::map<std::string, std::uint64_t>> kthread_fs_events;
+  // Filesystem events left out because they were on another superblock than the
   // test filesystem's (record --fs).
-  std::uint64_t xfs_other_fs = 0;
+  std::uint64_t fs_events_other_fs = 0;
   // Bytes written per block device during the recording ("loop0" → bytes).
   std::map<std::string, std::uint64_t> device_write_bytes;
   // The test filesystem's device (record --fs) by what the writes carried:

@@ -16,7 +16,8 @@
 
 namespace fscost {
 
-inline constexpr int kReportSchemaVersion = 1;
+// 2: "xfs" and ops[].xfs_per_op renamed fs_events and fs_events_per_op.
+inline constexpr int kReportSchemaVersion = 2;
 
 // Header, rusage, the view's sections and drop counters, as plain text.
 // oncpu: per-op table, consistency check, top stacks, XFS counters,

@@ -124,8 +124,8 @@ std::optional<double> on_off_agreement(const OpStats& o) {
   return static_cast<double>(o.oncpu_ns + o.offcpu_ns) / static_cast<double>(o.wall_ns);
 }
 
-XfsSummary xfs_summary(const Profile& p) {
-  XfsSummary x{p.background_xfs, p.device_write_bytes};
+FsEventSummary fs_event_summary(const Profile& p) {
+  FsEventSummary x{p.background_fs_events, p.device_write_bytes};
   for (const auto& [dev, bytes] : p.device_write_bytes) add_sat(x.device_write_bytes_sum, bytes);
   for (const auto& o : p.ops)
     if (o.name != "other") add_sat(x.fs_ops, o.count);

@@ -54,11 +54,10 @@ struct Consistency {
   std::optional<double> ratio_with_syscall_path;
 };
 
-
-// XFS activity outside the per-op counters: background events and what
+// Filesystem activity outside the per-op counters: background events and what
 // reached the block devices.
-struct XfsSummary {
-  std::map<std::string, std::uint64_t> background;  // Profile::background_xfs
+struct FsEventSummary {
+  std::map<std::string, std::uint64_t> background;  // Profile::background_fs_events
   std::map<std::string, std::uint64_t> device_write_bytes;
   std::uint64_t device_write_bytes_sum = 0;
   std::uint64_t fs_ops = 0;            // completed operations, every op except "other"
@@ -75,7 +74,7 @@ struct ReportView {
 // lock contention.
 ReportView build_report_view(const Profile& p, const ReportOptions& opt);
 
-XfsSummary xfs_summary(const Profile& p);
+FsEventSummary fs_event_summary(const Profile& p);
 
 // Derived figures; nullopt where undefined rather than a misleading 0.
 std::optional<double> ops_per_sec(const OpStats& o, const Metadata& m);

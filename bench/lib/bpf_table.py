@@ -151,6 +151,12 @@ def floor(path, stats_path=None, untracked_path=None):
             print()
 
 
+def fs_events(op):
+    """An op's filesystem event counts; profiles before format version 2
+    (the baseline build may be one) name them "xfs"."""
+    return op.get("fs_events", op.get("xfs", {}))
+
+
 def same_counts(current_path, baseline_path):
     """Each named operation's count, errors and filesystem events under both
     builds. Counts and errors are the workload's own and must be equal; the
@@ -166,7 +172,7 @@ def same_counts(current_path, baseline_path):
                != (base.get(n, {}).get("count"), base.get(n, {}).get("errors"))]
     events = []
     for n in names:
-        xc, xb = cur.get(n, {}).get("xfs", {}), base.get(n, {}).get("xfs", {})
+        xc, xb = fs_events(cur.get(n, {})), fs_events(base.get(n, {}))
         for ev in sorted(set(xc) | set(xb)):
             if xc.get(ev, 0) != xb.get(ev, 0):
                 events.append(f"{n} {ev} {xc.get(ev, 0)} / {xb.get(ev, 0)}")

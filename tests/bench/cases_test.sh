@@ -88,17 +88,17 @@ next(o for o in d["ops"] if o["op"] == "sync")["offcpu"] = bg["offcpu_ns"]
 json.dump(d, open(sys.argv[2] + "/demo.json", "w"))
 # ext4 (A) against XFS (B): each side's own events, as bpftrace counted them.
 o = next(o for o in d["ops"] if o["op"] == "create")
-for c in o["xfs"].values():
+for c in o["fs_events"].values():
     c["a_summary"]["mean"] = 0.0
-own = copy.deepcopy(o["xfs"]["xfs_trans_alloc"])
+own = copy.deepcopy(o["fs_events"]["xfs_trans_alloc"])
 for name, mean in (("jbd2_handle_start", 1.0005), ("ext4_allocate_inode", 1.0), ("ext4_mark_inode_dirty", 4.016)):
     c = copy.deepcopy(own)
     c["a_summary"]["mean"], c["b_summary"]["mean"] = mean, 0.0
-    o["xfs"][name] = c
+    o["fs_events"][name] = c
 d["a"]["fs"] = "ext4"
 json.dump(d, open(sys.argv[2] + "/other-filesystems.json", "w"))
-o["xfs"]["xfs_log_reserve"]["a_summary"]["mean"] = 1.0      # ext4 counting XFS's events
-o["xfs"]["ext4_mark_inode_dirty"]["a_summary"]["mean"] = 2.0
+o["fs_events"]["xfs_log_reserve"]["a_summary"]["mean"] = 1.0      # ext4 counting XFS's events
+o["fs_events"]["ext4_mark_inode_dirty"]["a_summary"]["mean"] = 2.0
 json.dump(d, open(sys.argv[2] + "/other-filesystems-bad.json", "w"))
 PY
 row demo "$work/demo.json" ok

@@ -323,7 +323,7 @@ TEST_F(CompareTest, Ext4AgainstXfsNamesEachFilesystemsOwnCode) {
   ASSERT_NE(create, nullptr);
   // Each side's own events: a journal handle per create on ext4, a
   // transaction per create on XFS, none of the other's.
-  const json& ev = (*create)["xfs"];
+  const json& ev = (*create)["fs_events"];
   ASSERT_TRUE(ev.contains("jbd2_handle_start")) << ev.dump();
   ASSERT_TRUE(ev.contains("xfs_trans_alloc")) << ev.dump();
   EXPECT_GE(ev["jbd2_handle_start"]["a_summary"]["mean"].get<double>(), 1.0);
@@ -409,9 +409,9 @@ TEST_F(CompareTest, ThreeFilesystemsMakeAMatrixWithADiffEach) {
   json btrfs = json::parse(slurp(out_ + "/vs-btrfs/summary.json"), nullptr, false);
   for (const auto& op : btrfs["ops"])
     if (op["op"] == "create") {
-      ASSERT_TRUE(op["xfs"].contains("btrfs_inode_new")) << op["xfs"].dump();
-      EXPECT_NEAR(op["xfs"]["btrfs_inode_new"]["b_summary"]["mean"].get<double>(), 1.0, 0.01);
-      EXPECT_GT(op["xfs"]["btrfs_tree_lock"]["b_summary"]["mean"].get<double>(), 1.0);
+      ASSERT_TRUE(op["fs_events"].contains("btrfs_inode_new")) << op["fs_events"].dump();
+      EXPECT_NEAR(op["fs_events"]["btrfs_inode_new"]["b_summary"]["mean"].get<double>(), 1.0, 0.01);
+      EXPECT_GT(op["fs_events"]["btrfs_tree_lock"]["b_summary"]["mean"].get<double>(), 1.0);
     }
   EXPECT_NE(slurp(out_ + "/report.html").find("<table class=\"matrix\">"), std::string::npos);
 }
@@ -453,8 +453,10 @@ TEST_F(CompareTest, EachRunCountsWhatASeparateRecordCounts) {
   };
   auto trans = [](const Profile& p, const std::string& op) {
     for (const OpStats& o : p.ops)
-      if (o.name == op) return std::tuple{o.xfs.count("xfs_trans_alloc") ? o.xfs.at("xfs_trans_alloc") : 0,
-                                          o.trans_min, o.trans_max};
+      if (o.name == op)
+        return std::tuple{
+            o.fs_events.count("xfs_trans_alloc") ? o.fs_events.at("xfs_trans_alloc") : 0,
+            o.trans_min, o.trans_max};
     return std::tuple<std::uint64_t, std::uint64_t, std::uint64_t>{};
   };
   const Profile& want = expected.value();

@@ -194,13 +194,13 @@ TEST_F(ContentionTest, XfsTransactionsPerCreateAreCountedAndEqual) {
   Profile p = record({"--files", "500"});
   const OpStats* create = op(p, "create");
   ASSERT_NE(create, nullptr);
-  ASSERT_TRUE(create->xfs.count("xfs_trans_alloc")) << "no xfs_trans_alloc under create";
+  ASSERT_TRUE(create->fs_events.count("xfs_trans_alloc")) << "no xfs_trans_alloc under create";
   EXPECT_GT(create->trans_min, 0u);
   EXPECT_EQ(create->trans_min, create->trans_max);
-  EXPECT_EQ(create->xfs.at("xfs_trans_alloc"), create->count * create->trans_min);
+  EXPECT_EQ(create->fs_events.at("xfs_trans_alloc"), create->count * create->trans_min);
   const OpStats* fsync = op(p, "fsync");
   ASSERT_NE(fsync, nullptr);
-  EXPECT_GT(fsync->xfs.count("xfs_log_force"), 0u);
+  EXPECT_GT(fsync->fs_events.count("xfs_log_force"), 0u);
   std::uint64_t written = 0;
   for (const auto& [dev, bytes] : p.device_write_bytes)
     if (fs_->device().ends_with(dev)) written += bytes;

@@ -50,10 +50,11 @@ class RecordFsTest : public test::ScratchXfsTest {
     return 0;
   }
 
-  static std::uint64_t op_xfs(const json& p, const std::string& name, const std::string& event) {
+  static std::uint64_t op_fs_events(const json& p, const std::string& name,
+                                    const std::string& event) {
     for (const auto& op : p["ops"])
-      if (op["name"] == name && op.contains("xfs") && op["xfs"].contains(event))
-        return op["xfs"][event].get<std::uint64_t>();
+      if (op["name"] == name && op.contains("fs_events") && op["fs_events"].contains(event))
+        return op["fs_events"][event].get<std::uint64_t>();
     return 0;
   }
 };
@@ -71,21 +72,21 @@ TEST_F(RecordFsTest, XfsEventsOfTheTestFilesystemOnly) {
   json p = record({"--fs", fs_->dir()}, work("first"));
   ASSERT_FALSE(p.is_discarded());
   EXPECT_EQ(op_count(p, "create"), 500u);
-  EXPECT_EQ(op_xfs(p, "create", "xfs_trans_alloc"), 0u);
-  EXPECT_GE(p.value("xfs_other_fs", 0u), 500u);
+  EXPECT_EQ(op_fs_events(p, "create", "xfs_trans_alloc"), 0u);
+  EXPECT_GE(p.value("fs_events_other_fs", 0u), 500u);
   // ... and aimed at the other one, every create allocates a transaction.
   p = record({"--fs", other.value().dir()}, work("second"));
   ASSERT_FALSE(p.is_discarded());
-  EXPECT_GE(op_xfs(p, "create", "xfs_trans_alloc"), 500u);
+  EXPECT_GE(op_fs_events(p, "create", "xfs_trans_alloc"), 500u);
   // The raw_tp flavour reads the same first argument.
   p = record({"--fs", fs_->dir()}, work("third"), {"FSCOST_DISABLE_FEATURES=task_storage"});
   ASSERT_FALSE(p.is_discarded());
   EXPECT_NE(p.dump().find("(raw_tp)"), std::string::npos);
-  EXPECT_EQ(op_xfs(p, "create", "xfs_trans_alloc"), 0u);
-  EXPECT_GE(p.value("xfs_other_fs", 0u), 500u);
+  EXPECT_EQ(op_fs_events(p, "create", "xfs_trans_alloc"), 0u);
+  EXPECT_GE(p.value("fs_events_other_fs", 0u), 500u);
   p = record({"--fs", other.value().dir()}, work("fourth"), {"FSCOST_DISABLE_FEATURES=task_storage"});
   ASSERT_FALSE(p.is_discarded());
-  EXPECT_GE(op_xfs(p, "create", "xfs_trans_alloc"), 500u);
+  EXPECT_GE(op_fs_events(p, "create", "xfs_trans_alloc"), 500u);
 }
 
 TEST_F(RecordFsTest, TheLogRangeIsWhereXfsDbPutsIt) {
@@ -127,9 +128,9 @@ TEST_F(RecordFsTest, WritebackOfACommandIsItsSyncPhaseSplitByKind) {
   // The unwritten-extent and size-update work is xfs-conv's, per work function.
   std::string conv = "xfs-conv/" + dev.value().block_name + ": ";
   bool conv_events = false;
-  for (const auto& [bucket, events] : p["kthread_xfs"].items())
+  for (const auto& [bucket, events] : p["kthread_fs_events"].items())
     if (bucket.starts_with(conv)) conv_events |= events.value("xfs_trans_commit", 0u) > 0;
-  EXPECT_TRUE(conv_events) << p["kthread_xfs"].dump();
+  EXPECT_TRUE(conv_events) << p["kthread_fs_events"].dump();
   // Workers' off-CPU time, named by workqueue and work function.
   std::size_t named = 0;
   for (const auto& o : p["offcpu"])

@@ -75,7 +75,8 @@ Result<std::monostate> Collector::configure(const Features& f) {
   if (set_size(s->maps.stacks, z.stack_storage) || set_size(s->maps.samples, z.max_stacks) ||
       set_size(s->maps.tasks, btf_flavour_ ? 1 : z.max_threads) ||
       set_size(s->maps.tracked, z.max_procs) || set_size(s->maps.offcpu, z.max_offcpu) ||
-      set_size(s->maps.lock_stats, z.max_locks) || set_size(s->maps.bg_xfs, z.max_background) ||
+      set_size(s->maps.lock_stats, z.max_locks) ||
+      set_size(s->maps.bg_fs_events, z.max_background) ||
       set_size(s->maps.dev_write_bytes, z.max_devices) ||
       set_size(s->maps.lock_holders, z.max_locks) || set_size(s->maps.blocked, z.max_threads) ||
       without_task_storage(s->maps.task_store, f))
@@ -200,7 +201,7 @@ Result<std::monostate> Collector::reset() {
   auto* bss = skel_->bss;
   std::fill(std::begin(bss->drops), std::end(bss->drops), 0);
   bss->samples_total = 0;
-  bss->xfs_other_fs = 0;
+  bss->fs_events_other_fs = 0;
   bss->states_complete = false;
   bss->states_gen++;
   bss->run_gen++;  // task storage cannot be emptied from here: it goes stale

@@ -41,15 +41,15 @@ struct CollectorConfig {
 
 // What the kernel side aggregated, before symbolization.
 struct RawData {
-  std::vector<fscost_op_stats> ops;          // index = Op id, summed over CPUs
-  std::vector<fscost_xfs_counts> xfs;        // index = Op id (0: outside operations)
+  std::vector<fscost_op_stats> ops;               // index = Op id, summed over CPUs
+  std::vector<fscost_fs_event_counts> fs_events;  // index = Op id (0: outside operations)
   std::vector<std::pair<fscost_sample_key, std::uint64_t>> samples;
   std::vector<std::pair<fscost_offcpu_key, fscost_offcpu_val>> offcpu;
   std::vector<std::pair<fscost_lock_key, fscost_lock_val>> locks;
   std::vector<std::pair<fscost_holder_key, fscost_offcpu_val>> lock_holders;
-  // Kernel threads' XFS events by (bucket, work function address).
-  std::vector<std::pair<fscost_bg_key, fscost_xfs_counts>> bg_xfs;
-  std::uint64_t xfs_other_fs = 0;  // events on other superblocks than target_dev
+  // Kernel threads' filesystem events by (bucket, work function address).
+  std::vector<std::pair<fscost_bg_key, fscost_fs_event_counts>> bg_fs_events;
+  std::uint64_t fs_events_other_fs = 0;  // events on other superblocks than target_dev
   // (kernel dev_t, enum fscost_io_class) → bytes written
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint64_t> dev_write_bytes;
   // With CollectorConfig::bpf_stats: per loaded program, its runs and time.

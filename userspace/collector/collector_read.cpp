@@ -40,11 +40,9 @@ void add_op_stats(fscost_op_stats& sum, const fscost_op_stats& c) {
   for (int b = 0; b < FSCOST_LAT_BUCKETS; ++b) sum.lat[b] += c.lat[b];
 }
 
-void add_xfs(fscost_xfs_counts& sum, const fscost_xfs_counts& c) {
-  for (int i = 0; i < FSCOST_XFS_EVENTS; ++i) sum.n[i] += c.n[i];
+void add_fs_events(fscost_fs_event_counts& sum, const fscost_fs_event_counts& c) {
+  for (int i = 0; i < FSCOST_FS_EVENTS; ++i) sum.n[i] += c.n[i];
 }
-
-
 
 // Every stack hash the aggregates refer to, read once.
 void read_stacks(int fd, RawData& d) {
@@ -89,12 +87,13 @@ RawData Collector::read() const {
   const auto& m = skel_->maps;
   RawData d;
   d.ops = read_percpu_array<fscost_op_stats>(bpf_map__fd(m.op_stats), FSCOST_MAX_OPS, add_op_stats);
-  d.xfs = read_percpu_array<fscost_xfs_counts>(bpf_map__fd(m.xfs_counts), FSCOST_MAX_OPS, add_xfs);
+  d.fs_events = read_percpu_array<fscost_fs_event_counts>(bpf_map__fd(m.fs_event_counts),
+                                                          FSCOST_MAX_OPS, add_fs_events);
   d.samples = read_hash<fscost_sample_key, std::uint64_t>(bpf_map__fd(m.samples));
   d.offcpu = read_hash<fscost_offcpu_key, fscost_offcpu_val>(bpf_map__fd(m.offcpu));
   d.locks = read_hash<fscost_lock_key, fscost_lock_val>(bpf_map__fd(m.lock_stats));
   d.lock_holders = read_hash<fscost_holder_key, fscost_offcpu_val>(bpf_map__fd(m.lock_holders));
-  d.bg_xfs = read_hash<fscost_bg_key, fscost_xfs_counts>(bpf_map__fd(m.bg_xfs));
+  d.bg_fs_events = read_hash<fscost_bg_key, fscost_fs_event_counts>(bpf_map__fd(m.bg_fs_events));
   for (auto& [key, bytes] : read_hash<fscost_dev_key, __u64>(bpf_map__fd(m.dev_write_bytes)))
     d.dev_write_bytes[{key.dev, key.io_class}] = bytes;
   read_stacks(bpf_map__fd(m.stacks), d);
@@ -102,7 +101,7 @@ RawData Collector::read() const {
   static_assert(sizeof(skel_->bss->drops) == sizeof(d.drops));
   std::copy(std::begin(skel_->bss->drops), std::end(skel_->bss->drops), d.drops.begin());
   d.samples_total = skel_->bss->samples_total;
-  d.xfs_other_fs = skel_->bss->xfs_other_fs;
+  d.fs_events_other_fs = skel_->bss->fs_events_other_fs;
   // Recursion misses of every program, and with bpf_stats their run counts
   // and time: since the last reset().
   for (const auto& [name, now] : program_counters()) {

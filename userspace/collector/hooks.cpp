@@ -16,22 +16,23 @@ constexpr auto kHooks = std::to_array<Hook>({
     {"sched", "sched_waking", "waking", ProbeGroup::Wakers},
     {"lock", "contention_begin", "lock_begin", ProbeGroup::Locks},
     {"lock", "contention_end", "lock_end", ProbeGroup::Locks},
-    // One per FSCOST_XFS_EVENT_TABLE row (bpf/fscost_tables.h); bpf/xfs.bpf.h
+    // One per FSCOST_FS_EVENT_TABLE row (bpf/fscost_tables.h); bpf/xfs.bpf.h
     // names the programs from the same row.
-#define XFS_HOOK(id, sys, tp, group, obj) Hook{#sys, #tp, #tp, ProbeGroup::group},
-    FSCOST_XFS_EVENT_TABLE(XFS_HOOK)
-#undef XFS_HOOK
+#define FS_EVENT_HOOK(id, sys, tp, group, obj) Hook{#sys, #tp, #tp, ProbeGroup::group},
+    FSCOST_FS_EVENT_TABLE(FS_EVENT_HOOK)
+#undef FS_EVENT_HOOK
     {"block", "block_rq_issue", "block_rq_issue", ProbeGroup::Block},
 });
 
-// The counter names, index = enum fscost_xfs_event: the tracepoint names.
-#define XFS_NAME(id, sys, tp, group, obj) std::string_view(#tp),
-constexpr auto kXfsNames = std::to_array({FSCOST_XFS_EVENT_TABLE(XFS_NAME)});
-#undef XFS_NAME
-static_assert(kXfsNames.size() == FSCOST_XFS_EVENTS);
-#define XFS_IN_ORDER(id, sys, tp, group, obj) static_assert(kXfsNames[FSCOST_XFS_##id] == #tp);
-FSCOST_XFS_EVENT_TABLE(XFS_IN_ORDER)
-#undef XFS_IN_ORDER
+// The counter names, index = enum fscost_fs_event: the tracepoint names.
+#define FS_EVENT_NAME(id, sys, tp, group, obj) std::string_view(#tp),
+constexpr auto kFsEventNames = std::to_array({FSCOST_FS_EVENT_TABLE(FS_EVENT_NAME)});
+#undef FS_EVENT_NAME
+static_assert(kFsEventNames.size() == FSCOST_FS_EVENTS);
+#define FS_EVENT_IN_ORDER(id, sys, tp, group, obj) \
+  static_assert(kFsEventNames[FSCOST_FSEV_##id] == #tp);
+FSCOST_FS_EVENT_TABLE(FS_EVENT_IN_ORDER)
+#undef FS_EVENT_IN_ORDER
 
 }  // namespace
 
@@ -48,7 +49,7 @@ std::string probe_of_program(std::string_view program) {
   return std::string(program);
 }
 
-std::span<const std::string_view> xfs_event_names() { return kXfsNames; }
+std::span<const std::string_view> fs_event_names() { return kFsEventNames; }
 
 bool ProbeGroups::enabled(ProbeGroup g) const {
   switch (g) {
@@ -56,8 +57,8 @@ bool ProbeGroups::enabled(ProbeGroup g) const {
     case ProbeGroup::Offcpu: return offcpu;
     case ProbeGroup::Wakers: return wakers && offcpu;  // wakers annotate off-CPU intervals
     case ProbeGroup::Locks: return locks;
-    case ProbeGroup::Xfs: return xfs;
-    case ProbeGroup::XfsBuf: return xfs_buf;
+    case ProbeGroup::FsEvents: return fs_events;
+    case ProbeGroup::FsBuf: return fs_buf;
     case ProbeGroup::Block: return block;
   }
   return false;
@@ -75,8 +76,8 @@ Result<ProbeGroups> parse_probe_groups(std::string_view spec) {
     if (word == "offcpu") g.offcpu = true;
     else if (word == "wakers") g.wakers = g.offcpu = true;
     else if (word == "locks") g.locks = true;
-    else if (word == "xfs") g.xfs = true;
-    else if (word == "xfsbuf") g.xfs_buf = true;
+    else if (word == "xfs") g.fs_events = true;
+    else if (word == "xfsbuf") g.fs_buf = true;
     else if (word == "block") g.block = true;
     else
       return Error{fmt::format("unknown probe group '{}'", word),

@@ -13,7 +13,7 @@
 
 namespace fscost {
 
-enum class ProbeGroup : std::uint8_t { Ops, Offcpu, Wakers, Locks, Xfs, XfsBuf, Block };
+enum class ProbeGroup : std::uint8_t { Ops, Offcpu, Wakers, Locks, FsEvents, FsBuf, Block };
 
 struct Hook {
   std::string_view category;  // tracepoint category, e.g. "sched"
@@ -29,16 +29,16 @@ std::span<const Hook> hooks();
 // tracepoint for "<program>_btf" / "<program>_raw"; else the name itself.
 std::string probe_of_program(std::string_view program);
 
-// XFS event counters in enum fscost_xfs_event order: the names reports use.
-std::span<const std::string_view> xfs_event_names();
+// Filesystem event counters in enum fscost_fs_event order: the names reports use.
+std::span<const std::string_view> fs_event_names();
 
 // Which probe groups to attach; parsed from --probes.
 struct ProbeGroups {
   bool offcpu = true;
   bool wakers = true;
   bool locks = true;
-  bool xfs = true;
-  bool xfs_buf = false;  // per-buffer events: ~30 per create, so not by default
+  bool fs_events = true;
+  bool fs_buf = false;  // per-buffer events: ~30 per create, so not by default
   bool block = true;
   bool enabled(ProbeGroup g) const;
 };

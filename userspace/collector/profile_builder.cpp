@@ -26,9 +26,9 @@ std::string op_string(std::uint32_t op) {
 
 std::string cstr(const char* s, std::size_t n) { return std::string(s, strnlen(s, n)); }
 
-std::map<std::string, std::uint64_t> xfs_map(const fscost_xfs_counts& c) {
+std::map<std::string, std::uint64_t> fs_event_map(const fscost_fs_event_counts& c) {
   std::map<std::string, std::uint64_t> out;
-  auto names = xfs_event_names();
+  auto names = fs_event_names();
   for (std::size_t i = 0; i < names.size(); ++i)
     if (c.n[i]) out[std::string(names[i])] = c.n[i];
   return out;
@@ -49,7 +49,7 @@ std::vector<OpStats> convert_ops(const RawData& raw) {
     s.latency_log2.assign(std::begin(r.lat), std::end(r.lat));
     s.trans_min = r.trans_min;
     s.trans_max = r.trans_max;
-    if (i < raw.xfs.size()) s.xfs = xfs_map(raw.xfs[i]);
+    if (i < raw.fs_events.size()) s.fs_events = fs_event_map(raw.fs_events[i]);
     ops.push_back(std::move(s));
   }
   return ops;
@@ -206,12 +206,12 @@ std::vector<LockStat> convert_locks(const RawData& raw, const Frames& frames,
   return out;
 }
 
-std::map<std::string, std::map<std::string, std::uint64_t>> convert_kthread_xfs(
+std::map<std::string, std::map<std::string, std::uint64_t>> convert_kthread_fs_events(
     const RawData& raw, const Kallsyms& ksyms) {
   std::map<std::string, std::map<std::string, std::uint64_t>> out;
-  for (const auto& [k, c] : raw.bg_xfs) {
+  for (const auto& [k, c] : raw.bg_fs_events) {
     std::string bucket = work_bucket(cstr(k.name, sizeof(k.name)), k.func, ksyms);
-    for (const auto& [event, n] : xfs_map(c)) out[bucket][event] += n;
+    for (const auto& [event, n] : fs_event_map(c)) out[bucket][event] += n;
   }
   return out;
 }
@@ -298,11 +298,11 @@ Profile build_profile(const RawData& raw, const Kallsyms& ksyms, const UserSymbo
   p.offcpu = convert_offcpu(raw, frames, ksyms);
   p.locks = convert_locks(raw, frames, ksyms);
   p.lock_holders = convert_holders(raw, frames, ksyms);
-  if (!raw.xfs.empty()) p.background_xfs = xfs_map(raw.xfs[FSCOST_OP_NONE]);
-  p.kthread_xfs = convert_kthread_xfs(raw, ksyms);
-  for (const auto& [bucket, events] : p.kthread_xfs)
-    for (const auto& [event, n] : events) p.background_xfs[event] += n;
-  p.xfs_other_fs = raw.xfs_other_fs;
+  if (!raw.fs_events.empty()) p.background_fs_events = fs_event_map(raw.fs_events[FSCOST_OP_NONE]);
+  p.kthread_fs_events = convert_kthread_fs_events(raw, ksyms);
+  for (const auto& [bucket, events] : p.kthread_fs_events)
+    for (const auto& [event, n] : events) p.background_fs_events[event] += n;
+  p.fs_events_other_fs = raw.fs_events_other_fs;
   static constexpr std::string_view kIoClass[] = {
 #define IO_CLASS(id, name) name,
       FSCOST_IO_CLASS_TABLE(IO_CLASS)

@@ -289,14 +289,14 @@ bool material(const Comparison& c) {
   return c.significant() && !(std::isfinite(c.rel) && std::fabs(c.rel) < 0.05);
 }
 
-// The op's XFS events whose count per op changed significantly, largest
+// The op's filesystem events whose count per op changed significantly, largest
 // ratio first: "xfs_trans_commit 1.02 -> 2.02/op" says a second commit.
 //
 // Across filesystems each side counts only its own events: those are each
 // side's figures ("A (ext4): jbd2_handle_start 1, ..."), not changes.
 std::string own_events(const OpDiff& op, bool b, const std::string& fs) {
   std::vector<std::string> own;
-  for (const auto& [name, c] : op.xfs) {
+  for (const auto& [name, c] : op.fs_events) {
     double mine = b ? c.sb.mean : c.sa.mean, other = b ? c.sa.mean : c.sb.mean;
     if (mine >= 0.01 && other == 0) own.push_back(fmt::format("{} {:.3g}", name, mine));
   }
@@ -304,13 +304,13 @@ std::string own_events(const OpDiff& op, bool b, const std::string& fs) {
   return fmt::format("{} ({}) {}", b ? "B" : "A", fs, fmt::join(own, ", "));
 }
 
-std::string xfs_events(const Diff& d, const OpDiff& op) {
+std::string fs_event_changes(const Diff& d, const OpDiff& op) {
   std::vector<std::pair<double, std::string>> moved;
   if (d.cross_filesystem()) {
     std::string a = own_events(op, false, d.fs_a), b = own_events(op, true, d.fs_b);
     return a.empty() || b.empty() ? a + b : a + "; " + b;
   }
-  for (const auto& [name, c] : op.xfs) {
+  for (const auto& [name, c] : op.fs_events) {
     // Rare events (the odd log regrant) are in the tables, not the reasons.
     if (!material(c) || std::max(c.sa.mean, c.sb.mean) < 0.01) continue;
     double ratio = c.sa.mean > 0 ? c.sb.mean / c.sa.mean : 1e9;
@@ -324,7 +324,7 @@ std::string xfs_events(const Diff& d, const OpDiff& op) {
 }
 
 void op_block(Page& page, const Diff& d, const OpDiff& op) {
-  std::string events = xfs_events(d, op);
+  std::string events = fs_event_changes(d, op);
   if (op.oncpu.significant()) {
     page.para(sentence(d, op, true, true));
     paths(page, op);
@@ -424,12 +424,12 @@ std::vector<std::string> background_waits(const Diff& d) {
   return out;
 }
 
-// Kernel threads' XFS events, largest ratio first (a bucket's transaction
+// Kernel threads' filesystem events, largest ratio first (a bucket's transaction
 // count doubling says what its extra CPU did).
 std::vector<std::string> background_events(const Diff& d) {
   std::vector<std::pair<double, std::string>> found;
   for (const auto& b : d.background)
-    for (const auto& [event, c] : b.xfs)
+    for (const auto& [event, c] : b.fs_events)
       if (material(c) && std::max(c.sa.mean, c.sb.mean) >= 1) {
         double ratio = c.sa.mean > 0 ? c.sb.mean / c.sa.mean : 1e9;
         found.emplace_back(std::fabs(std::log(ratio)),

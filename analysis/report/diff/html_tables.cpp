@@ -132,7 +132,7 @@ void metrics(std::string& out, const OpDiff& op, const RowIds::Op& ids) {
       for (const auto& [cls, k] : op.offcpu_by_class)
         if (k.sa.mean != 0 || k.sb.mean != 0) stat_row(out, {"off-CPU: " + cls, k.unit}, k);
   }
-  for (const auto& [name, c] : op.xfs)
+  for (const auto& [name, c] : op.fs_events)
     if (c.sa.mean != 0 || c.sb.mean != 0) stat_row(out, {"XFS: " + name, c.unit}, c);
   out += "</table>\n";
 }
@@ -221,7 +221,8 @@ bool nonzero(const Comparison& c) { return c.sa.mean != 0 || c.sb.mean != 0; }
 // zero on both sides.
 bool has_rows(const BackgroundDiff& bg) {
   return nonzero(bg.cpu) || nonzero(bg.offcpu) || nonzero(bg.lock_wait) ||
-         std::any_of(bg.xfs.begin(), bg.xfs.end(), [](const auto& e) { return nonzero(e.second); });
+         std::any_of(bg.fs_events.begin(), bg.fs_events.end(),
+                     [](const auto& e) { return nonzero(e.second); });
 }
 
 }  // namespace
@@ -321,7 +322,7 @@ void workload_table(std::string& out, const Diff& d, const RowIds& ids) {
     row(who + " CPU", bg.cpu.unit, bg.cpu);
     row(who + " off CPU", bg.offcpu.unit, bg.offcpu);
     row(who + " in locks", bg.lock_wait.unit, bg.lock_wait);
-    for (const auto& [event, c] : bg.xfs) row(who + " " + event, "events", c);
+    for (const auto& [event, c] : bg.fs_events) row(who + " " + event, "events", c);
   }
   out += "</table>\n";
 }

@@ -332,7 +332,7 @@ void op_json(W& w, const OpDiff& o, std::size_t function_rows, std::size_t funct
   w.member("tested", o.tested);
   for (const auto& m : kOpMetrics) member(w, m.key, o.*m.field);
   by_name(w, "offcpu_by_class", o.offcpu_by_class);
-  by_name(w, "xfs", o.xfs);
+  by_name(w, "fs_events", o.fs_events);
   w.member("functions_compared", o.functions.size());
   w.member("functions_significant",
            std::count_if(o.functions.begin(), o.functions.end(), significant));
@@ -381,7 +381,7 @@ void background(W& w, const std::vector<BackgroundDiff>& v) {
     member(w, "lock_wait_ns", bg.lock_wait);
     w.member("top_lock", bg.top_lock);
     w.member("top_lock_share", bg.top_lock_share);
-    by_name(w, "xfs", bg.xfs);
+    by_name(w, "fs_events", bg.fs_events);
     if (!bg.shares.empty()) {
       w.key("shares");
       shares(w, bg.shares);

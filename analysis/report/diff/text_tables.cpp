@@ -73,7 +73,7 @@ void kernel_threads(Page& page, const Diff& d) {
     row(page, 2, (bg.test_fs ? "* " : "  ") + bg.name, bg.cpu);
     if (nonzero(bg.offcpu)) row(page, 6, "off CPU", bg.offcpu);
     if (nonzero(bg.lock_wait)) row(page, 6, "in locks", bg.lock_wait);
-    for (const auto& [event, c] : bg.xfs)
+    for (const auto& [event, c] : bg.fs_events)
       if (nonzero(c)) row(page, 6, event, c);
   }
   page.blank();
@@ -115,9 +115,10 @@ void metrics(Page& page, const OpDiff& op) {
       for (const auto& [cls, k] : op.offcpu_by_class)
         if (nonzero(k)) row(page, 4, cls, k);
   }
-  if (std::any_of(op.xfs.begin(), op.xfs.end(), [](const auto& x) { return nonzero(x.second); })) {
+  if (std::any_of(op.fs_events.begin(), op.fs_events.end(),
+                  [](const auto& x) { return nonzero(x.second); })) {
     page.line("  Filesystem events per operation:");
-    for (const auto& [name, c] : op.xfs)
+    for (const auto& [name, c] : op.fs_events)
       if (nonzero(c)) row(page, 4, name, c);
   }
 }

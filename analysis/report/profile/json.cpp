@@ -41,9 +41,9 @@ json stacks_json(const std::vector<StackShare>& stacks) {
 }
 
 // Counter → events per completed operation (null if none completed).
-json xfs_per_op(const OpStats& o) {
+json fs_events_per_op(const OpStats& o) {
   json out = json::object();
-  for (const auto& [name, n] : o.xfs) out[name] = or_null(per_op(n, o.count));
+  for (const auto& [name, n] : o.fs_events) out[name] = or_null(per_op(n, o.count));
   return out;
 }
 
@@ -63,7 +63,7 @@ json op_json(const OpRow& row, const Profile& p) {
           {"top_stacks", stacks_json(row.top_stacks)},
           {"offcpu_ns_total", o.offcpu_ns},
           {"offcpu_ns_per_op", or_null(per_op_ns(o.offcpu_ns, o.count))},
-          {"xfs_per_op", xfs_per_op(o)},
+          {"fs_events_per_op", fs_events_per_op(o)},
           {"trans_min", o.trans_min},
           {"trans_max", o.trans_max}};
 }
@@ -76,7 +76,7 @@ json background_json(const Background& bg) {
           {"kthreads", std::move(kthreads)}};
 }
 
-json xfs_json(const XfsSummary& x) {
+json fs_events_json(const FsEventSummary& x) {
   return {{"background", x.background},
           {"device_write_bytes", x.device_write_bytes},
           {"device_write_bytes_total", x.device_write_bytes_sum},
@@ -110,7 +110,7 @@ nlohmann::json report_json(const Profile& p, const ReportOptions& opt) {
               {"ops", std::move(ops)},
               {"background", background_json(v.background)},
               {"consistency", consistency_json(v.consistency)},
-              {"xfs", xfs_json(xfs_summary(p))},
+              {"fs_events", fs_events_json(fs_event_summary(p))},
               {"drops", p.drops},
               {"samples_total", p.samples_total}};
   if (view == View::OffCpu) out["offcpu"] = json_parts::offcpu_json(p, opt);

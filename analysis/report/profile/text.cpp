@@ -92,7 +92,7 @@ void oncpu_sections(std::string& out, const Profile& p, const ReportOptions& opt
     top_stacks(out, v, opt);
     out += '\n';
   }
-  xfs_sections(out, p, v.rows);
+  fs_event_sections(out, p, v.rows);
   out += '\n';
   background(out, v.background);
   out += '\n';

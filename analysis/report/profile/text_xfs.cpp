@@ -1,5 +1,5 @@
-// The XFS part of the on-CPU text view: events per operation, events
-// outside operations, and the bytes that reached the block devices.
+// The filesystem-event part of the on-CPU text view: events per operation,
+// events outside operations, and the bytes that reached the block devices.
 #include "report/profile/text_parts.h"
 #include "model/units.h"
 
@@ -7,30 +7,30 @@ namespace fscost::text {
 
 namespace {
 
-bool any_xfs(const Profile& p) {
+bool any_fs_events(const Profile& p) {
   for (const auto& o : p.ops)
-    if (!o.xfs.empty()) return true;
-  return !p.background_xfs.empty() || !p.device_write_bytes.empty();
+    if (!o.fs_events.empty()) return true;
+  return !p.background_fs_events.empty() || !p.device_write_bytes.empty();
 }
 
 void op_events(std::string& out, const OpStats& o) {
-  if (o.xfs.empty()) return line(out, "{}: no filesystem events", o.name);
+  if (o.fs_events.empty()) return line(out, "{}: no filesystem events", o.name);
   // XFS transactions per op instance; other filesystems have none to count.
-  if (o.xfs.contains("xfs_trans_alloc"))
+  if (o.fs_events.contains("xfs_trans_alloc"))
     line(out, "{}: transactions per op: min {} max {}", o.name, o.trans_min, o.trans_max);
   else
     line(out, "{}:", o.name);
-  for (const auto& [name, n] : o.xfs)
+  for (const auto& [name, n] : o.fs_events)
     line(out, "  {:<24} {:>10}/op {:>12} in all", name, fixed_or_dash(per_op(n, o.count), 2), n);
 }
 
-void background_events(std::string& out, const XfsSummary& x) {
+void background_events(std::string& out, const FsEventSummary& x) {
   line(out, "Filesystem events outside tracked operations");
   if (x.background.empty()) return line(out, "  none");
   for (const auto& [name, n] : x.background) line(out, "  {:<24} {:>12}", name, n);
 }
 
-void device_writes(std::string& out, const XfsSummary& x) {
+void device_writes(std::string& out, const FsEventSummary& x) {
   line(out, "block device writes");
   if (x.device_write_bytes.empty()) return line(out, "  none recorded");
   for (const auto& [dev, bytes] : x.device_write_bytes)
@@ -43,11 +43,11 @@ void device_writes(std::string& out, const XfsSummary& x) {
 
 }  // namespace
 
-void xfs_sections(std::string& out, const Profile& p, const std::vector<OpRow>& rows) {
-  if (!any_xfs(p)) return line(out, "Filesystem events: none recorded");
+void fs_event_sections(std::string& out, const Profile& p, const std::vector<OpRow>& rows) {
+  if (!any_fs_events(p)) return line(out, "Filesystem events: none recorded");
   line(out, "Filesystem events inside operations (per completed operation)");
   for (const auto& row : rows) op_events(out, row.stats);
-  XfsSummary x = xfs_summary(p);
+  FsEventSummary x = fs_event_summary(p);
   background_events(out, x);
   device_writes(out, x);
 }

@@ -81,18 +81,18 @@ TEST(DiffXfsEvents, ASecondCommitPerCreateIsNamed) {
     for (std::size_t i = 0; i < s->runs.size(); ++i)
       for (auto& o : s->runs[i].ops)
         if (o.name == "create") {
-          o.xfs["xfs_trans_commit"] = o.count * (s == &a ? 1 : 2) + i;
-          o.xfs["xfs_log_regrant"] = s == &a ? 1 + i % 2 : 0;  // rare: no reason
+          o.fs_events["xfs_trans_commit"] = o.count * (s == &a ? 1 : 2) + i;
+          o.fs_events["xfs_log_regrant"] = s == &a ? 1 + i % 2 : 0;  // rare: no reason
           // 1% more, steadily: significant, and no reason either.
-          o.xfs["xfs_trans_alloc"] = o.count * (s == &a ? 100 : 101) / 100;
+          o.fs_events["xfs_trans_alloc"] = o.count * (s == &a ? 100 : 101) / 100;
         }
   Diff d = diff_runs(a, b);
   const OpDiff* create = nullptr;
   for (const auto& o : d.ops)
     if (o.op == "create") create = &o;
   ASSERT_NE(create, nullptr);
-  ASSERT_TRUE(create->xfs.contains("xfs_trans_commit"));
-  const Comparison& c = create->xfs.at("xfs_trans_commit");
+  ASSERT_TRUE(create->fs_events.contains("xfs_trans_commit"));
+  const Comparison& c = create->fs_events.at("xfs_trans_commit");
   EXPECT_TRUE(c.significant());
   EXPECT_NEAR(c.sb.mean / c.sa.mean, 2.0, 0.01);
   std::string text = render_diff_text(d);
@@ -101,10 +101,10 @@ TEST(DiffXfsEvents, ASecondCommitPerCreateIsNamed) {
   EXPECT_LT(at, text.find(std::string(72, '-')));
   EXPECT_EQ(text.substr(0, text.find(std::string(72, '-'))).find("xfs_log_regrant"),
             std::string::npos);
-  EXPECT_TRUE(create->xfs.at("xfs_trans_alloc").significant());
+  EXPECT_TRUE(create->fs_events.at("xfs_trans_alloc").significant());
   EXPECT_EQ(text.substr(0, text.find(std::string(72, '-'))).find("xfs_trans_alloc"),
             std::string::npos);
-  EXPECT_TRUE(diff_json(d)["ops"][0]["xfs"].contains("xfs_trans_commit"));
+  EXPECT_TRUE(diff_json(d)["ops"][0]["fs_events"].contains("xfs_trans_commit"));
 }
 
 }  // namespace
@@ -194,9 +194,9 @@ TEST(DiffBackground, WaitsAndXfsEventsPerWorkFunction) {
       p.locks.push_back({SampleKind::Kthread, "writeback", 0x1000, "", 2 | 32,
                          frames_of(kWorker, {"wb_workfn", "down_read"}), 5,
                          (in_b ? 20 : 2) * 1000000ull + i * 1000, 0, 0, 0});
-      p.kthread_xfs["xfs-conv/loop0: xfs_end_io"] = {
+      p.kthread_fs_events["xfs-conv/loop0: xfs_end_io"] = {
           {"xfs_trans_commit", (in_b ? 20000 : 10000) + i}};
-      p.kthread_xfs["writeback: wb_workfn"] = {{"xfs_trans_commit", 10000 + i}};
+      p.kthread_fs_events["writeback: wb_workfn"] = {{"xfs_trans_commit", 10000 + i}};
     }
   add_work(a, "xfs-conv/loop0", "xfs_end_io", 100);
   add_work(b, "xfs-conv/loop0", "xfs_end_io", 600);
@@ -216,9 +216,9 @@ TEST(DiffBackground, WaitsAndXfsEventsPerWorkFunction) {
   EXPECT_TRUE(wb.lock_wait.significant());
   EXPECT_FALSE(wb.top_lock.empty());
   EXPECT_NEAR(wb.top_lock_share, 1, 1e-9);
-  ASSERT_EQ(conv.xfs.size(), 1u);
-  EXPECT_TRUE(conv.xfs[0].second.significant());
-  EXPECT_FALSE(wb.xfs[0].second.significant());
+  ASSERT_EQ(conv.fs_events.size(), 1u);
+  EXPECT_TRUE(conv.fs_events[0].second.significant());
+  EXPECT_FALSE(wb.fs_events[0].second.significant());
   // Only xfs-conv is the test filesystem's: 10 ms → 60 ms of its CPU (the
   // fixture's own few kernel-thread samples besides).
   EXPECT_NEAR(d.fs_kthread_ns.delta(), 50e6, 0.5e6);
@@ -247,7 +247,7 @@ TEST(DiffBackground, WaitsAndXfsEventsPerWorkFunction) {
       seen = true;
       EXPECT_TRUE(bg["test_fs"].get<bool>());
       EXPECT_NEAR(bg["offcpu_ns"]["delta"].get<double>(), 26e6, 1);
-      EXPECT_TRUE(bg["xfs"].contains("xfs_trans_commit"));
+      EXPECT_TRUE(bg["fs_events"].contains("xfs_trans_commit"));
     }
   EXPECT_TRUE(seen);
   EXPECT_NEAR(j["totals"]["fs_kthread_ns"]["delta"].get<double>(), d.fs_kthread_ns.delta(), 1);

@@ -45,8 +45,8 @@ Profile make_run(const Side& s, double time_sd, Draw& d) {
   }
   const auto oncpu = static_cast<std::uint64_t>(ns);
   OpStats op{"create", ops, 0, oncpu, oncpu, std::vector<std::uint64_t>(kLatencyBuckets, 0), 0};
-  op.xfs["xfs_trans_commit"] = static_cast<std::uint64_t>(
-      std::round(static_cast<double>(ops) * s.commits_per_op * (1 + 0.005 * (2 * d.uniform() - 1))));
+  op.fs_events["xfs_trans_commit"] = static_cast<std::uint64_t>(std::round(
+      static_cast<double>(ops) * s.commits_per_op * (1 + 0.005 * (2 * d.uniform() - 1))));
   p.ops.push_back(op);
   p.rusage = {true, oncpu / 10, oncpu, oncpu * 2};
   p.meta.duration_ns = oncpu * 2;

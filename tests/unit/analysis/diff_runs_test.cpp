@@ -293,7 +293,7 @@ TEST(DiffRuns, FamiliesUnderBenjaminiHochberg) {
     // a figure zero in every run is left out
     for (const Comparison* c : {&bg.cpu, &bg.offcpu, &bg.lock_wait})
       background += c->tested() && (c->sa.mean != 0 || c->sb.mean != 0);
-    for (const auto& [event, c] : bg.xfs) background += c.tested();
+    for (const auto& [event, c] : bg.fs_events) background += c.tested();
   }
   extra += background;
   for (const auto& op : d.ops) {

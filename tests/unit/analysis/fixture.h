@@ -111,7 +111,7 @@ inline void expect_same_profile(const Profile& a, const Profile& b) {
   EXPECT_EQ(rusage(a.rusage), rusage(b.rusage));
   auto op = [](const OpStats& o) {
     return std::tie(o.name, o.count, o.errors, o.wall_ns, o.oncpu_ns, o.latency_log2, o.offcpu_ns,
-                    o.xfs, o.trans_min, o.trans_max);
+                    o.fs_events, o.trans_min, o.trans_max);
   };
   ASSERT_EQ(a.ops.size(), b.ops.size());
   for (std::size_t i = 0; i < a.ops.size(); ++i) EXPECT_EQ(op(a.ops[i]), op(b.ops[i])) << i;
@@ -135,10 +135,10 @@ inline void expect_same_profile(const Profile& a, const Profile& b) {
   ASSERT_EQ(a.locks.size(), b.locks.size());
   for (std::size_t i = 0; i < a.locks.size(); ++i)
     EXPECT_EQ(lock(a.locks[i]), lock(b.locks[i])) << i;
-  EXPECT_EQ(a.background_xfs, b.background_xfs);
+  EXPECT_EQ(a.background_fs_events, b.background_fs_events);
   EXPECT_EQ(a.device_write_bytes, b.device_write_bytes);
-  EXPECT_EQ(a.kthread_xfs, b.kthread_xfs);
-  EXPECT_EQ(a.xfs_other_fs, b.xfs_other_fs);
+  EXPECT_EQ(a.kthread_fs_events, b.kthread_fs_events);
+  EXPECT_EQ(a.fs_events_other_fs, b.fs_events_other_fs);
   EXPECT_EQ(a.fs_write_bytes, b.fs_write_bytes);
   EXPECT_EQ(a.prog_missed_by, b.prog_missed_by);
   ASSERT_EQ(a.bpf_programs.size(), b.bpf_programs.size());

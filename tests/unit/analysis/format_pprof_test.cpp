@@ -62,7 +62,7 @@ TEST(FormatPprof, OwnExportRoundTripsStacksOpsAndMetadata) {
     EXPECT_EQ(q.ops[i].oncpu_ns, p.ops[i].oncpu_ns);
     EXPECT_EQ(q.ops[i].wall_ns, p.ops[i].wall_ns);
     EXPECT_EQ(q.ops[i].latency_log2, p.ops[i].latency_log2);
-    EXPECT_EQ(q.ops[i].xfs, p.ops[i].xfs);
+    EXPECT_EQ(q.ops[i].fs_events, p.ops[i].fs_events);
   }
   // Every fscost.KEY comment, each set in the fixture. (start_unix_ns and
   // duration_ns are in the pprof header too, which the import falls back on.)
@@ -83,10 +83,10 @@ TEST(FormatPprof, OwnExportRoundTripsStacksOpsAndMetadata) {
   EXPECT_EQ(q.rusage.sys_ns, p.rusage.sys_ns);
   EXPECT_EQ(q.rusage.wall_ns, p.rusage.wall_ns);
   EXPECT_EQ(q.setup, p.setup);
-  EXPECT_EQ(q.background_xfs, p.background_xfs);
+  EXPECT_EQ(q.background_fs_events, p.background_fs_events);
   EXPECT_EQ(q.device_write_bytes, p.device_write_bytes);
   EXPECT_EQ(q.fs_write_bytes, p.fs_write_bytes);
-  EXPECT_EQ(q.xfs_other_fs, p.xfs_other_fs);
+  EXPECT_EQ(q.fs_events_other_fs, p.fs_events_other_fs);
   for (const auto& [name, n] : p.drops) EXPECT_EQ(q.drops[name], n) << name;
 }
 

@@ -151,22 +151,23 @@ inline std::vector<StackSample> spin_samples() {
 inline Profile full_profile() {
   Profile p = sample_profile();
   p.ops[0].offcpu_ns = 100'000'000;  // create: 500 on + 100 off = 600 wall
-  p.ops[0].xfs = {{"xfs_trans_alloc", 2000}, {"xfs_buf_lock", 3500}, {"xfs_log_reserve", 2000}};
+  p.ops[0].fs_events = {
+      {"xfs_trans_alloc", 2000}, {"xfs_buf_lock", 3500}, {"xfs_log_reserve", 2000}};
   p.ops[0].trans_min = 2;
   p.ops[0].trans_max = 2;
   p.ops[1].offcpu_ns = 50'000'000;  // unlink: 150 + 50 = 200 wall
-  p.ops[1].xfs = {{"xfs_trans_alloc", 750}, {"xfs_log_force", 500}};
+  p.ops[1].fs_events = {{"xfs_trans_alloc", 750}, {"xfs_log_force", 500}};
   p.ops[1].trans_min = 1;
   p.ops[1].trans_max = 2;
   p.ops[2].offcpu_ns = 9'000'000;  // other: 50 + 9 = 59 of 60 wall, no stacks
   for (auto& s : spin_samples()) p.samples.push_back(s);
   p.offcpu = full_offcpu();
   p.locks = full_locks();
-  p.background_xfs = {{"xfs_buf_write", 340}, {"xfs_log_force", 12}};
+  p.background_fs_events = {{"xfs_buf_write", 340}, {"xfs_log_force", 12}};
   p.device_write_bytes = {{"loop0", 7'700'000}};
-  p.kthread_xfs = {{"xfs-cil/loop0: xlog_cil_push_work", {{"xfs_log_force", 12}}},
-                   {"xfsaild/loop0", {{"xfs_buf_write", 340}}}};
-  p.xfs_other_fs = 5;
+  p.kthread_fs_events = {{"xfs-cil/loop0: xlog_cil_push_work", {{"xfs_log_force", 12}}},
+                         {"xfsaild/loop0", {{"xfs_buf_write", 340}}}};
+  p.fs_events_other_fs = 5;
   p.fs_write_bytes = {{"data", 7'000'000}, {"log", 700'000}};
   p.bpf_programs = {{"sys_enter_btf", 1000, 70'000}, {"switch_btf", 20, 18'000}};
   p.drops["offcpu_map_full"] = 0;

@@ -1,8 +1,10 @@
-// The optional v1 fields: off-CPU stacks, locks, XFS counters. Round trip,
-// old files without them, and strict checks of the fields that are present.
+// The optional fields: off-CPU stacks, locks, filesystem event counters.
+// Round trip, old files without them or with version 1's XFS names, and strict
+// checks of the fields that are present.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -47,32 +49,84 @@ TEST(ProfileIoExtra, FileFromBeforeTheseFieldsStillReads) {
   test::expect_same_profile(test::sample_profile(), p);
   for (const auto& o : p.ops) {
     EXPECT_EQ(o.offcpu_ns, 0u) << o.name;
-    EXPECT_TRUE(o.xfs.empty()) << o.name;
+    EXPECT_TRUE(o.fs_events.empty()) << o.name;
     EXPECT_EQ(o.trans_min, 0u);
     EXPECT_EQ(o.trans_max, 0u);
   }
   EXPECT_TRUE(p.offcpu.empty());
   EXPECT_TRUE(p.locks.empty());
-  EXPECT_TRUE(p.background_xfs.empty());
+  EXPECT_TRUE(p.background_fs_events.empty());
   EXPECT_TRUE(p.device_write_bytes.empty());
 }
 
 TEST(ProfileIoExtra, EmptyFieldsAreNotWritten) {
   std::string text = serialize_profile(test::sample_profile());
-  for (const char* key : {"offcpu", "locks", "background_xfs", "device_write_bytes", "offcpu_ns",
-                          "\"xfs\"", "trans_min", "trans_max", "kthread_xfs", "xfs_other_fs",
-                          "fs_write_bytes", "bpf_programs"})
+  for (const char* key :
+       {"offcpu", "locks", "background_fs_events", "device_write_bytes", "offcpu_ns",
+        "\"fs_events\"", "trans_min", "trans_max", "kthread_fs_events", "fs_events_other_fs",
+        "fs_write_bytes", "bpf_programs"})
     EXPECT_EQ(text.find(key), std::string::npos) << key;
   json doc = full_doc();
   EXPECT_EQ(doc["ops"][0]["offcpu_ns"], 100'000'000);
-  EXPECT_EQ(doc["ops"][0]["xfs"]["xfs_trans_alloc"], 2000);
+  EXPECT_EQ(doc["ops"][0]["fs_events"]["xfs_trans_alloc"], 2000);
   EXPECT_EQ(doc["ops"][1]["trans_min"], 1);
-  EXPECT_FALSE(doc["ops"][2].contains("xfs"));
+  EXPECT_FALSE(doc["ops"][2].contains("fs_events"));
   EXPECT_FALSE(doc["ops"][2].contains("trans_max"));
   EXPECT_EQ(doc["device_write_bytes"]["loop0"], 7'700'000);
   EXPECT_EQ(doc["fs_write_bytes"]["log"], 700'000);
-  EXPECT_EQ(doc["kthread_xfs"]["xfsaild/loop0"]["xfs_buf_write"], 340);
+  EXPECT_EQ(doc["kthread_fs_events"]["xfsaild/loop0"]["xfs_buf_write"], 340);
   EXPECT_EQ(doc["bpf_programs"][1]["run_ns"], 18'000);
+}
+
+TEST(ProfileIoExtra, WritesFsEventsUnderNeutralNames) {
+  json doc = full_doc();
+  EXPECT_EQ(doc["version"], kProfileFormatVersion);
+  EXPECT_EQ(doc["version"], 2);
+  EXPECT_EQ(doc["ops"][1]["fs_events"]["xfs_log_force"], 500);
+  EXPECT_EQ(doc["background_fs_events"]["xfs_buf_write"], 340);
+  EXPECT_EQ(doc["fs_events_other_fs"], 5);
+  for (const char* old : {"background_xfs", "kthread_xfs", "xfs_other_fs"})
+    EXPECT_FALSE(doc.contains(old)) << old;
+  for (const auto& op : doc["ops"]) EXPECT_FALSE(op.contains("xfs")) << op["name"];
+  auto back = parse_profile(doc.dump(), "mem");
+  ASSERT_TRUE(back) << back.error().message;
+  test::expect_same_profile(test::full_profile(), back.value());
+}
+
+// Version 1 named the fields after XFS; the same document under the old
+// names reads to the same profile.
+TEST(ProfileIoExtra, ReadsVersion1FsEventNames) {
+  json doc = full_doc();
+  doc["version"] = 1;
+  for (auto& op : doc["ops"])
+    if (op.contains("fs_events")) {
+      op["xfs"] = op["fs_events"];
+      op.erase("fs_events");
+    }
+  for (auto [now, v1] : {std::pair{"background_fs_events", "background_xfs"},
+                         {"kthread_fs_events", "kthread_xfs"},
+                         {"fs_events_other_fs", "xfs_other_fs"}}) {
+    doc[v1] = doc[now];
+    doc.erase(now);
+  }
+  auto back = parse_profile(doc.dump(), "mem");
+  ASSERT_TRUE(back) << back.error().message;
+  test::expect_same_profile(test::full_profile(), back.value());
+}
+
+// A profile recorded by a version-1 fscost (tests/data/cases, never
+// re-blessed) keeps its filesystem event counts.
+TEST(ProfileIoExtra, RecordedVersion1ProfileKeepsFsEvents) {
+  auto read = read_profile(test::data_path("cases/enospc-flush/a/run-01.profile"));
+  ASSERT_TRUE(read) << read.error().message;
+  const Profile& p = read.value();
+  auto create = std::ranges::find(p.ops, "create", &OpStats::name);
+  ASSERT_NE(create, p.ops.end());
+  EXPECT_EQ(create->fs_events.at("xfs_trans_commit"), 20312u);
+  EXPECT_EQ(create->fs_events.at("xfs_trans_cancel"), 2u);
+  EXPECT_EQ(p.background_fs_events.at("xfs_trans_alloc"), 40000u);
+  EXPECT_EQ(p.kthread_fs_events.at("writeback: wb_workfn").at("xfs_trans_commit"), 20000u);
+  EXPECT_EQ(p.fs_events_other_fs, 789u);
 }
 
 TEST(ProfileIoExtra, FramesShareOneTable) {
@@ -100,12 +154,12 @@ TEST(ProfileIoExtra, OpFieldsAreChecked) {
   EXPECT_EQ(parse_error(doc),
             "p.json: ops[0].offcpu_ns: expected unsigned integer, got negative number -1");
   doc = full_doc();
-  doc["ops"][1]["xfs"] = json::array();
-  EXPECT_EQ(parse_error(doc), "p.json: ops[1].xfs: expected object, got array");
+  doc["ops"][1]["fs_events"] = json::array();
+  EXPECT_EQ(parse_error(doc), "p.json: ops[1].fs_events: expected object, got array");
   doc = full_doc();
-  doc["ops"][1]["xfs"]["xfs_log_force"] = "many";
+  doc["ops"][1]["fs_events"]["xfs_log_force"] = "many";
   EXPECT_EQ(parse_error(doc),
-            "p.json: ops[1].xfs.xfs_log_force: expected unsigned integer, got string");
+            "p.json: ops[1].fs_events.xfs_log_force: expected unsigned integer, got string");
   doc = full_doc();
   doc["ops"][0]["trans_max"] = 2.5;
   EXPECT_EQ(parse_error(doc),
@@ -162,17 +216,17 @@ TEST(ProfileIoExtra, LockEntriesAreChecked) {
 
 TEST(ProfileIoExtra, CounterMapsAreChecked) {
   json doc = full_doc();
-  doc["background_xfs"]["xfs_log_force"] = -12;
+  doc["background_fs_events"]["xfs_log_force"] = -12;
   EXPECT_EQ(parse_error(doc),
-            "p.json: background_xfs.xfs_log_force: expected unsigned integer, got negative "
+            "p.json: background_fs_events.xfs_log_force: expected unsigned integer, got negative "
             "number -12");
   doc = full_doc();
   doc["device_write_bytes"] = 7;
   EXPECT_EQ(parse_error(doc), "p.json: device_write_bytes: expected object, got number 7");
   doc = full_doc();
-  doc["kthread_xfs"]["xfsaild/loop0"]["xfs_buf_write"] = "many";
+  doc["kthread_fs_events"]["xfsaild/loop0"]["xfs_buf_write"] = "many";
   EXPECT_EQ(parse_error(doc),
-            "p.json: kthread_xfs.xfsaild/loop0.xfs_buf_write: expected unsigned integer, got "
+            "p.json: kthread_fs_events.xfsaild/loop0.xfs_buf_write: expected unsigned integer, got "
             "string");
   doc = full_doc();
   doc["bpf_programs"][0].erase("runs");

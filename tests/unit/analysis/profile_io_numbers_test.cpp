@@ -36,7 +36,7 @@ TEST(ProfileIoNumbers, U64AboveInt64MaxRoundTrips) {
   p.meta.duration_ns = kAboveI64;
   p.ops[0].count = kAboveI64 + 1;
   p.ops[0].latency_log2[39] = kU64Max;
-  p.ops[0].xfs["xfs_trans_alloc"] = kU64Max - 1;
+  p.ops[0].fs_events["xfs_trans_alloc"] = kU64Max - 1;
   p.samples[0].count = kU64Max;
   p.drops["prog_missed"] = kAboveI64;
   p.locks[0].address = 0xffffffffffffffffu;

@@ -71,7 +71,7 @@ TEST(ProfileIo, FramesAreInterned) {
   EXPECT_EQ(doc["frames"][0], "entry_SYSCALL_64");
   EXPECT_EQ(doc["samples"][1]["stack"], json({0, 1, 2, 3, 4, 5, 6, 7}));
   EXPECT_EQ(doc["format"], "fscost-profile");
-  EXPECT_EQ(doc["version"], 1);
+  EXPECT_EQ(doc["version"], 2);
 }
 
 TEST(ProfileIo, MatchesGoldenFile) {
@@ -175,10 +175,10 @@ TEST(ProfileIo, WrongFormatTag) {
 
 TEST(ProfileIo, NewerVersionIsRefusedWithUpgradeHint) {
   json doc = sample_doc();
-  doc["version"] = 2;
-  doc["ops"] = "restructured in version 2";
+  doc["version"] = 3;
+  doc["ops"] = "restructured in version 3";
   Error e = parse_error(doc);
-  EXPECT_EQ(e.message, "p.json: written by a newer fscost (format version 2, this one reads ≤ 1)");
+  EXPECT_EQ(e.message, "p.json: written by a newer fscost (format version 3, this one reads ≤ 2)");
   EXPECT_EQ(e.hint, "upgrade fscost to read this profile");
 }
 

@@ -22,7 +22,7 @@ TEST(ReportJson, MatchesGoldenFile) {
 TEST(ReportJson, TopLevel) {
   json j = report_json(sample_profile(), {});
   EXPECT_EQ(j["schema"], "fscost-report");
-  EXPECT_EQ(j["version"], 1);
+  EXPECT_EQ(j["version"], 2);
   EXPECT_EQ(j["meta"]["command"], "fsops create 1000");
   EXPECT_EQ(j["meta"]["duration_ns"], 2'000'000'000u);
   EXPECT_EQ(j["rusage"],

@@ -71,15 +71,15 @@ TEST(ReportXfs, JsonInEveryView) {
     ASSERT_EQ(c["name"], "create");
     EXPECT_EQ(c["offcpu_ns_total"], 100'000'000);
     EXPECT_DOUBLE_EQ(c["offcpu_ns_per_op"].get<double>(), 100'000.0);
-    EXPECT_EQ(c["xfs_per_op"],
+    EXPECT_EQ(c["fs_events_per_op"],
               json({{"xfs_buf_lock", 3.5}, {"xfs_log_reserve", 2.0}, {"xfs_trans_alloc", 2.0}}));
     EXPECT_EQ(c["trans_min"], 2);
     EXPECT_EQ(c["trans_max"], 2);
-    EXPECT_EQ(j["xfs"]["background"], json({{"xfs_buf_write", 340}, {"xfs_log_force", 12}}));
-    EXPECT_EQ(j["xfs"]["device_write_bytes"], json({{"loop0", 7'700'000}}));
-    EXPECT_EQ(j["xfs"]["device_write_bytes_total"], 7'700'000);
-    EXPECT_EQ(j["xfs"]["fs_ops"], 1500);
-    EXPECT_NEAR(j["xfs"]["device_write_bytes_per_op"].get<double>(), 5133.333, 0.001);
+    EXPECT_EQ(j["fs_events"]["background"], json({{"xfs_buf_write", 340}, {"xfs_log_force", 12}}));
+    EXPECT_EQ(j["fs_events"]["device_write_bytes"], json({{"loop0", 7'700'000}}));
+    EXPECT_EQ(j["fs_events"]["device_write_bytes_total"], 7'700'000);
+    EXPECT_EQ(j["fs_events"]["fs_ops"], 1500);
+    EXPECT_NEAR(j["fs_events"]["device_write_bytes_per_op"].get<double>(), 5133.333, 0.001);
     EXPECT_EQ(j.contains("offcpu"), v == View::OffCpu);
     EXPECT_EQ(j.contains("locks"), v == View::Locks);
   }
@@ -91,9 +91,9 @@ TEST(ReportXfs, JsonUndefinedPerOpIsNull) {
   p.ops = {p.ops[1]};
   json j = report_json(p, {});
   EXPECT_TRUE(j["ops"][0]["offcpu_ns_per_op"].is_null());
-  EXPECT_TRUE(j["ops"][0]["xfs_per_op"]["xfs_trans_alloc"].is_null());
-  EXPECT_EQ(j["xfs"]["fs_ops"], 0);
-  EXPECT_TRUE(j["xfs"]["device_write_bytes_per_op"].is_null());
+  EXPECT_TRUE(j["ops"][0]["fs_events_per_op"]["xfs_trans_alloc"].is_null());
+  EXPECT_EQ(j["fs_events"]["fs_ops"], 0);
+  EXPECT_TRUE(j["fs_events"]["device_write_bytes_per_op"].is_null());
 }
 
 // --view is parsed once, where the command reads it; past that a view is
@@ -123,13 +123,13 @@ TEST(ReportXfs, DeviceByteSumsSaturateAndSayOverflow) {
   p.ops = {{"create", 10, 0, 1000, 800}};
   p.ops[0].latency_log2.assign(kLatencyBuckets, 0);
   p.device_write_bytes = {{"loop0", ~0ull}, {"loop1", ~0ull}};
-  XfsSummary x = xfs_summary(p);
+  FsEventSummary x = fs_event_summary(p);
   EXPECT_EQ(x.device_write_bytes_sum, ~0ull);
   EXPECT_FALSE(x.bytes_per_op);
   std::string text = render_text(p, {});
   EXPECT_NE(text.find("overflow: the devices' bytes sum past 2^64"), std::string::npos) << text;
   auto j = report_json(p, {});
-  EXPECT_TRUE(j["xfs"]["device_write_bytes_overflow"].get<bool>());
+  EXPECT_TRUE(j["fs_events"]["device_write_bytes_overflow"].get<bool>());
 }
 
 }  // namespace

@@ -77,23 +77,23 @@ TEST(BpfTables, EveryProgramNamesItsProbe) {
 }
 
 TEST(BpfTables, XfsCountersInEnumOrder) {
-  auto names = xfs_event_names();
-  ASSERT_EQ(names.size(), std::size_t{FSCOST_XFS_EVENTS});
-#define CHECK_XFS(id, sys, tp, group, obj) EXPECT_EQ(names[FSCOST_XFS_##id], #tp);
-  FSCOST_XFS_EVENT_TABLE(CHECK_XFS)
-#undef CHECK_XFS
-  EXPECT_EQ(names[FSCOST_XFS_TRANS_ALLOC], "xfs_trans_alloc");
-  EXPECT_EQ(names[FSCOST_XFS_IGET_MISS], "xfs_iget_miss");
+  auto names = fs_event_names();
+  ASSERT_EQ(names.size(), std::size_t{FSCOST_FS_EVENTS});
+#define CHECK_FS_EVENT(id, sys, tp, group, obj) EXPECT_EQ(names[FSCOST_FSEV_##id], #tp);
+  FSCOST_FS_EVENT_TABLE(CHECK_FS_EVENT)
+#undef CHECK_FS_EVENT
+  EXPECT_EQ(names[FSCOST_FSEV_TRANS_ALLOC], "xfs_trans_alloc");
+  EXPECT_EQ(names[FSCOST_FSEV_IGET_MISS], "xfs_iget_miss");
   std::map<std::string_view, ProbeGroup> group;
   for (const auto& h : hooks())
     if (h.category == "xfs" || h.category == "jbd2" || h.category == "ext4" ||
         h.category == "btrfs")
       group[h.event] = h.group;
   for (auto n : names) EXPECT_TRUE(group.count(n)) << n << " has no hook";
-  EXPECT_EQ(group["xfs_trans_alloc"], ProbeGroup::Xfs);
-  EXPECT_EQ(group["xfs_buf_lock"], ProbeGroup::XfsBuf);  // per buffer: off by default
-  EXPECT_EQ(group["jbd2_handle_start"], ProbeGroup::Xfs);
-  EXPECT_EQ(group["btrfs_tree_lock"], ProbeGroup::Xfs);
+  EXPECT_EQ(group["xfs_trans_alloc"], ProbeGroup::FsEvents);
+  EXPECT_EQ(group["xfs_buf_lock"], ProbeGroup::FsBuf);  // per buffer: off by default
+  EXPECT_EQ(group["jbd2_handle_start"], ProbeGroup::FsEvents);
+  EXPECT_EQ(group["btrfs_tree_lock"], ProbeGroup::FsEvents);
 }
 
 TEST(BpfTables, DropNamesByEnumIndex) {

@@ -75,9 +75,9 @@ RawData raw() {
   fscost_bg_key b{};
   b.func = kNowhere;
   set_name(b.name, sizeof(b.name), "kworker/u4:2");
-  fscost_xfs_counts c{};
+  fscost_fs_event_counts c{};
   c.n[0] = 3;
-  r.bg_xfs.push_back({b, c});
+  r.bg_fs_events.push_back({b, c});
   return r;
 }
 
@@ -133,8 +133,8 @@ TEST(LockIds, WorkFunctionsAreSymbolsNeverAddresses) {
   ASSERT_EQ(p.offcpu.size(), 1u);
   EXPECT_EQ(p.offcpu[0].name, "kworker/u4:2: [unknown]");
   EXPECT_EQ(p.offcpu[0].waker_work, "xlog_cil_push_work");
-  ASSERT_EQ(p.kthread_xfs.size(), 1u);
-  EXPECT_EQ(p.kthread_xfs.begin()->first, "kworker/u4:2: [unknown]");
+  ASSERT_EQ(p.kthread_fs_events.size(), 1u);
+  EXPECT_EQ(p.kthread_fs_events.begin()->first, "kworker/u4:2: [unknown]");
   EXPECT_EQ(p.lock_holders[0].holder, "xfs-cil/loop0: xlog_cil_push_work");
   for (const auto& s : p.locks) EXPECT_FALSE(std::regex_search(lock_name(s), hex)) << lock_name(s);
 }
