@@ -346,19 +346,20 @@ void run_warnings(const Diff& d, const RunSet& a, const RunSet& b, std::vector<W
     const RunSet& s = side_b ? b : a;
     for (const auto& o : side_outliers(fs, m, side_b)) {
       std::string about = fmt::format("{}: {}", outlier_prefix(s, o.run), fmt::join(o.items, ", "));
-      if (!o.host.empty()) about += fmt::format(", with the host's mark on it ({})", o.host);
-      std::string msg = about;
-      if (!o.host.empty())
-        msg += "; it is kept in every figure, so judge the diff with it in mind (or rerun)";
-      else
-        msg += o.seen.empty()
+      std::string kept;
+      if (!o.host.empty()) {
+        about += fmt::format(", with the host's mark on it ({})", o.host);
+        kept = "; it is kept in every figure, so judge the diff with it in mind (or rerun)";
+      } else {
+        kept = o.seen.empty()
                    ? "; the recording kept no record of the machine, so it stays in every "
                      "figure"
                    : fmt::format("; no more of the host in it than in the other runs ({}), so "
                                  "it stays in every figure: leaving out a run nothing marked "
                                  "can bias the difference",
                                  o.seen);
-      out.push_back({WarningKind::Outlier, msg, {}, side_b ? 'B' : 'A', o.run, about});
+      }
+      out.push_back({WarningKind::Outlier, about + kept, {}, side_b ? 'B' : 'A', o.run, about});
     }
   }
   if (a.runs.size() < kMinRuns || b.runs.size() < kMinRuns || !timed(a) || !timed(b)) return;

@@ -151,6 +151,9 @@ std::string config_text(const ConfigSpec& c, const std::string& mkfs_path) {
 
 namespace {
 
+// summary.txt's columns, and the first screen's the matrix quotes.
+constexpr std::size_t kSummaryWidth = 72;
+
 // "INCOMPLETE: REASON; 3 of 10 planned runs finished."
 std::string incomplete_text(const CompareOutcome& out) {
   return fmt::format("INCOMPLETE: {}; {} of {} planned runs finished.", out.reason, ok_runs(out),
@@ -210,7 +213,7 @@ std::string compare_confounds(const CompareOptions& o, const CompareOutcome& out
 std::string render_compare_summary(const CompareOptions& o, const CompareOutcome& out,
                                    const std::vector<ComparePoint>& points,
                                    std::optional<std::size_t> headline, const Scaling& scaling) {
-  const std::size_t width = 72;
+  const std::size_t width = kSummaryWidth;
   if (!headline) return render_compare_text(o, out, points, headline, scaling);
   const ComparePoint& h = points[*headline];
   // Below the line: the setup the header line abbreviates, and the scaling.
@@ -225,7 +228,7 @@ std::string render_compare_summary(const CompareOptions& o, const CompareOutcome
 std::string render_compare_text(const CompareOptions& o, const CompareOutcome& out,
                                 const std::vector<ComparePoint>& points,
                                 std::optional<std::size_t> headline, const Scaling& scaling) {
-  const std::size_t width = 72;
+  const std::size_t width = kSummaryWidth;
   std::string s = header_text(o, out, width) + "\n";
   if (auto w = workload_guardrail(o.workload)) s += wrap("! " + w->message, width, 2) + "\n";
   if (!headline) {
@@ -336,7 +339,8 @@ Result<CompareOutputs> write_compare_outputs(const CompareOptions& o, const Comp
                    headline.has_value()};
   w.text = render_compare_summary(o, out, points, headline, scaling);
   if (headline)
-    w.first_screen = compare_confounds(o, out, 72) + render_diff_first_screen(*points[*headline].diff, 72);
+    w.first_screen = compare_confounds(o, out, kSummaryWidth) +
+                     render_diff_first_screen(*points[*headline].diff, kSummaryWidth);
   std::string tables = render_compare_text(o, out, points, headline, scaling);
   // The headline's diff streamed, then the compare's own (small) DOM.
   std::string json;
