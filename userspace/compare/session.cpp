@@ -310,6 +310,10 @@ int run_compare_with(CompareOptions o, const std::string& command, const AfterRu
                                 "root",
                                 command),
                     fmt::format("run it as root (sudo fscost {} …)", command));
+  // First: a signal in the first milliseconds must stop it as one later
+  // does, not end it by the default action (CI, 2026-12-06: SIGPIPE after
+  // 11 ms exited 141 with no word said).
+  install_compare_signal_handlers();
   report_leftovers();
   // Made (or checked empty and private) now, before anything else, and
   // held: a directory another user prepared cannot redirect root's writes.
@@ -322,7 +326,6 @@ int run_compare_with(CompareOptions o, const std::string& command, const AfterRu
   check_workload(o, s.ctx);
   s.outcome.plan = make_plan(o.threads, o.runs, o.order, o.order_seed,
                              static_cast<int>(o.configs.size()));
-  install_compare_signal_handlers();
   // An error naming a file under -o names it as the user gave it.
   try {
     try {
