@@ -895,8 +895,12 @@ TEST_F(CompareTest, HangupQuitAndPipeStopItLikeSigintAtAnyMoment) {
       if (rc == 0) continue;
       EXPECT_EQ(rc, 128 + sig);
       std::string text = slurp(out + "/summary.txt");
+      // Stopped before it made anything: by its handler ("interrupted before
+      // the first run"), or in process start-up, before main installs the
+      // handlers, by the signal's default action (a window of ~2 ms that
+      // CI's sanitizer build hit once in 300 moments). Nothing to release.
+      if (!fs::exists(out)) continue;
       bool before_first = c.stderr_text().find("interrupted before the first run") != std::string::npos;
-      if (before_first && !fs::exists(out)) continue;  // nothing was made, nothing written
       if (!before_first) {
         EXPECT_NE(text.find(std::string("INCOMPLETE: interrupted by SIG") + sigabbrev_np(sig)),
                   std::string::npos)
