@@ -33,7 +33,8 @@ namespace fscost {
 // 3: ops[].functions only the significant and the tables' rows, with
 // functions_compared; every function in functions.json (docs/DIFF.md).
 // 4: ops[].xfs and background[].xfs renamed fs_events.
-inline constexpr int kDiffSchemaVersion = 4;
+// 5: `findings`, what the first screen tells as data (diff/findings.h).
+inline constexpr int kDiffSchemaVersion = 5;
 
 class MeanStacks;  // mean_stacks.h
 struct Calibration;  // calibration.h

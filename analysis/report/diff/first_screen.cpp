@@ -1,9 +1,13 @@
 // The first screen of summary.txt: the reviewer's question answered in at
-// most kFirstScreenLines lines — per operation whose cost changed
-// significantly, by how much, along which call paths, in which function
-// families, and whether lock contention changed (a new contention point, the
-// same lock worse, spin or sleep); then the warnings that change how to read
-// that. Everything else follows below a separator (render_diff_text).
+// most kFirstScreenLines lines, laid out from the diff's findings
+// (diff/findings.h, which decides what is told): per operation whose cost
+// changed, by how much, along which call paths, in which function
+// families, and whether lock contention changed; the kernel threads'
+// work; then the warnings that change how to read that. Everything else
+// follows below a separator (render_diff_text). Each finding is worded
+// here once, with the words that lead to its rows and graphs marked, so
+// that the HTML verdict shows these lines and links them without reading
+// them again.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -11,73 +15,15 @@
 #include <cmath>
 #include <limits>
 
+#include "diff/findings.h"
 #include "report/diff/format.h"
 #include "report/diff/text_parts.h"
 #include "report/diff_report.h"
+#include "views/wait_graph.h"
 
 namespace fscost::diff_text {
 
 namespace {
-
-// A lock's verdict changed, or the wait on the chain's first holder did.
-bool lock_changed(const OpDiff& op) {
-  return holder_wait_changed(op) ||
-         std::any_of(op.locks.begin(), op.locks.end(),
-                     [](const LockDiff& l) { return l.change != LockChange::NoChange; });
-}
-
-bool changed(const OpDiff& op) {
-  return op.tested && (op.oncpu.significant() || op.offcpu.significant() || lock_changed(op));
-}
-
-// Found with every run and with any one left out (diff/stability.h).
-bool held(const ExactChange& e) { return e.c.fragile < 0; }
-bool held(const NewCode& n) { return n.fragile < 0; }
-bool held(const ShareChange& s) { return s.fragile < 0 && s.within < 0; }
-bool held(const MovedWork& m) { return m.fragile < 0; }
-
-template <class T>
-bool any_held(const std::vector<T>& v) {
-  return std::any_of(v.begin(), v.end(), [](const T& x) { return held(x); });
-}
-
-// A share the screen tells: held, not part of a move, and either where its
-// branch changed or a caller none of whose findings below it held (the
-// AGI read of agcount, whose xfs_buf_find_lock below is fragile).
-bool told(const ShareChange& s, const std::vector<ShareChange>& all) {
-  if (!held(s)) return false;
-  if (!s.caller) return true;
-  return std::none_of(all.begin(), all.end(), [&](const ShareChange& t) {
-    return held(t) && t.frames.size() > s.frames.size() &&
-           std::equal(s.frames.begin(), s.frames.end(), t.frames.begin());
-  });
-}
-
-// A share worth a line under an op: told, and at least kShareFloor of the
-// op's on-CPU time per op (the sweep finds sure changes of 50 ns).
-constexpr double kShareFloor = 0.02;
-bool told(const ShareChange& s, const OpDiff& op) {
-  return told(s, op.shares) &&
-         std::fabs(s.ns.delta()) >= kShareFloor * std::max(op.oncpu.sa.mean, op.oncpu.sb.mean);
-}
-
-bool any_told(const OpDiff& op) {
-  return std::any_of(op.shares.begin(), op.shares.end(),
-                     [&](const ShareChange& s) { return told(s, op); });
-}
-
-// What B does differently, told whatever the op's time did: exact counts,
-// new code, shares and work that moved. `locks`: a lock's contention
-// counts too (not where the off-CPU sentence tells that lock already).
-bool has_facts(const OpDiff& op, bool locks = true) {
-  return std::any_of(op.exact.begin(), op.exact.end(),
-                     [&](const ExactChange& e) { return held(e) && (locks || !e.lock); }) ||
-         any_held(op.new_code) || any_told(op) || any_held(op.moved);
-}
-
-// An op whose time is not resolved but whose exact counts or code changed:
-// what B does differently has an answer, what it costs does not yet.
-bool exactly_changed(const OpDiff& op) { return op.tested && !changed(op) && has_facts(op); }
 
 // "+0.40 µs/op (CI -0.20..+1.00)", one scale for the three; with `times`
 // "+50.0 ms (6.0× A, CI +40.1..+59.9)".
@@ -117,32 +63,6 @@ std::string exact_text(const ExactChange& e) {
                      diff_fmt::number(c.sb.mean, c.unit, mag, false), diff_fmt::suffix(c.unit, mag));
 }
 
-std::string new_code_text(const OpDiff& op, bool gone) {
-  std::vector<std::string> names;
-  for (const auto& n : op.new_code)
-    if (held(n) && n.gone == gone && names.size() < 4) names.push_back(n.name);
-  return fmt::format("{}", fmt::join(names, ", "));
-}
-
-// The op's exact facts: counts beyond their spread (unless `counts` is
-// false: an op whose time changed says its events on their own line), code
-// new in B (or gone). Shown whatever the op's time did.
-void exact_lines(Page& page, const OpDiff& op, bool counts = true) {
-  std::vector<std::string> ex;
-  for (const auto& e : op.exact)
-    if (counts && held(e) && ex.size() < 3) ex.push_back(exact_text(e));
-  if (!ex.empty())
-    page.para(fmt::format("exact, every B run beyond every A run: {}.", fmt::join(ex, "; ")),
-              "  - ", "    ");
-  for (bool gone : {false, true})
-    if (std::string names = new_code_text(op, gone); !names.empty())
-      page.para(fmt::format("{}: {}.",
-                            gone ? "gone in B (sampled in every A run, no B run)"
-                                 : "new in B (sampled in every B run, no A run)",
-                            names),
-                "  - ", "    ");
-}
-
 // "xfs_attr_set: 0.8% -> 2.4% of xfs_create's samples (q 0.003), +0.11 µs/op".
 std::string share_text(const ShareChange& s, const char* root = "the op") {
   std::string caller = s.frames.size() > 1 ? s.frames[s.frames.size() - 2] : root;
@@ -169,70 +89,6 @@ std::string moved_text(const MovedWork& m, const OpDiff* op) {
                      per, split, at, diff_fmt::value(m.net.delta(), m.net.unit, true), per);
 }
 
-// Where the op's samples moved down its call tree, the two largest: work
-// that moved (the seed's commit, from __xfs_trans_commit to the roll under
-// xfs_defer_finish_noroll) whether or not the op's time resolved.
-void shares_line(Page& page, const OpDiff& op) {
-  for (const auto& m : op.moved)
-    if (held(m)) page.para("work moved: " + moved_text(m, &op) + ".", "  - ", "    ");
-  std::vector<std::string> shares;
-  for (const auto& sh : op.shares)
-    if (told(sh, op) && shares.size() < 2) shares.push_back(share_text(sh));
-  if (!shares.empty())
-    page.para(fmt::format("down the call tree: {}.", fmt::join(shares, "; ")), "  - ", "    ");
-}
-
-// Time not resolved, facts exact: the op's block.
-void unresolved_block(Page& page, const Diff& d, const OpDiff& op, bool counts = true) {
-  const Comparison& c = op.oncpu;
-  std::string need = runs_needed(d, c);
-  page.para(fmt::format("{}: on-CPU not resolved at {}+{} runs (q {}), {}{}.", op.op, c.sa.n,
-                        c.sb.n, diff_fmt::q_text(c.q), delta_ci(c), need.empty() ? "" : "; " + need));
-  exact_lines(page, op, counts);
-  shares_line(page, op);
-}
-
-std::string verdict(const OpDiff& op);
-
-// The unresolved block of an op whose locks were traced, with its
-// contention verdict: "is it the contention?" has an answer even when the
-// op's time has none yet.
-void unresolved_with_locks(Page& page, const Diff& d, const OpDiff& op) {
-  unresolved_block(page, d, op);
-  if (!op.locks.empty()) page.para(verdict(op), "  ", "    ");
-}
-
-// Nothing resolved: the largest differences seen, and the smallest effect
-// these runs could have told from noise, never a bare "no change".
-std::string silence(const Diff& d, std::size_t width) {
-  Page p;
-  p.width = width;
-  p.blank();
-  std::vector<const OpDiff*> tested;
-  for (const auto& op : d.ops)
-    if (op.tested && op.op != "other") tested.push_back(&op);
-  if (tested.empty()) {
-    p.para("No operation was called often enough to be tested.");
-    return p.out;
-  }
-  p.para("No tested operation's cost changed beyond this noise. The largest differences:");
-  for (std::size_t i = 0; i < tested.size() && i < 2; ++i) {
-    const Comparison& c = tested[i]->oncpu;
-    auto r = stats::resolution(c.a, c.b, c.delta(), d.config.alpha);
-    std::string floor;
-    if (std::isfinite(r.min_effect) && c.sa.mean > 0)
-      floor = fmt::format("; below {}{} ({:.0f}%) an effect cannot be told from noise at {}+{} runs",
-                          diff_fmt::number(r.min_effect, c.unit, r.min_effect, false),
-                          diff_fmt::suffix(c.unit, r.min_effect), 100 * r.min_effect / c.sa.mean,
-                          c.sa.n, c.sb.n);
-    std::string need = runs_needed(d, c);
-    p.para(fmt::format("{} on-CPU {}{}{}.", tested[i]->op, delta_ci(c), floor,
-                       need.empty() ? "" : "; " + need),
-           "  - ", "    ");
-  }
-  return p.out;
-}
-
 // How a lock's cost moved: by the figure that moved most, not by which
 // tests passed (that flips between compares; the sizes are in the tables).
 std::string how(const LockDiff& l) {
@@ -240,124 +96,6 @@ std::string how(const LockDiff& l) {
          sleep = std::fabs(l.sleep.delta());
   if (opt > std::max(spin, sleep)) return "optimistic spin (sampled)";
   return sleep >= spin ? "sleep" : "spin";
-}
-
-std::string verdict(const OpDiff& op) {
-  std::vector<std::string> found;
-  for (const auto& l : op.locks) {
-    std::string what;
-    switch (l.change) {
-      case LockChange::New: what = "new contention point"; break;
-      case LockChange::Worse: what = "same lock, worse"; break;
-      case LockChange::Better: what = "same lock, better"; break;
-      case LockChange::Gone: what = "contention point gone"; break;
-      case LockChange::NoChange: continue;
-    }
-    found.push_back(fmt::format("{}: {} [{}], {}", what, l.name, l.type, how(l)));
-    if (found.size() == 2) break;
-  }
-  if (found.empty() && holder_wait_changed(op)) {
-    const Comparison& w = op.hop_waits.front();
-    return fmt::format("contention: the wait on its first holder {}/op (q {}); who held it, "
-                       "below.", diff_fmt::value(w.delta(), "ns", true), diff_fmt::q_text(w.q));
-  }
-  if (found.empty()) {
-    // A lock that moved surely but slightly: said with its size, so that
-    // "no change" is never read as "not looked at".
-    const LockDiff* slight = nullptr;
-    for (const auto& l : op.locks)
-      if (l.slight && (!slight || std::fabs(l.wait.delta()) > std::fabs(slight->wait.delta())))
-        slight = &l;
-    if (slight)
-      return fmt::format("contention: no change that weighs on the op; the largest, {} [{}], "
-                         "{} {}/op (sure: {}), under {:.0f}% of its latency's reach ({}/op).",
-                         slight->name, slight->type, how(*slight),
-                         diff_fmt::value(slight->wait.delta(), "ns", true),
-                         diff_fmt::value(surely_moved(slight->wait), "ns"), 100 * kLockShare,
-                         diff_fmt::value(latency_reach(op), "ns"));
-    return "contention: no change that weighs on the op; no lock's spin or sleep changed "
-           "significantly.";
-  }
-  std::string s = "contention: ";
-  for (std::size_t i = 0; i < found.size(); ++i) s += (i ? "; " : "") + found[i];
-  return s + ".";
-}
-
-// Significant and material: a steady change of under 5% (xfs_trans_commit
-// 1.02 -> 1.02/op, 1 KiB more of 200 MiB) is no reason, however sure.
-bool material(const Comparison& c) {
-  return c.significant() && !(std::isfinite(c.rel) && std::fabs(c.rel) < 0.05);
-}
-
-// The op's filesystem events whose count per op changed significantly, largest
-// ratio first: "xfs_trans_commit 1.02 -> 2.02/op" says a second commit.
-//
-// Across filesystems each side counts only its own events: those are each
-// side's figures ("A (ext4): jbd2_handle_start 1, ..."), not changes.
-std::string own_events(const OpDiff& op, bool b, const std::string& fs) {
-  std::vector<std::string> own;
-  for (const auto& [name, c] : op.fs_events) {
-    double mine = b ? c.sb.mean : c.sa.mean, other = b ? c.sa.mean : c.sb.mean;
-    if (mine >= 0.01 && other == 0) own.push_back(fmt::format("{} {:.3g}", name, mine));
-  }
-  if (own.empty()) return {};
-  return fmt::format("{} ({}) {}", b ? "B" : "A", fs, fmt::join(own, ", "));
-}
-
-std::string fs_event_changes(const Diff& d, const OpDiff& op) {
-  std::vector<std::pair<double, std::string>> moved;
-  if (d.cross_filesystem()) {
-    std::string a = own_events(op, false, d.fs_a), b = own_events(op, true, d.fs_b);
-    return a.empty() || b.empty() ? a + b : a + "; " + b;
-  }
-  for (const auto& [name, c] : op.fs_events) {
-    // Rare events (the odd log regrant) are in the tables, not the reasons.
-    if (!material(c) || std::max(c.sa.mean, c.sb.mean) < 0.01) continue;
-    double ratio = c.sa.mean > 0 ? c.sb.mean / c.sa.mean : 1e9;
-    moved.emplace_back(std::fabs(std::log(ratio)),
-                       fmt::format("{} {:.3g} -> {:.3g}", name, c.sa.mean, c.sb.mean));
-  }
-  std::sort(moved.begin(), moved.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
-  std::string s;
-  for (std::size_t i = 0; i < moved.size() && i < 3; ++i) s += (i ? "; " : "") + moved[i].second;
-  return s;
-}
-
-void op_block(Page& page, const Diff& d, const OpDiff& op) {
-  std::string events = fs_event_changes(d, op);
-  if (op.oncpu.significant()) {
-    page.para(sentence(d, op, true, true));
-    paths(page, op);
-    if (!events.empty()) page.para("filesystem events per op: " + events + ".", "  - ", "    ");
-    exact_lines(page, op, false);
-    shares_line(page, op);
-  } else if (!op.offcpu.significant() || has_facts(op, false)) {
-    // On-CPU not resolved: what its time did and what B does differently
-    // (exact counts, new code, moved work), whatever its off-CPU time did;
-    // never a bare "no change" (the interval may hold the effect). A
-    // significant off-CPU change once dropped these lines: the seed's
-    // create lost its roll and new code on two compares of three
-    // (2026-12-06). Counts go on the events line when there is one.
-    unresolved_block(page, d, op, !op.offcpu.significant() || events.empty());
-  }
-  if (op.offcpu.significant()) page.para(sentence(d, op, false, true));
-  // under the op's off-CPU sentence; across filesystems (each side's own
-  // events, no change) only for an op that changed
-  if (!op.oncpu.significant() && op.offcpu.significant() && !events.empty())
-    page.para("filesystem events per op: " + events + ".", "  - ", "    ");
-  page.para(verdict(op), "  ", "    ");
-  // Who held the lock, when its wait changed: B's chain (A's if B has
-  // none), why that one, and up to two others that matter.
-  // (only a change that weighs: a chain under "no change that weighs"
-  // would read as the answer it is not)
-  if (lock_changed(op)) {
-    const auto& c = op.chain_b ? op.chain_b : op.chain_a;
-    double ops = op.chain_b ? op.count.sb.mean : op.count.sa.mean;
-    if (c)
-      page.para(fmt::format("{}: {} — {}", op.chain_b ? "in B" : "in A", chain_text(*c, ops),
-                            chain_choice_text(*c, ops, 2)),
-                "  ", "    ");
-  }
 }
 
 // "+50.0 ms (6.0× A, CI +40.1..+59.9)": a background figure's change.
@@ -369,93 +107,6 @@ std::string bucket_text(const Diff& d, const BackgroundDiff& b) {
   bool known = std::any_of(d.background.begin(), d.background.end(),
                            [](const BackgroundDiff& x) { return x.test_fs; });
   return known && !b.test_fs ? b.name + " (other kernel work)" : b.name;
-}
-
-std::vector<std::string> background_cpu(const Diff& d) {
-  std::vector<std::string> out;
-  for (const auto& b : d.background)
-    if (b.cpu.significant() && out.size() < 3)
-      out.push_back(bucket_text(d, b) + " " + change_text(b.cpu));
-  return out;
-}
-
-// Shares that moved down the test filesystem's buckets' call trees, the
-// largest two.
-std::vector<std::string> background_shares(const Diff& d) {
-  std::vector<std::pair<double, std::string>> found;
-  for (const auto& b : d.background)
-    for (const auto& sh : b.shares)
-      if (told(sh, b.shares))
-        found.emplace_back(std::fabs(sh.ns.delta()), bucket_text(d, b) + ": " + share_text(sh, "the work"));
-  std::stable_sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < found.size() && i < 2; ++i) out.push_back(found[i].second);
-  return out;
-}
-
-// Code new in B inside the test filesystem's buckets, the first three a bucket.
-std::vector<std::string> background_new(const Diff& d) {
-  std::vector<std::string> out;
-  for (const auto& b : d.background) {
-    if (b.new_in_b.empty() || out.size() >= 2) continue;
-    std::vector<std::string> names(b.new_in_b.begin(),
-                                   b.new_in_b.begin() + std::min<std::ptrdiff_t>(3, std::ssize(b.new_in_b)));
-    out.push_back(fmt::format("{}: {}{}", bucket_text(d, b), fmt::join(names, ", "),
-                              b.new_in_b.size() > 3 ? ", …" : ""));
-  }
-  return out;
-}
-
-// Off-CPU time and lock waits inside work items, largest change first.
-std::vector<std::string> background_waits(const Diff& d) {
-  std::vector<std::pair<double, std::string>> found;
-  for (const auto& b : d.background)
-    for (auto [what, c] : {std::pair{"off CPU", &b.offcpu}, {"in locks", &b.lock_wait}}) {
-      if (!material(*c)) continue;
-      std::string text = bucket_text(d, b) + " " + what + " " + change_text(*c);
-      // which lock, when one carries most of the change
-      if (c == &b.lock_wait && b.top_lock_share >= 0.5)
-        text += fmt::format(", {:.0f}% of it on {}", 100 * std::min(1.0, b.top_lock_share), b.top_lock);
-      found.emplace_back(std::fabs(c->delta()), std::move(text));
-    }
-  std::sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < found.size() && i < 2; ++i) out.push_back(found[i].second);
-  return out;
-}
-
-// Kernel threads' filesystem events, largest ratio first (a bucket's transaction
-// count doubling says what its extra CPU did).
-std::vector<std::string> background_events(const Diff& d) {
-  std::vector<std::pair<double, std::string>> found;
-  for (const auto& b : d.background)
-    for (const auto& [event, c] : b.fs_events)
-      if (material(c) && std::max(c.sa.mean, c.sb.mean) >= 1) {
-        double ratio = c.sa.mean > 0 ? c.sb.mean / c.sa.mean : 1e9;
-        found.emplace_back(std::fabs(std::log(ratio)),
-                           fmt::format("{} {} {:.0f} -> {:.0f}", bucket_text(d, b), event,
-                                       c.sa.mean, c.sb.mean));
-      }
-  std::sort(found.begin(), found.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < found.size() && i < 2; ++i) out.push_back(found[i].second);
-  return out;
-}
-
-// Warnings about the whole comparison, and those about an op whose change
-// is shown here; not those that change no figure on the screen (the user
-// share, sys against wall time, other work on the machine, a handful of
-// missed program runs), nor
-// the noise of an op whose line already says its time was not resolved.
-// All of them are in the full text below the separator.
-bool reads_here(const Warning& w, const std::vector<const OpDiff*>& shown) {
-  using enum WarningKind;
-  if (w.kind == UserShare || w.kind == BusyMachine || w.kind == DropsMinor || w.kind == WallVsSys)
-    return false;
-  if (w.kind != Noise && w.kind != OpCount) return true;
-  return std::any_of(shown.begin(), shown.end(), [&](const OpDiff* op) {
-    return w.op == op->op && (w.kind != Noise || changed(*op));
-  });
 }
 
 // A warning in one line: up to the last ": " that fits, past the first
@@ -471,206 +122,427 @@ std::string brief(const Warning& w, std::size_t width) {
   return cut != std::string::npos ? line.substr(0, cut) : diff_fmt::truncate(line, width);
 }
 
-// The one header line: A, B, the runs, what ran (cut to the width; the
-// full command is below the line).
-std::string title(const Diff& d, std::size_t width) {
-  std::string who = fmt::format("A = {}, B = {}: {}+{} runs", d.label_a, d.label_b, d.runs_a, d.runs_b);
-  if (diff_fmt::columns(who) > width) {  // long labels (paths): wrapped, never cut
-    Page p;
-    p.width = width;
-    p.para(who);
-    return p.out;
+
+// A finding's paragraph as it is built: its words, where links start, and
+// how its lines open. `verbatim`: one line as it is, never wrapped.
+struct Said {
+  std::string text;
+  std::string_view first, rest = "  ";
+  std::vector<Link> links;
+  bool verbatim = false;
+
+  Said& add(std::string_view s) {
+    text += s;
+    return *this;
   }
-  return diff_fmt::truncate(d.workload.empty() ? who : who + ", " + d.workload, width) + "\n";
+  Said& add(std::string_view s, Target to) {
+    links.push_back({text.size(), s.size(), to});
+    text += s;
+    return *this;
+  }
+};
+
+Said item(std::string text) { return {std::move(text), "  - ", "    "}; }
+
+// A bucket's name, linked, as the reader should take it: the test
+// filesystem's own, or other kernel work that may or may not be for it.
+void add_bucket(Said& s, const Diff& d, std::size_t k) {
+  s.add(d.background[k].name, {Target::Bucket, 0, k});
+  s.add(bucket_text(d, d.background[k]).substr(d.background[k].name.size()));
 }
 
-// Why a figure below may not mean what it says, before any is read: the
-// filesystems differ in more than asked; intervals are floored by a
-// calibration; fscost's own probes cost B noticeably more than A.
-std::vector<std::string> confounds(const Diff& d) {
-  std::vector<std::string> out;
-  if (d.setup.incidental())
-    out.push_back("The filesystems differ in more than the options asked: " +
-                  fmt::format("{}.", fmt::join(setup_items(d.setup, 3), "; ")));
-  if (std::string cal = calibration_brief(d); !cal.empty()) out.push_back(cal);
-  // The probes' difference against the smallest on-CPU change shown: under
-  // a fifth of it, it changes no reading (the figures are below the line).
-  double smallest = std::numeric_limits<double>::infinity();
-  for (const auto& op : d.ops)
-    if (changed(op) && op.oncpu.significant()) smallest = std::min(smallest, std::fabs(op.oncpu.delta()));
-  double probes = std::fabs(d.tracer_b - d.tracer_a);
-  if (std::isfinite(probes) && std::isfinite(smallest) && probes > 0.2 * smallest)
-    out.push_back(fmt::format("fscost's probes cost {} per traced op in A, {} in B: up to {}/op "
-                              "of a delta could be theirs.",
-                              diff_fmt::value(d.tracer_a, "ns"), diff_fmt::value(d.tracer_b, "ns"),
-                              diff_fmt::value(probes, "ns")));
+// "create: on-CPU +2.0 µs/op (...": the op's name leads to its row, the
+// figure (up to its interval, or the view's word alone) to its graph.
+Said lead(std::string sentence, std::size_t op, const std::string& name, bool oncpu) {
+  Said s{std::move(sentence)};
+  const std::string_view view = oncpu ? "on-CPU" : "off-CPU";
+  const std::size_t at = name.size() + 2;
+  s.links.push_back({0, name.size(), {Target::OpRow, op, 0, oncpu}});
+  std::string_view rest = std::string_view(s.text).substr(at);
+  if (rest.starts_with(view)) {
+    std::size_t n = view.size();
+    if (rest.size() >= n + 2 && rest[n] == ' ' && (rest[n + 1] == '+' || rest[n + 1] == '-'))
+      n = std::min(rest.find(" (", n), rest.size());
+    s.links.push_back({at, n, {Target::OpGraph, op, 0, oncpu}});
+  }
+  return s;
+}
+
+// The contention verdict: which locks' contention changed and how, the
+// wait on the chain's first holder, a slight change with its size, or none.
+Said contention(const OpDiff& op, std::size_t i, const Finding& f) {
+  Said s{"", "  ", "    "};
+  s.add("contention: ");
+  switch (f.answer) {
+    case ContentionAnswer::Locks:
+      for (std::size_t n = 0; n < f.items.size(); ++n) {
+        const LockDiff& l = op.locks[f.items[n].i];
+        const char* what = l.change == LockChange::New     ? "new contention point"
+                           : l.change == LockChange::Worse ? "same lock, worse"
+                           : l.change == LockChange::Better ? "same lock, better"
+                                                            : "contention point gone";
+        s.add(n ? "; " : "").add(what).add(": ").add(l.name, {Target::Lock, i, f.items[n].i});
+        s.add(fmt::format(" [{}], {}", l.type, how(l)));
+      }
+      return s.add(".");
+    case ContentionAnswer::HolderWait: {
+      const Comparison& w = op.hop_waits.front();
+      return s.add(fmt::format("the wait on its first holder {}/op (q {}); who held it, below.",
+                               diff_fmt::value(w.delta(), "ns", true), diff_fmt::q_text(w.q)));
+    }
+    case ContentionAnswer::Slight: {
+      const std::size_t k = f.items.front().i;
+      const LockDiff& l = op.locks[k];
+      s.add("no change that weighs on the op; the largest, ").add(l.name, {Target::Lock, i, k});
+      return s.add(fmt::format(" [{}], {} {}/op (sure: {}), under {:.0f}% of its latency's "
+                               "reach ({}/op).",
+                               l.type, how(l), diff_fmt::value(l.wait.delta(), "ns", true),
+                               diff_fmt::value(surely_moved(l.wait), "ns"), 100 * kLockShare,
+                               diff_fmt::value(latency_reach(op), "ns")));
+    }
+    case ContentionAnswer::None:
+      break;
+  }
+  return s.add("no change that weighs on the op; no lock's spin or sleep changed significantly.");
+}
+
+// "B (xfs) parent_add 1; A ...": across filesystems each side's own events;
+// else "xfs_trans_commit 1.02 -> 2.02; ...".
+std::string fs_events_text(const Diff& d, const OpDiff& op, const Finding& f) {
+  std::vector<std::pair<std::string, const Comparison*>> events;
+  for (const auto& [name, c] : op.fs_events) events.emplace_back(name, &c);
+  if (!d.cross_filesystem()) {
+    std::vector<std::string> moved;
+    for (const Item& it : f.items) {
+      const Comparison& c = *events[it.i].second;
+      moved.push_back(fmt::format("{} {:.3g} -> {:.3g}", events[it.i].first, c.sa.mean, c.sb.mean));
+    }
+    return fmt::format("{}", fmt::join(moved, "; "));
+  }
+  std::string out;
+  for (bool b : {false, true}) {
+    std::vector<std::string> own;
+    for (const Item& it : f.items) {
+      const Comparison& c = *events[it.i].second;
+      double mine = b ? c.sb.mean : c.sa.mean;
+      if (mine >= 0.01) own.push_back(fmt::format("{} {:.3g}", events[it.i].first, mine));
+    }
+    if (own.empty()) continue;
+    out += fmt::format("{}{} ({}) {}", out.empty() ? "" : "; ", b ? "B" : "A", b ? d.fs_b : d.fs_a,
+                       fmt::join(own, ", "));
+  }
   return out;
 }
 
-std::size_t lines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
+// Nothing resolved: the largest differences seen, and the smallest effect
+// these runs could have told from noise, never a bare "no change".
+std::vector<Said> quiet(const Diff& d, const Finding& f) {
+  if (f.items.empty()) return {Said{"No operation was called often enough to be tested."}};
+  std::vector<Said> out{
+      Said{"No tested operation's cost changed beyond this noise. The largest differences:"}};
+  for (const Item& it : f.items) {
+    const OpDiff& op = d.ops[it.i];
+    const Comparison& c = op.oncpu;
+    auto r = stats::resolution(c.a, c.b, c.delta(), d.config.alpha);
+    std::string floor;
+    if (std::isfinite(r.min_effect) && c.sa.mean > 0)
+      floor = fmt::format("; below {}{} ({:.0f}%) an effect cannot be told from noise at {}+{} runs",
+                          diff_fmt::number(r.min_effect, c.unit, r.min_effect, false),
+                          diff_fmt::suffix(c.unit, r.min_effect), 100 * r.min_effect / c.sa.mean,
+                          c.sa.n, c.sb.n);
+    std::string need = runs_needed(d, c);
+    out.push_back(item(fmt::format("{} on-CPU {}{}{}.", op.op, delta_ci(c), floor,
+                                   need.empty() ? "" : "; " + need)));
+  }
+  return out;
+}
+
+// A finding in words: its paragraphs, each with its links.
+std::vector<Said> say(const Diff& d, const Finding& f, std::size_t width) {
+  const OpDiff* op = f.op != kNoOp ? &d.ops[f.op] : nullptr;
+  auto joined = [&](const char* head, auto&& each) {
+    std::vector<std::string> parts;
+    for (const Item& it : f.items) parts.push_back(each(it));
+    return fmt::format("{}{}.", head, fmt::join(parts, "; "));
+  };
+  // A kernel threads' line: its buckets linked, each item after its name.
+  auto buckets = [&](const char* head, auto&& after) {
+    Said s{head};
+    for (std::size_t n = 0; n < f.items.size(); ++n) {
+      s.add(n ? "; " : "");
+      add_bucket(s, d, f.items[n].i);
+      s.add(after(f.items[n]));
+    }
+    return s.add(".");
+  };
+  auto confound = [](std::string text) { return Said{std::move(text), "! ", "  "}; };
+  switch (f.kind) {
+    case FindingKind::SetupDiffers:
+      return {confound("The filesystems differ in more than the options asked: " +
+                       fmt::format("{}.", fmt::join(setup_items(d.setup, 3), "; ")))};
+    case FindingKind::Calibrated:
+      return {confound(calibration_brief(d))};
+    case FindingKind::ProbeCost:
+      return {confound(fmt::format(
+          "fscost's probes cost {} per traced op in A, {} in B: up to {}/op of a delta could be "
+          "theirs.",
+          diff_fmt::value(d.tracer_a, "ns"), diff_fmt::value(d.tracer_b, "ns"),
+          diff_fmt::value(std::fabs(d.tracer_b - d.tracer_a), "ns")))};
+    case FindingKind::OpTime:
+      return {lead(sentence(d, *op, f.oncpu, true), f.op, op->op, f.oncpu)};
+    case FindingKind::Unresolved: {
+      const Comparison& c = op->oncpu;
+      std::string need = runs_needed(d, c);
+      return {lead(fmt::format("{}: on-CPU not resolved at {}+{} runs (q {}), {}{}.", op->op,
+                               c.sa.n, c.sb.n, diff_fmt::q_text(c.q), delta_ci(c),
+                               need.empty() ? "" : "; " + need),
+                   f.op, op->op, true)};
+    }
+    case FindingKind::Path:
+      return {item(path_line(op->paths[f.items.front().i], *op))};
+    case FindingKind::Families: {
+      std::vector<std::size_t> told;
+      for (const Item& it : f.items) told.push_back(it.i);
+      return {item(families_line(*op, told))};
+    }
+    case FindingKind::FsEvents:
+      return {item("filesystem events per op: " + fs_events_text(d, *op, f) + ".")};
+    case FindingKind::ExactCounts:
+      return {item(joined("exact, every B run beyond every A run: ",
+                          [&](const Item& it) { return exact_text(op->exact[it.i]); }))};
+    case FindingKind::NewCode:
+    case FindingKind::GoneCode: {
+      std::vector<std::string> names;
+      for (const Item& it : f.items) names.push_back(op->new_code[it.i].name);
+      return {item(fmt::format("{}: {}.",
+                               f.kind == FindingKind::GoneCode
+                                   ? "gone in B (sampled in every A run, no B run)"
+                                   : "new in B (sampled in every B run, no A run)",
+                               fmt::join(names, ", ")))};
+    }
+    case FindingKind::MovedWork:
+      return {item("work moved: " + moved_text(op->moved[f.items.front().i], op) + ".")};
+    case FindingKind::Shares: {
+      std::vector<std::string> shares;
+      for (const Item& it : f.items) shares.push_back(share_text(op->shares[it.i]));
+      return {item(fmt::format("down the call tree: {}.", fmt::join(shares, "; ")))};
+    }
+    case FindingKind::Contention:
+      return {contention(*op, f.op, f)};
+    case FindingKind::Chain: {
+      const auto& c = op->chain_b ? op->chain_b : op->chain_a;
+      double ops = op->chain_b ? op->count.sb.mean : op->count.sa.mean;
+      return {Said{fmt::format("{}: {} — {}", op->chain_b ? "in B" : "in A", chain_text(*c, ops),
+                               chain_choice_text(*c, ops, 2)),
+                   "  ", "    "}};
+    }
+    case FindingKind::BackgroundCpu:
+      return {buckets("kernel threads CPU per run: ", [&](const Item& it) {
+        return " " + change_text(d.background[it.i].cpu);
+      })};
+    case FindingKind::BackgroundShares:
+      return {buckets("kernel threads down the call tree: ", [&](const Item& it) {
+        return ": " + share_text(d.background[it.i].shares[it.j], "the work");
+      })};
+    case FindingKind::BackgroundNew:
+      return {buckets("kernel threads, new in B (sampled in every B run, no A run): ",
+                      [&](const Item& it) {
+                        const auto& fresh = d.background[it.i].new_in_b;
+                        std::vector<std::string> names(
+                            fresh.begin(), fresh.begin() + std::min<std::ptrdiff_t>(3, std::ssize(fresh)));
+                        return fmt::format(": {}{}", fmt::join(names, ", "),
+                                           fresh.size() > 3 ? ", …" : "");
+                      })};
+    case FindingKind::BackgroundWaits:
+      return {buckets("kernel threads waiting per run (summed over their workers): ",
+                      [&](const Item& it) {
+                        const BackgroundDiff& b = d.background[it.i];
+                        const Comparison& c = it.j == 0 ? b.offcpu : b.lock_wait;
+                        std::string text =
+                            fmt::format(" {} {}", it.j == 0 ? "off CPU" : "in locks", change_text(c));
+                        // which lock, when one carries most of the change
+                        if (it.j == 1 && b.top_lock_share >= 0.5)
+                          text += fmt::format(", {:.0f}% of it on {}",
+                                              100 * std::min(1.0, b.top_lock_share), b.top_lock);
+                        return text;
+                      })};
+    case FindingKind::BackgroundEvents:
+      return {buckets("kernel threads' filesystem events per run: ", [&](const Item& it) {
+        const auto& [event, c] = d.background[it.i].fs_events[it.j];
+        return fmt::format(" {} {:.0f} -> {:.0f}", event, c.sa.mean, c.sb.mean);
+      })};
+    case FindingKind::DeviceBytes: {
+      std::vector<std::string> kinds;
+      for (const Item& it : f.items) {
+        const auto& [kind, k] = d.device_bytes_by_kind[it.i];
+        kinds.push_back(kind + " " + diff_fmt::value(k.delta(), k.unit, true));
+      }
+      return {Said{"test device writes per run: " + change_text(d.device_bytes) +
+                   (kinds.empty() ? "." : fmt::format(": {}.", fmt::join(kinds, ", ")))}};
+    }
+    case FindingKind::DeviceExact:
+      return {Said{joined("test device writes per run, exact (every B run beyond every A run): ",
+                          [&](const Item& it) { return exact_text(d.exact[it.i]); })}};
+    case FindingKind::Quiet:
+      return quiet(d, f);
+    case FindingKind::Warning: {
+      Said s{brief(d.warnings[f.items.front().i], width)};
+      s.verbatim = true;
+      return {s};
+    }
+  }
+  return {};
+}
+
+// `s` wrapped to `width`, each link kept on the line its words landed on
+// (one the wrap split or cut is left out).
+void lay(std::vector<ScreenLine>& out, const Said& s, std::size_t width) {
+  if (s.verbatim) {
+    out.push_back({s.text, s.links});
+    return;
+  }
+  std::vector<diff_fmt::Placed> placed;
+  const std::size_t base = out.size();
+  for (auto& l : diff_fmt::wrap(s.text, width, s.first, s.rest, &placed)) out.push_back({l, {}});
+  auto word_at = [&](std::size_t byte) {
+    return std::find_if(placed.begin(), placed.end(), [&](const diff_fmt::Placed& p) {
+      return byte >= p.src && byte < p.src + p.len;
+    });
+  };
+  for (const Link& l : s.links) {
+    auto a = word_at(l.at), b = word_at(l.at + l.len - 1);
+    if (l.len == 0 || a == placed.end() || b == placed.end() || a->line != b->line) continue;
+    ScreenLine& line = out[base + a->line];
+    const std::size_t col = a->col + (l.at - a->src);
+    if (line.text.compare(col, l.len, s.text, l.at, l.len) == 0)
+      line.links.push_back({col, l.len, l.to});
+  }
+}
+
+// The one header line: A, B, the runs, what ran (cut to the width; the
+// full command is below the line).
+void title(std::vector<ScreenLine>& out, const Diff& d, std::size_t width) {
+  std::string who = fmt::format("A = {}, B = {}: {}+{} runs", d.label_a, d.label_b, d.runs_a, d.runs_b);
+  if (diff_fmt::columns(who) > width)  // long labels (paths): wrapped, never cut
+    return lay(out, Said{who}, width);
+  out.push_back({diff_fmt::truncate(d.workload.empty() ? who : who + ", " + d.workload, width), {}});
+}
+
+std::vector<ScreenLine> laid(const Diff& d, const std::vector<Finding>& fs, std::size_t width) {
+  std::vector<ScreenLine> out;
+  for (const Finding& f : fs)
+    for (const Said& s : say(d, f, width)) lay(out, s, width);
+  return out;
+}
+
+void append(std::vector<ScreenLine>& out, const std::vector<ScreenLine>& more, std::size_t n) {
+  out.insert(out.end(), more.begin(), more.begin() + static_cast<std::ptrdiff_t>(n));
+}
 
 }  // namespace
 
-bool on_first_screen(const OpDiff& op) { return changed(op) || exactly_changed(op); }
+std::string finding_text(const Diff& d, const Finding& f, std::size_t width) {
+  std::string out;
+  for (const Said& s : say(d, f, width)) out += (out.empty() ? "" : " ") + s.text;
+  return out;
+}
 
-std::string first_screen(const Diff& d, std::size_t width) {
-  Page head;
-  head.width = width;
-  head.out = title(d, width);
-  for (const std::string& c : confounds(d)) head.para(c, "! ", "  ");
-  std::vector<const OpDiff*> shown;
-  std::vector<std::string> blocks;
-  for (const auto& op : d.ops)
-    if (changed(op) || exactly_changed(op)) {
-      Page b;
-      b.width = width;
-      b.blank();
-      if (changed(op))
-        op_block(b, d, op);
-      else
-        unresolved_with_locks(b, d, op);
-      blocks.push_back(std::move(b.out));
-      shown.push_back(&op);
-    }
-  // Work the runs caused outside any operation, by kernel thread.
-  std::vector<std::string> bg = background_cpu(d), waits = background_waits(d),
-                           events = background_events(d), bg_shares = background_shares(d),
-                           bg_new = background_new(d);
-  std::string dev;
-  if (const Comparison& c = d.device_bytes; material(c)) {
-    dev = "test device writes per run: " + change_text(c);
-    // what moved: data, metadata or log (REQ_META, the log's sectors)
-    std::vector<std::string> kinds;
-    for (const auto& [kind, k] : d.device_bytes_by_kind)
-      if (material(k)) kinds.push_back(kind + " " + diff_fmt::value(k.delta(), k.unit, true));
-    dev += kinds.empty() ? "." : fmt::format(": {}.", fmt::join(kinds, ", "));
+std::vector<ScreenLine> first_screen_lines(const Diff& d, std::size_t width) {
+  const Findings found = select_findings(d);
+  std::vector<ScreenLine> out;
+  title(out, d, width);
+  for (const ScreenLine& l : laid(d, found.confounds, width)) out.push_back(l);
+  // Each block opens on a blank line.
+  std::vector<std::vector<ScreenLine>> blocks;
+  for (const FindingBlock& b : found.blocks) {
+    blocks.push_back({ScreenLine{}});
+    for (ScreenLine& l : laid(d, b.findings, width)) blocks.back().push_back(std::move(l));
   }
-  // The device's bytes by kind that moved beyond their spread while the
-  // total did not resolve.
-  std::string exact_dev;
-  if (dev.empty()) {
-    std::vector<std::string> kinds;
-    for (const auto& e : d.exact) kinds.push_back(exact_text(e));
-    if (!kinds.empty())
-      exact_dev = fmt::format("test device writes per run, exact (every B run beyond every A "
-                              "run): {}.",
-                              fmt::join(kinds, "; "));
+  std::vector<ScreenLine> warn;  // a blank, the head, one line per warning
+  if (!found.warnings.empty()) {
+    warn = {ScreenLine{}, ScreenLine{"warnings (in full below the line):", {}}};
+    for (ScreenLine& l : laid(d, found.warnings, width)) warn.push_back(std::move(l));
   }
-  std::size_t bg_at = blocks.size();  // none
-  if (!bg.empty() || !waits.empty() || !events.empty() || !dev.empty() || !exact_dev.empty() ||
-      !bg_shares.empty() || !bg_new.empty()) {
-    // Second: after the op that costs most, before the smaller ones (the
-    // demo's whole story is writeback work).
-    bg_at = std::min<std::size_t>(1, blocks.size());
-    Page b;
-    b.width = width;
-    b.blank();
-    if (!bg.empty()) b.para(fmt::format("kernel threads CPU per run: {}.", fmt::join(bg, "; ")));
-    if (!bg_shares.empty())
-      b.para(fmt::format("kernel threads down the call tree: {}.", fmt::join(bg_shares, "; ")));
-    if (!bg_new.empty())
-      b.para(fmt::format("kernel threads, new in B (sampled in every B run, no A run): {}.",
-                         fmt::join(bg_new, "; ")));
-    if (!waits.empty())
-      b.para(fmt::format("kernel threads waiting per run (summed over their workers): {}.",
-                         fmt::join(waits, "; ")));
-    if (!events.empty())
-      b.para(fmt::format("kernel threads' filesystem events per run: {}.", fmt::join(events, "; ")));
-    if (!dev.empty()) b.para(dev);
-    if (!exact_dev.empty()) b.para(exact_dev);
-    blocks.insert(blocks.begin() + static_cast<std::ptrdiff_t>(bg_at), std::move(b.out));
-  }
-  Page warn;
-  warn.width = width;
-  bool any = false;
-  const bool bg_block = bg_at < blocks.size();
-  for (const auto& w : d.warnings)
-    // the kernel threads' block says per bucket what "background" says in sum
-    if (reads_here(w, shown) && !(bg_block && w.kind == WarningKind::Background)) {
-      if (!any) (warn.blank(), warn.line("warnings (in full below the line):"));
-      any = true;
-      warn.line(brief(w, width));
-    }
-  // Ops in the diff's order (by what they cost the workload) while they fit.
-  std::string out = head.out;
-  std::size_t budget = kFirstScreenLines - std::min(kFirstScreenLines, lines(out) + 2);
-  std::size_t warn_lines = std::min(lines(warn.out), budget / 3);
-  // In order, while they fit: the op that costs most is never left out for
-  // a smaller one. The first always shows, before the warnings' share of
-  // the screen, cut to the screen if it must be.
+  const std::size_t head = 2;  // warn's lines before its first warning
+  // Blocks in the findings' order while they fit: the op that costs most is
+  // never left out for a smaller one. The first always shows, before the
+  // warnings' share of the screen, cut to the screen if it must be.
+  std::size_t budget = kFirstScreenLines - std::min(kFirstScreenLines, out.size() + 2);
+  std::size_t warn_lines = std::min(warn.size(), budget / 3);
   std::size_t used = 0, left_out = 0;
   std::vector<std::string> left_names;  // the ops left out, named on the screen
   bool bg_left_out = false;
   for (std::size_t i = 0; i < blocks.size(); ++i) {
-    const std::string& b = blocks[i];
-    if (i == 0 && lines(b) > budget - warn_lines) {
-      std::size_t keep = std::min(lines(b), budget - 1), at = 0;
-      for (std::size_t n = 0; n < keep; ++n) at = b.find('\n', at) + 1;
-      out += b.substr(0, at);
-      if (at < b.size()) out += "  (continued below)\n";
-      used += keep + (at < b.size());
+    const auto& b = blocks[i];
+    if (i == 0 && b.size() > budget - warn_lines) {
+      std::size_t keep = std::min(b.size(), budget - 1);
+      append(out, b, keep);
+      if (keep < b.size()) out.push_back({"  (continued below)", {}});
+      used += keep + (keep < b.size());
       continue;
     }
-    if (left_out > 0 || bg_left_out || used + lines(b) + warn_lines > budget) {
-      if (i == bg_at)
+    if (left_out > 0 || bg_left_out || used + b.size() + warn_lines > budget) {
+      if (found.blocks[i].op == kNoOp)
         bg_left_out = true;
       else
-        left_names.push_back(shown[i > bg_at ? i - 1 : i]->op), ++left_out;
+        left_names.push_back(d.ops[found.blocks[i].op].op), ++left_out;
       continue;
     }
-    out += b;
-    used += lines(b);
+    append(out, b, b.size());
+    used += b.size();
   }
-  if (blocks.empty()) out += silence(d, width);
-  std::string below;  // what changed and is left for below the line
-  if (left_out > 0 || bg_left_out)
-    below = fmt::format("{}{}{}",
-                        left_out ? fmt::format("{} more operation{} changed ({})", left_out,
-                                               left_out == 1 ? "" : "s",
-                                               fmt::join(left_names, ", "))
-                                 : "",
-                        left_out && bg_left_out ? "; " : "",
-                        bg_left_out ? "kernel threads' and device changes" : "");
-  std::string unnamed_below = below;
-  if (left_out > 0) {
-    const std::string named = fmt::format(" ({})", fmt::join(left_names, ", "));
-    unnamed_below.erase(unnamed_below.find(named), named.size());
+  if (blocks.empty()) {
+    out.push_back({});
+    for (ScreenLine& l : laid(d, found.quiet, width)) out.push_back(std::move(l));
+  }
+  std::string below, unnamed_below;  // what changed and is left for below the line
+  if (left_out > 0 || bg_left_out) {
+    auto ops = [&](bool named) {
+      return left_out == 0 ? std::string()
+                           : fmt::format("{} more operation{} changed{}", left_out,
+                                         left_out == 1 ? "" : "s",
+                                         named ? fmt::format(" ({})", fmt::join(left_names, ", "))
+                                               : "");
+    };
+    auto rest = fmt::format("{}{}", left_out && bg_left_out ? "; " : "",
+                            bg_left_out ? "kernel threads' and device changes" : "");
+    below = ops(true) + rest;
+    unnamed_below = ops(false) + rest;
   }
   const std::size_t below_lines = below.empty() ? 0 : 2;
-  // Warnings last, cut to what is left of the screen.
-  // one line kept for "(N more warnings below)", and one for the blank
-  // above it when no warning fits
-  std::size_t room =
-      kFirstScreenLines - std::min(kFirstScreenLines, lines(out) + below_lines + 2);
-  std::size_t n = 0, at = 0;
-  while (at < warn.out.size() && n < room) {
-    at = warn.out.find('\n', at) + 1;
-    ++n;
-  }
-  std::size_t more = 0;  // the warnings left out here, all of them in the text below
-  for (const auto& w : d.warnings) more += !(reads_here(w, shown) && !(bg_block && w.kind == WarningKind::Background));
-  for (std::size_t rest = at; rest < warn.out.size();) {
-    more += warn.out.compare(rest, 2, "- ") == 0;
-    std::size_t nl = warn.out.find('\n', rest);
-    if (nl == std::string::npos) break;
-    rest = nl + 1;
-  }
+  // Warnings last, cut to what is left of the screen: one line kept for
+  // "(N more warnings below)", and one for the blank above it when no
+  // warning fits.
+  std::size_t room = kFirstScreenLines - std::min(kFirstScreenLines, out.size() + below_lines + 2);
+  const std::size_t shown = std::min(room, warn.size());
+  // the warnings left out here, all of them in the text below
+  const std::size_t more =
+      found.other_warnings + found.warnings.size() - (shown > head ? shown - head : 0);
   // Ops and kernel threads can fill the screen to the line that says what
   // is below; with no room left for a line of their own, the warnings left
   // out join that line (a recorded rmapbt case came to 42 lines without).
-  const bool join = more > 0 && at == 0 && !below.empty() &&
-                    lines(out) + below_lines + 2 > kFirstScreenLines;
+  const bool join = more > 0 && shown == 0 && !below.empty() &&
+                    out.size() + below_lines + 2 > kFirstScreenLines;
   if (!below.empty()) {
     const std::string tail =
         join ? fmt::format("; {} more warning{}", more, more == 1 ? "" : "s") : "";
     std::string line = fmt::format("{}{}: below.", below, tail);
     if (line.size() > width)  // the ops' names, where the line has room for them
       line = fmt::format("{}{}: below.", unnamed_below, tail);
-    out += "\n" + line + "\n";
+    out.push_back({});
+    out.push_back({line, {}});
   }
-  out += warn.out.substr(0, at);
-  if (more > 0 && !join)
-    out += fmt::format("{}({} more warning{} below)\n", at == 0 ? "\n" : "", more, more == 1 ? "" : "s");
+  append(out, warn, shown);
+  if (more > 0 && !join) {
+    if (shown == 0) out.push_back({});
+    out.push_back({fmt::format("({} more warning{} below)", more, more == 1 ? "" : "s"), {}});
+  }
+  return out;
+}
+
+std::string first_screen(const Diff& d, std::size_t width) {
+  std::string out;
+  for (const ScreenLine& l : first_screen_lines(d, width)) out += l.text + "\n";
   return out;
 }
 

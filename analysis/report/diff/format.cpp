@@ -78,7 +78,7 @@ std::string pad_left(std::string_view s, std::size_t cols) {
 }
 
 std::vector<std::string> wrap(std::string_view text, std::size_t width, std::string_view first,
-                              std::string_view rest) {
+                              std::string_view rest, std::vector<Placed>* placed) {
   std::vector<std::string> lines;
   std::string cur(first);
   bool empty = true;  // no word on `cur` yet
@@ -100,7 +100,10 @@ std::vector<std::string> wrap(std::string_view text, std::size_t width, std::str
     }
     std::size_t room = width > columns(cur) + (empty ? 0 : 1) ? width - columns(cur) - !empty : 0;
     if (!empty) cur += ' ';
-    cur += truncate(word, room);
+    std::string fitted = truncate(word, room);
+    if (placed)
+      placed->push_back({end - word.size(), word.size(), lines.size(), cur.size(), fitted != word});
+    cur += fitted;
     empty = false;
   }
   if (!empty || lines.empty()) lines.push_back(std::move(cur));

@@ -27,8 +27,14 @@ std::string pad_left(std::string_view s, std::size_t cols);
 // Words of `text` filled into lines of at most `width` columns; the first
 // line starts with `first`, the others with `rest`. A word too long for a
 // line on its own is truncated with "…", so no line is ever wider.
+// `placed`, if given, receives where each word went.
+struct Placed {
+  std::size_t src = 0, len = 0;   // the word in `text`
+  std::size_t line = 0, col = 0;  // its line, and its byte offset there
+  bool cut = false;               // truncated to fit
+};
 std::vector<std::string> wrap(std::string_view text, std::size_t width, std::string_view first,
-                              std::string_view rest);
+                              std::string_view rest, std::vector<Placed>* placed = nullptr);
 
 // A value in a comparison's unit, scaled: "ns/op" and "ns" as ns, µs, ms or
 // s ("12.5 µs"), "/op" and "%" as numbers, "ops/s" as "1234/s". `sign` adds

@@ -73,7 +73,7 @@ std::string sources(const RunSet& r) {
 void summary(std::string& out, const Diff& d, const RunSet& a, const RunSet& b,
              const std::string& title, const Anchors& an) {
   fmt::format_to(std::back_inserter(out), "<section id=\"summary\">\n<h1>{}</h1>\n", escaped_lines(title));
-  html::verdict_block(out, diff_text::first_screen(d, 72),
+  html::verdict_block(out, diff_text::first_screen_lines(d, 72),
                       html::verdict_targets(d, an.rows, an.graphs));
   fmt::format_to(std::back_inserter(out),
                  "<dl class=\"meta\">\n"

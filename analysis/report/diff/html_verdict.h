@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "report/diff/html_tables.h"
+#include "report/diff/text_parts.h"
 #include "report/diff_report.h"
 #include "report/html/graphs.h"
 
@@ -28,11 +29,12 @@ struct VerdictTargets {
 VerdictTargets verdict_targets(const Diff& d, const RowIds& rows,
                                const std::vector<GraphSet>& graphs);
 
-// `text`, the first screen of summary.txt (diff_text::first_screen), as the
+// The first screen of summary.txt (diff_text::first_screen_lines) as the
 // block <div id="verdict">: a paragraph per run of lines between blank
-// lines, each line as it is. A line starting "OP: " links OP to its metric
-// row and the "on-CPU"/"off-CPU" figure after it to its graph; the op's
-// lock names and the kernel threads' names link to their rows.
-void verdict_block(std::string& out, std::string_view text, const VerdictTargets& to);
+// lines, each line as it is, the words its findings mark linked: an op's
+// name to its metric row, its figure to its graph, a lock to its row, a
+// kernel thread to its first row.
+void verdict_block(std::string& out, const std::vector<diff_text::ScreenLine>& lines,
+                   const VerdictTargets& to);
 
 }  // namespace fscost::html

@@ -6,10 +6,13 @@
 // memory (docs/PERFORMANCE.md).
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "diff/calibration.h"
+#include "diff/findings.h"
 #include "model/json_writer.h"
+#include "report/diff/text_parts.h"
 #include "report/diff_report.h"
 
 namespace fscost {
@@ -464,6 +467,97 @@ void totals(W& w, const Diff& d) {
   w.end_object();
 }
 
+// The names of what a finding tells, one per item.
+std::vector<std::string> subjects(const Diff& d, const Finding& f) {
+  std::vector<std::string> out;
+  const OpDiff* op = f.op != kNoOp ? &d.ops[f.op] : nullptr;
+  for (const Item& it : f.items) {
+    const BackgroundDiff* b = it.i < d.background.size() ? &d.background[it.i] : nullptr;
+    switch (f.kind) {
+      case FindingKind::Path: {
+        const auto& fr = op->paths[it.i].frames;
+        std::string chain;
+        for (const auto& x : fr) chain += (chain.empty() ? "" : " → ") + x;
+        out.push_back(chain);
+        break;
+      }
+      case FindingKind::Families: out.push_back(op->families[it.i].name); break;
+      case FindingKind::FsEvents: out.push_back(std::next(op->fs_events.begin(), it.i)->first); break;
+      case FindingKind::ExactCounts: out.push_back(op->exact[it.i].what); break;
+      case FindingKind::NewCode:
+      case FindingKind::GoneCode: out.push_back(op->new_code[it.i].name); break;
+      case FindingKind::MovedWork: out.push_back(op->moved[it.i].from); break;
+      case FindingKind::Shares: out.push_back(op->shares[it.i].frames.back()); break;
+      case FindingKind::Contention: out.push_back(op->locks[it.i].name); break;
+      case FindingKind::BackgroundCpu:
+      case FindingKind::BackgroundNew:
+      case FindingKind::BackgroundShares:
+      case FindingKind::BackgroundWaits:
+      case FindingKind::BackgroundEvents: out.push_back(b->name); break;
+      case FindingKind::DeviceBytes: out.push_back(d.device_bytes_by_kind[it.i].first); break;
+      case FindingKind::DeviceExact: out.push_back(d.exact[it.i].what); break;
+      case FindingKind::Quiet: out.push_back(d.ops[it.i].op); break;
+      case FindingKind::Warning: out.push_back(std::string(warning_name(d.warnings[it.i].kind))); break;
+      default: break;
+    }
+  }
+  return out;
+}
+
+void finding(W& w, const Diff& d, const Finding& f) {
+  w.begin_object();
+  w.member("kind", finding_name(f.kind));
+  if (f.op != kNoOp) w.member("op", d.ops[f.op].op);
+  if (f.kind == FindingKind::OpTime || f.kind == FindingKind::Unresolved) {
+    w.member("side", f.oncpu ? "oncpu" : "offcpu");
+    // the figure in brief; all of it is in ops[]
+    const Comparison& c = f.oncpu ? d.ops[f.op].oncpu : d.ops[f.op].offcpu;
+    w.key("figure");
+    w.begin_object();
+    w.member("unit", c.unit);
+    w.member("delta", c.delta());
+    w.member("ci_lo", c.ci_lo());
+    w.member("ci_hi", c.ci_hi());
+    w.member("q", c.q);
+    w.member("significant", c.significant());
+    w.end_object();
+  }
+  if (f.kind == FindingKind::Contention) w.member("answer", to_string(f.answer));
+  w.key("subjects");
+  strings(w, subjects(d, f));
+  w.member("text", diff_text::finding_text(d, f));
+  w.end_object();
+}
+
+void findings(W& w, const Diff& d) {
+  const Findings all = select_findings(d);
+  auto list = [&](std::string_view key, const std::vector<Finding>& fs) {
+    w.key(key);
+    w.begin_array();
+    for (const auto& f : fs) finding(w, d, f);
+    w.end_array();
+  };
+  w.begin_object();
+  list("confounds", all.confounds);
+  w.key("blocks");
+  w.begin_array();
+  for (const auto& b : all.blocks) {
+    w.begin_object();
+    w.key("op");
+    if (b.op != kNoOp)
+      w.value(d.ops[b.op].op);
+    else
+      w.value(nullptr);
+    list("findings", b.findings);
+    w.end_object();
+  }
+  w.end_array();
+  list("quiet", all.quiet);
+  list("warnings", all.warnings);
+  w.member("other_warnings", all.other_warnings);
+  w.end_object();
+}
+
 }  // namespace
 
 void write_diff_members(JsonWriter& w, const Diff& d, const DiffJsonOptions& opt) {
@@ -490,6 +584,9 @@ void write_diff_members(JsonWriter& w, const Diff& d, const DiffJsonOptions& opt
     w.end_object();
   }
   w.end_array();
+  // What the first screen tells, in its order (diff/findings.h).
+  w.key("findings");
+  findings(w, d);
   w.key("setup");
   setup(w, d.setup);
   w.key("dropped");

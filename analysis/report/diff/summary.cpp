@@ -43,7 +43,7 @@ std::string render_diff_summary(const Diff& d, std::size_t width, std::string_vi
   // and the warnings in full; what does not is in `everything`.
   std::vector<std::pair<std::string, std::string>> parts;  // name, text
   for (const auto& op : d.ops)
-    if (diff_text::on_first_screen(op)) {
+    if (on_first_screen(op)) {
       Page t;
       t.width = width;
       diff_text::op_tables(t, d, op);

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <map>
 
+#include "diff/findings.h"
 #include "report/diff/format.h"
 #include "report/diff/text_parts.h"
 #include "report/diff_report.h"
@@ -162,36 +163,9 @@ bool recorded(const Comparison& c) {
   return c.sa.n + c.sb.n > 0 && (c.sa.mean != 0 || c.sb.mean != 0);
 }
 
-// A path the op's moved work tells (diff.h MovedWork), at either end:
-// - it ends at the move's `from` right below `at` (… → xfs_trans_commit →
-//   __xfs_trans_commit, "same path, less work"): the move gives the net,
-//   and the path alone would subtract what the move adds;
-// - it ends at `from` below `via`, where the work went (… → xfs_trans_roll
-//   → __xfs_trans_commit): the move's "there" is that figure, and its line
-//   carries the path's split.
-// (A path above either, rmapbt's btree work beside the roll, carries more
-// than the move and stays; the move nests in it.)
-const MovedWork* telling_move(const DeltaPath& p, const OpDiff& op) {
-  const std::size_t n = p.frames.size();
-  if (n < 2) return nullptr;
-  auto ends_with = [&](const std::vector<std::string>& chain) {
-    return !chain.empty() && chain.size() < n &&
-           std::equal(chain.begin(), chain.end(), p.frames.end() - 1 - chain.size());
-  };
-  for (const MovedWork& m : op.moved)
-    if (m.fragile < 0 && p.frames[n - 1] == m.from && (ends_with(m.at) || ends_with(m.via)))
-      return &m;
-  return nullptr;
-}
-
-// A path that is a line of its own under the op.
-bool shown(const DeltaPath& p, const OpDiff& op) {
-  return p.inclusive.significant() && !telling_move(p, op);
-}
-
 bool has_significant_path(const OpDiff& op) {
   return std::any_of(op.paths.begin(), op.paths.end(),
-                     [&](const DeltaPath& p) { return shown(p, op); });
+                     [&](const DeltaPath& p) { return path_shown(p, op); });
 }
 
 std::string side(const Diff& d, const OpDiff& op, std::string_view what, const Comparison& c,
@@ -235,32 +209,6 @@ std::string path_kind(const DeltaPath& p) {
   return "same path, more work";
 }
 
-std::string path_text(const DeltaPath& p, const OpDiff& op) {
-  const Comparison& c = p.inclusive;
-  double mag = std::fabs(c.delta());
-  std::string s =
-      fmt::format("{}{} ({}, {} of the {}) {}: {}", number(c.delta(), c.unit, mag, true),
-                  suffix(c.unit, mag), times_a(c), share_text(p.share),
-                  c.delta() >= 0 ? "increase" : "decrease", path_kind(p), chain_text(p));
-  // Only the paths above on the screen are named; the figure leaves out the
-  // others too: where the work moved (the move's line), or paths that did
-  // not hold on their own.
-  std::size_t above = 0, moved = 0, not_held = 0;
-  for (std::size_t j : p.besides) {
-    const DeltaPath& q = op.paths.at(j);
-    ++(shown(q, op) ? above : telling_move(q, op) ? moved : not_held);
-  }
-  std::vector<std::string> less;
-  if (moved > 0) less.push_back("the work moved below it");
-  if (not_held > 0)
-    less.push_back(not_held == 1 ? "a path below it not significant on its own"
-                                 : "paths below it not significant on their own");
-  if (above > 0) s += above == 1 ? ", besides the path above" : ", besides the paths above";
-  if (!less.empty())
-    s += fmt::format("{} {}", above > 0 ? " and" : ", less", fmt::join(less, " and "));
-  return s + (p.split.empty() ? "" : "; there " + split_items(p)) + ".";
-}
-
 }  // namespace
 
 const DeltaPath* path_where_moved(const MovedWork& m, const OpDiff& op) {
@@ -280,47 +228,59 @@ std::string split_items(const DeltaPath& p) {
   return s;
 }
 
-// The significant call paths of an op's on-CPU delta, one item each; the
-// rest is not significant and is not given as a reason. Then the function
-// families that moved, significant and at least 5% of the op's delta.
-void paths(Page& page, const OpDiff& op) {
-  if (!op.oncpu.significant()) return;
-  for (const auto& p : op.paths)
-    if (shown(p, op)) page.para(path_text(p, op), "  - ", "    ");
+std::string path_line(const DeltaPath& p, const OpDiff& op) {
+  const Comparison& c = p.inclusive;
+  double mag = std::fabs(c.delta());
+  std::string s =
+      fmt::format("{}{} ({}, {} of the {}) {}: {}", number(c.delta(), c.unit, mag, true),
+                  suffix(c.unit, mag), times_a(c), share_text(p.share),
+                  c.delta() >= 0 ? "increase" : "decrease", path_kind(p), chain_text(p));
+  // Only the paths above on the screen are named; the figure leaves out the
+  // others too: where the work moved (the move's line), or paths that did
+  // not hold on their own.
+  std::size_t above = 0, moved = 0, not_held = 0;
+  for (std::size_t j : p.besides) {
+    const DeltaPath& q = op.paths.at(j);
+    ++(path_shown(q, op) ? above : telling_move(q, op) ? moved : not_held);
+  }
+  std::vector<std::string> less;
+  if (moved > 0) less.push_back("the work moved below it");
+  if (not_held > 0)
+    less.push_back(not_held == 1 ? "a path below it not significant on its own"
+                                 : "paths below it not significant on their own");
+  if (above > 0) s += above == 1 ? ", besides the path above" : ", besides the paths above";
+  if (!less.empty())
+    s += fmt::format("{} {}", above > 0 ? " and" : ", less", fmt::join(less, " and "));
+  return s + (p.split.empty() ? "" : "; there " + split_items(p)) + ".";
+}
+
+// "families, each inclusive (they nest): xfs_attr_* +0.8 µs/op (new in
+// B), ...": the families told_families() selects, in its order.
+std::string families_line(const OpDiff& op, const std::vector<std::size_t>& told) {
   std::string fams;
-  std::size_t n = 0;
-  // The most novel first, by B's mean as a multiple of A's (new = ∞): code
-  // B runs and A (almost) does not is the mechanism's name; a family A
-  // already ran, costing a little more, is its consequence.
-  auto novelty = [](const FamilyDiff* f) {
-    const auto& c = f->inclusive;
-    double r = c.sa.mean > 0 ? c.sb.mean / c.sa.mean : HUGE_VAL;
-    return c.delta() >= 0 ? r : (c.sb.mean > 0 ? c.sa.mean / c.sb.mean : HUGE_VAL);
-  };
-  std::vector<const FamilyDiff*> order;
-  for (const auto& f : op.families) order.push_back(&f);
-  std::stable_sort(order.begin(), order.end(), [&](const FamilyDiff* x, const FamilyDiff* y) {
-    return novelty(x) > novelty(y);
-  });
-  for (const FamilyDiff* fp : order) {
-    const FamilyDiff& f = *fp;
+  for (std::size_t k : told) {
+    const FamilyDiff& f = op.families[k];
     const Comparison& c = f.inclusive;
-    if (!c.significant() || std::fabs(c.delta()) < 0.05 * std::fabs(op.oncpu.delta())) continue;
-    // A family on nearly every stack of the op (the syscall entry's) is
-    // the op itself, not a subsystem within it.
-    if (std::min(c.sa.mean, c.sb.mean) >= 0.9 * std::min(op.oncpu.sa.mean, op.oncpu.sb.mean))
-      continue;
-    if (++n > 5) break;
     double mag = std::fabs(c.delta());
     fams += fmt::format("{}{} {}{} ({})", fams.empty() ? "" : ", ", f.name,
                         number(c.delta(), c.unit, mag, true), suffix(c.unit, mag), times_a(c));
   }
   // Inclusive figures: a family under another, or under a path above, is
   // counted in both, so they may add up to more than the op's delta.
-  if (!fams.empty())
-    page.para(
-        (n == 1 ? "family, inclusive: " : "families, each inclusive (they nest): ") + fams + ".",
-        "  - ", "    ");
+  if (fams.empty()) return {};
+  return (told.size() == 1 ? "family, inclusive: " : "families, each inclusive (they nest): ") +
+         fams + ".";
+}
+
+// The significant call paths of an op's on-CPU delta, one item each; the
+// rest is not significant and is not given as a reason. Then the function
+// families that moved, significant and at least 5% of the op's delta.
+void paths(Page& page, const OpDiff& op) {
+  if (!op.oncpu.significant()) return;
+  for (const auto& p : op.paths)
+    if (path_shown(p, op)) page.para(path_line(p, op), "  - ", "    ");
+  if (std::string fams = families_line(op, told_families(op)); !fams.empty())
+    page.para(fams, "  - ", "    ");
 }
 
 std::string sentence(const Diff& d, const OpDiff& op, bool oncpu, bool significant_only) {

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "diff/findings.h"
 #include "report/diff_report.h"
 
 namespace fscost::diff_text {
@@ -30,6 +31,11 @@ struct Page {
 std::string sentence(const Diff& d, const OpDiff& op, bool oncpu, bool significant_only = false);
 // The significant call paths of the op's on-CPU delta (OpDiff::paths), one item each.
 void paths(Page& page, const OpDiff& op);
+// One path's item, unwrapped: "+2.6 µs/op (2.1× A, 61% of the increase)
+// same path, more work: … → xfs_create → xfs_trans_commit; there ...".
+std::string path_line(const DeltaPath& p, const OpDiff& op);
+// The function families `told` (told_families), unwrapped; "" if none.
+std::string families_line(const OpDiff& op, const std::vector<std::size_t>& told);
 // The path that ends where `m`'s work went (… → via → from), a significant
 // one: the move's line tells it, with its split. Null if none.
 const DeltaPath* path_where_moved(const MovedWork& m, const OpDiff& op);
@@ -69,6 +75,31 @@ inline constexpr std::size_t kFirstScreenLines = 40;
 inline constexpr std::size_t kSummaryLines = 150;
 std::string first_screen(const Diff& d, std::size_t width);
 
+// Where a word of the first screen leads: the row or graph that holds its
+// figures (the HTML verdict makes it a link).
+struct Target {
+  enum Kind { OpRow, OpGraph, Lock, Bucket } kind = OpRow;
+  std::size_t op = 0;     // OpRow, OpGraph, Lock: index in Diff::ops
+  std::size_t index = 0;  // Lock: in OpDiff::locks; Bucket: in Diff::background
+  bool oncpu = true;      // OpRow, OpGraph: the on-CPU figure, else off-CPU
+};
+struct Link {
+  std::size_t at = 0, len = 0;  // bytes of the line
+  Target to;
+};
+// One line of the first screen ("" between paragraphs), with its links.
+struct ScreenLine {
+  std::string text;
+  std::vector<Link> links;
+};
+// The first screen as laid out from the findings (select_findings): the
+// text first_screen() joins, and the lines the HTML verdict shows.
+std::vector<ScreenLine> first_screen_lines(const Diff& d, std::size_t width);
+
+// A finding in words, unwrapped (one paragraph each; a warning's brief is
+// one line as it is): what JSON's `findings[].text` holds.
+std::string finding_text(const Diff& d, const Finding& f, std::size_t width = 72);
+
 // Header, warnings and the sentences of every operation, without the
 // tables: what the HTML page shows in its summary.
 std::string explanation(const Diff& d, std::size_t width);
@@ -81,8 +112,5 @@ void tables(Page& page, const Diff& d);
 void whole_workload(Page& page, const Diff& d);
 void op_tables(Page& page, const Diff& d, const OpDiff& op);
 
-// Whether the first screen gives the op a block: its time changed, or only
-// its exact facts did (counts, new code, shares down the call tree).
-bool on_first_screen(const OpDiff& op);
 
 }  // namespace fscost::diff_text
