@@ -85,7 +85,11 @@ std::string shared_workload(const std::vector<RunMetrics>& ma, const std::vector
   return out.starts_with(kOwn) ? out.substr(kOwn.size()) : out;
 }
 
-Diff diff_all_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg);
+// `findings_only`: stop once what findings_of() reads is there (the
+// comparisons, paths, exact changes, shares): a leave-one-out diff needs
+// no explanation, warnings or sorted ops.
+Diff diff_all_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg,
+                   bool findings_only = false);
 
 // `s` without its run `skip`.
 RunSet without_run(const RunSet& s, std::size_t skip) {
@@ -107,18 +111,18 @@ std::vector<Findings> leave_one_out(const RunSet& a, const RunSet& b, const Diff
   once.jackknife = false;
   std::vector<Findings> out;
   for (std::size_t i = 0; i < a.runs.size(); ++i) {
-    out.push_back(findings_of(diff_all_runs(without_run(a, i), b, once)));
+    out.push_back(findings_of(diff_all_runs(without_run(a, i), b, once, true)));
     names.push_back("A " + run_file(a, i));
   }
   for (std::size_t i = 0; i < b.runs.size(); ++i) {
-    out.push_back(findings_of(diff_all_runs(a, without_run(b, i), once)));
+    out.push_back(findings_of(diff_all_runs(a, without_run(b, i), once, true)));
     names.push_back("B " + run_file(b, i));
   }
   return out;
 }
 
 // Every run, as given.
-Diff diff_all_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
+Diff diff_all_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg, bool findings_only) {
   require_runs(a, "A");
   require_runs(b, "B");
   std::vector<RunMetrics> ma, mb;
@@ -140,6 +144,7 @@ Diff diff_all_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
   control_fdr(d);
   find_exact_changes(d);
   descend_call_trees(d, a, b);
+  if (findings_only) return d;
   // Before the verdicts are read (lock classes, parts of a delta): a
   // finding that one run carries is no verdict.
   if (cfg.jackknife && a.runs.size() >= kJackknifeRuns && b.runs.size() >= kJackknifeRuns)
