@@ -1,5 +1,5 @@
 // fscost flamegraph beside FlameGraph's scripts, on the same input
-// (docs/PERFORMANCE.md, "Flame graphs against flamegraph.pl"): each
+// (docs/PERFORMANCE.md, "Analysis speed", its Method): each
 // command run as its own process, the tools interleaved round by round.
 // FlameGraph is not part of fscost; its scripts are found in a directory
 // given at run time, and without them the rows say so and are not run.

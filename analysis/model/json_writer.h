@@ -1,6 +1,6 @@
 // A streaming JSON writer: compact output appended to a string, for the
 // large documents (the diff's summary.json) that building one nlohmann DOM
-// of made slow and memory-hungry (docs/PERFORMANCE.md, "Writing JSON").
+// of made slow and memory-hungry (docs/DIFF.md, "JSON").
 // nlohmann-json has no streaming writer (its SAX interface reads), so this
 // one is written by hand; strings are escaped exactly as nlohmann's dump()
 // with error_handler_t::replace (invalid UTF-8 becomes U+FFFD), and small
