@@ -113,7 +113,5 @@ bool path_shown(const DeltaPath& p, const OpDiff& op);
 const MovedWork* telling_move(const DeltaPath& p, const OpDiff& op);
 // The families told under a significant on-CPU change, the most novel first.
 std::vector<std::size_t> told_families(const OpDiff& op);
-// Significant and at least 5% relative: a steady change of 1% is no reason.
-bool material(const Comparison& c);
 
 }  // namespace fscost

@@ -15,8 +15,6 @@ namespace fscost::html {
 
 namespace {
 
-using Op = VerdictTargets::Op;
-
 struct Link {
   std::size_t at = 0, len = 0;
   std::string_view href;
@@ -25,14 +23,17 @@ struct Link {
 // Where `to` leads in this page ("" = nowhere: no link).
 std::string_view href(const diff_text::Target& to, const VerdictTargets& ids) {
   using K = diff_text::Target::Kind;
-  if (to.kind == K::Bucket)
-    return to.index < ids.buckets.size() ? std::string_view(ids.buckets[to.index].second) : "";
-  if (to.op >= ids.ops.size()) return {};
-  const Op& op = ids.ops[to.op];
+  const RowIds& rows = *ids.rows;
+  auto at = [](const std::vector<std::string>& v, std::size_t i) {
+    return i < v.size() ? std::string_view(v[i]) : std::string_view();
+  };
+  if (to.kind == K::Bucket) return at(rows.background, to.index);
+  if (to.op >= rows.ops.size() || to.op >= ids.graphs.size()) return {};
+  const RowIds::Op& op = rows.ops[to.op];
   switch (to.kind) {
-    case K::OpRow: return to.oncpu ? op.oncpu_row : op.offcpu_row;
-    case K::OpGraph: return to.oncpu ? op.oncpu_graph : op.offcpu_graph;
-    case K::Lock: return to.index < op.locks.size() ? std::string_view(op.locks[to.index].second) : "";
+    case K::OpRow: return to.oncpu ? op.oncpu : op.offcpu;
+    case K::OpGraph: return to.oncpu ? ids.graphs[to.op].oncpu : ids.graphs[to.op].offcpu;
+    case K::Lock: return at(op.locks, to.index);
     case K::Bucket: break;
   }
   return {};
@@ -71,19 +72,9 @@ std::string graph_id(const std::vector<GraphSet>& sets, const std::string& op, V
 
 VerdictTargets verdict_targets(const Diff& d, const RowIds& rows,
                                const std::vector<GraphSet>& graphs) {
-  VerdictTargets to;
-  for (std::size_t i = 0; i < d.ops.size(); ++i) {
-    const OpDiff& op = d.ops[i];
-    const RowIds::Op& r = rows.ops[i];
-    Op t{.name = op.op, .oncpu_row = r.oncpu, .offcpu_row = r.offcpu};
-    t.oncpu_graph = graph_id(graphs, op.op, View::OnCpu);
-    t.offcpu_graph = graph_id(graphs, op.op, View::OffCpu);
-    for (std::size_t j = 0; j < op.locks.size(); ++j)
-      t.locks.emplace_back(op.locks[j].name, r.locks[j]);
-    to.ops.push_back(std::move(t));
-  }
-  for (std::size_t i = 0; i < d.background.size(); ++i)
-    to.buckets.emplace_back(d.background[i].name, rows.background[i]);
+  VerdictTargets to{.rows = &rows};
+  for (const OpDiff& op : d.ops)
+    to.graphs.push_back({graph_id(graphs, op.op, View::OnCpu), graph_id(graphs, op.op, View::OffCpu)});
   return to;
 }
 

@@ -3,7 +3,6 @@
 
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "report/diff/html_tables.h"
@@ -13,17 +12,15 @@
 
 namespace fscost::html {
 
-// Where the verdict's names lead: ids in the page ("" = no link).
+// Where the verdict's marked words lead: the page's rows (RowIds, per op
+// and lock and kernel thread) and each op's differential flame graphs; ""
+// is no link.
 struct VerdictTargets {
-  using Named = std::pair<std::string, std::string>;  // name, id
-  struct Op {
-    std::string name;
-    std::string oncpu_row, offcpu_row;      // its metric table's rows
-    std::string oncpu_graph, offcpu_graph;  // its differential flame graphs
-    std::vector<Named> locks;               // its rows of the lock table
+  const RowIds* rows = nullptr;
+  struct Graphs {
+    std::string oncpu, offcpu;
   };
-  std::vector<Op> ops;
-  std::vector<Named> buckets;  // kernel threads: their first workload row
+  std::vector<Graphs> graphs;  // per Diff::ops
 };
 
 VerdictTargets verdict_targets(const Diff& d, const RowIds& rows,
