@@ -2,7 +2,7 @@
 // profile sets at stress scale (docs/PERFORMANCE.md, "Analysis speed").
 //
 //   analysis_speed [--stacks N] [--runs R] [--repeat K] [--diff-repeat K] [--smoke]
-//                  [--keep DIR] [--flamegraph-dir DIR] [--fscost PATH]
+//                  [--keep DIR [--write-only]] [--flamegraph-dir DIR] [--fscost PATH]
 //                  [--baseline-fscost PATH] [--small-stacks N] [--small-runs R]
 //
 // Writes R runs of configuration A and R of B (N unique on-CPU stacks each,
@@ -13,7 +13,8 @@
 // targets. Not a timed test.
 // --keep DIR writes the profiles to DIR instead and keeps them, with the
 // diff's report.html and the graph's flame.svg, to compare outputs across
-// builds. --flamegraph-dir (default $FLAMEGRAPH_DIR) adds fscost flamegraph
+// builds; with --write-only it stops there, to profile a stage by hand.
+// --flamegraph-dir (default $FLAMEGRAPH_DIR) adds fscost flamegraph
 // beside FlameGraph's flamegraph.pl and difffolded.pl (flame_peers.h), with
 // the fscost binary --fscost (default ../userspace/fscost from this one).
 // Then the binaries end to end (binaries.h): `fscost diff -o` on these runs
@@ -58,11 +59,13 @@ struct Options {
   std::string baseline_fscost;  // another build's fscost, run beside this one's
   std::size_t small_stacks = 5'000;
   std::size_t small_runs = 5;
+  bool write_only = false;  // --keep's sets written, nothing measured
 };
 
 [[noreturn]] void usage() {
   std::cerr << "usage: analysis_speed [--stacks N] [--runs R] [--repeat K] [--diff-repeat K]"
-               " [--smoke] [--keep DIR] [--flamegraph-dir DIR] [--fscost PATH]\n"
+               " [--smoke] [--keep DIR [--write-only]] [--flamegraph-dir DIR]\n"
+               "                      [--fscost PATH]\n"
                "                      [--baseline-fscost PATH] [--small-stacks N] [--small-runs R]\n";
   std::exit(2);
 }
@@ -98,6 +101,8 @@ Options parse_options(int argc, char** argv) {
       o.small_runs = number();
     else if (a == "--baseline-fscost" && i + 1 < argc)
       o.baseline_fscost = argv[++i];
+    else if (a == "--write-only")
+      o.write_only = true;
     else if (a == "--keep" && i + 1 < argc)
       o.keep = argv[++i];
     else if (a == "--flamegraph-dir" && i + 1 < argc)
@@ -332,6 +337,7 @@ int main(int argc, char** argv) {
     bool keep = !o.keep.empty();
     std::vector<Row> rows;
     collect(rows, run_isolated([&](StageRecorder& rec) { generate(rec, o, dir.path()); }));
+    if (o.write_only) return 0;
     for (int k = 0; k < o.diff_repeat; ++k)
       collect(rows,
               run_isolated([&](StageRecorder& rec) { diff_pipeline(rec, dir.path(), keep); }));

@@ -48,15 +48,19 @@ std::vector<double> op_values(const std::vector<RunMetrics>& runs, const std::st
   return v;
 }
 
-// Wait per contention of one lock, from the runs that contended on it.
+// Wait per contention of one lock, from the runs that contended on it
+// (`which`: their indices).
 std::vector<double> per_contention(const std::vector<RunMetrics>& runs, const std::string& op,
-                                   const LockKey& key) {
+                                   const LockKey& key, std::vector<std::uint32_t>& which) {
   std::vector<double> v;
-  for (const auto& r : runs) {
-    auto it = r.ops.find(op);
-    if (it == r.ops.end()) continue;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    auto it = runs[i].ops.find(op);
+    if (it == runs[i].ops.end()) continue;
     auto l = it->second.locks.find(key);
-    if (l != it->second.locks.end() && l->second.count > 0) v.push_back(l->second.per_contention);
+    if (l != it->second.locks.end() && l->second.count > 0) {
+      v.push_back(l->second.per_contention);
+      which.push_back(static_cast<std::uint32_t>(i));
+    }
   }
   return v;
 }
@@ -198,8 +202,11 @@ LockDiff compare_lock(const Sides& s, const std::string& op, const LockKey& key)
   d.spin = s.op(op, field(&LockMetrics::spin), "ns/op");
   d.sleep = s.op(op, field(&LockMetrics::sleep), "ns/op");
   d.optimistic_spin = s.sampled(op, field(&LockMetrics::optimistic_spin));
-  d.per_contention = compare(per_contention(s.a, op, key), per_contention(s.b, op, key), "ns",
-                             s.cfg.level, s.cfg.alpha);
+  std::vector<std::uint32_t> run_a, run_b;
+  auto va = per_contention(s.a, op, key, run_a), vb = per_contention(s.b, op, key, run_b);
+  d.per_contention = compare(std::move(va), std::move(vb), "ns", s.cfg.level, s.cfg.alpha);
+  d.per_contention.run_a = std::move(run_a);
+  d.per_contention.run_b = std::move(run_b);
   return d;
 }
 
@@ -249,11 +256,22 @@ OpDiff compare_op(const Sides& s, const std::string& op) {
 Comparison compare_runs(const std::vector<RunMetrics>& a, const std::vector<RunMetrics>& b,
                         double RunMetrics::*f, const char* unit, const DiffConfig& cfg) {
   std::vector<double> va, vb;
-  for (const auto& r : a)
-    if (r.rusage_valid || f == &RunMetrics::kthread_ns) va.push_back(r.*f);
-  for (const auto& r : b)
-    if (r.rusage_valid || f == &RunMetrics::kthread_ns) vb.push_back(r.*f);
-  return compare(std::move(va), std::move(vb), unit, cfg.level, cfg.alpha);
+  std::vector<std::uint32_t> run_a, run_b;
+  auto take = [f](const std::vector<RunMetrics>& runs, std::vector<double>& v,
+                  std::vector<std::uint32_t>& which) {
+    for (std::size_t i = 0; i < runs.size(); ++i)
+      if (runs[i].rusage_valid || f == &RunMetrics::kthread_ns) {
+        v.push_back(runs[i].*f);
+        which.push_back(static_cast<std::uint32_t>(i));
+      }
+    if (v.size() == runs.size()) which.clear();  // every run's: aligned
+  };
+  take(a, va, run_a);
+  take(b, vb, run_b);
+  Comparison c = compare(std::move(va), std::move(vb), unit, cfg.level, cfg.alpha);
+  c.run_a = std::move(run_a);
+  c.run_b = std::move(run_b);
+  return c;
 }
 
 // The diff's comparisons in three Benjamini–Hochberg families. One family
@@ -379,11 +397,38 @@ Comparison compare_samples(std::vector<double> a, const std::vector<double>& exp
   std::vector<double> ka, kb;
   bool known = counts(a, exposure_a, ka) && counts(b, exposure_b, kb);
   Comparison c = compare(std::move(a), std::move(b), std::move(unit), level, alpha);
+  c.sampled = true;
+  c.exposure_a = exposure_a;
+  c.exposure_b = exposure_b;
   if (!known) return c;
   c.test = StatTest::Counts;
   c.counts = stats::count_test(ka, exposure_a, kb, exposure_b, level);
   set_verdict(c, c.counts.p, alpha);
   return c;
+}
+
+Comparison without_run(const Comparison& c, std::size_t run, std::size_t runs_a,
+                       const DiffConfig& cfg) {
+  const bool in_b = run >= runs_a;
+  const std::size_t r = in_b ? run - runs_a : run;
+  // Side `mine`'s values (and exposures) without run r; the other's whole.
+  auto side = [&](const std::vector<double>& v, const std::vector<std::uint32_t>& which,
+                  bool mine) {
+    std::vector<double> out;
+    out.reserve(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (!mine || (which.empty() ? i : which[i]) != r) out.push_back(v[i]);
+    return out;
+  };
+  std::vector<double> a = side(c.a, c.run_a, !in_b), b = side(c.b, c.run_b, in_b);
+  Comparison out;
+  if (c.sampled) {
+    out = compare_samples(std::move(a), side(c.exposure_a, {}, !in_b), std::move(b),
+                          side(c.exposure_b, {}, in_b), cfg.level, cfg.alpha, c.unit);
+  } else {
+    out = compare(std::move(a), std::move(b), c.unit, cfg.level, cfg.alpha);
+  }
+  return out;
 }
 
 std::vector<OpDiff> compare_ops(const std::vector<RunMetrics>& a, const std::vector<RunMetrics>& b,
@@ -516,6 +561,13 @@ void compare_totals(Diff& d, const std::vector<RunMetrics>& a, const std::vector
   d.tracer_b = tracer(b);
 }
 
+bool op_tested(const std::string& op, const Comparison& count, const DiffConfig& cfg) {
+  bool phase = op == "sync" && count.sa.n > 0 && count.sb.n > 0 &&
+               std::ranges::all_of(count.a, [](double c) { return c >= 1; }) &&
+               std::ranges::all_of(count.b, [](double c) { return c >= 1; });
+  return phase || (op != "other" && std::max(count.sa.mean, count.sb.mean) >= cfg.min_ops);
+}
+
 void control_fdr(Diff& d) {
   // "other" is every syscall outside the op table (futex, exec, the
   // harness's own), and an op called a few times a run cannot carry a
@@ -523,13 +575,7 @@ void control_fdr(Diff& d) {
   // that are. Their comparisons keep their intervals, with no verdict.
   // "sync" is the run's end-of-run writeback phase, once a run by design:
   // its per-run time is the figure, so it is tested whenever every run had it.
-  for (auto& op : d.ops) {
-    bool phase = op.op == "sync" && op.count.sa.n > 0 && op.count.sb.n > 0 &&
-                 std::ranges::all_of(op.count.a, [](double c) { return c >= 1; }) &&
-                 std::ranges::all_of(op.count.b, [](double c) { return c >= 1; });
-    op.tested = phase || (op.op != "other" &&
-                          std::max(op.count.sa.mean, op.count.sb.mean) >= d.config.min_ops);
-  }
+  for (auto& op : d.ops) op.tested = op_tested(op.op, op.count, d.config);
   // Before BH: a floored p is the one the family ranks.
   floor_intervals(d);
   Families untested = every_comparison(d, false);

@@ -19,6 +19,7 @@
 #include <unordered_map>
 
 #include "diff/internal.h"
+#include "diff/stability.h"  // the jackknife's keys
 #include "model/child_table.h"
 #include "model/frame_match.h"  // function_family
 #include "model/parallel.h"
@@ -131,10 +132,6 @@ class RunTrie {
   std::vector<std::uint32_t> kids_, kid_start_;
 };
 
-bool same_counts(const RunTrie::Node& x, const RunTrie::Node& y) {
-  return std::ranges::equal(x.counts, y.counts);
-}
-
 // An op's stacks, or a kernel-thread bucket's (ns per run, not per op).
 struct OpInput {
   std::string op;
@@ -143,22 +140,76 @@ struct OpInput {
   const char* unit = "ns/op";
 };
 
-using Counts = std::span<const std::uint32_t>;
+// The runs a descent reads: every column of the trie, or all but one (the
+// jackknife's leave-one-out, stability.h, on the trie built once). A node
+// no kept run sampled is no node of that descent: a trie built without the
+// run would not have it.
+class Columns {
+ public:
+  using Counts = std::span<const std::uint32_t>;
 
-Counts side(Counts v, std::size_t na, bool b) { return b ? v.subspan(na) : v.first(na); }
+  // Every run; A's are the first `na`.
+  Columns(const RunTrie& t, std::size_t na) : runs_(t.node(0).counts.size()), na_(na) {}
+  // Every run but `skip`.
+  Columns(const RunTrie& t, std::size_t na, std::size_t skip)
+      : runs_(t.node(0).counts.size()), na_(na - (skip < na ? 1 : 0)), skip_(skip) {
+    live_.resize(t.size());
+    for (std::uint32_t n = 0; n < t.size(); ++n) {
+      live_[n] = total(t.node(n).counts) > 0;
+      live_count_ += live_[n];
+    }
+  }
 
-double total(Counts v) {
-  double s = 0;
-  for (std::uint32_t x : v) s += x;
-  return s;
-}
+  std::size_t na() const { return na_; }
+  std::size_t nb() const { return kept() - na_; }
+  // The kept runs' columns, A's first.
+  std::size_t kept() const { return runs_ - (all() ? 0 : 1); }
+  bool live(std::uint32_t n) const { return all() || live_[n]; }
+  // Nodes of this descent's tree (`t`'s, for every run).
+  std::size_t nodes(const RunTrie& t) const { return all() ? t.size() : live_count_; }
 
-std::vector<double> doubles(Counts v) { return {v.begin(), v.end()}; }
+  // Kept run k's column.
+  std::size_t column(std::size_t k) const { return all() || k < skip_ ? k : k + 1; }
+  double total(Counts v) const {
+    double s = 0;
+    for (std::size_t r = 0; r < v.size(); ++r)
+      if (r != skip_) s += v[r];
+    return s;
+  }
+  double side_total(Counts v, bool b) const {
+    double s = 0;
+    for (std::size_t k = b ? na_ : 0, end = b ? kept() : na_; k < end; ++k) s += v[column(k)];
+    return s;
+  }
+  void side_values(Counts v, bool b, std::vector<double>& out) const {
+    out.clear();
+    for (std::size_t k = b ? na_ : 0, end = b ? kept() : na_; k < end; ++k)
+      out.push_back(v[column(k)]);
+  }
+  std::vector<double> side_values(Counts v, bool b) const {
+    std::vector<double> out;
+    side_values(v, b, out);
+    return out;
+  }
+  bool same(Counts x, Counts y) const {
+    for (std::size_t r = 0; r < x.size(); ++r)
+      if (r != skip_ && x[r] != y[r]) return false;
+    return true;
+  }
+
+ private:
+  bool all() const { return skip_ == kAll; }
+  static constexpr std::size_t kAll = static_cast<std::size_t>(-1);
+  std::size_t runs_, na_;
+  std::size_t skip_ = kAll;
+  std::vector<bool> live_;  // with a run left out: sampled by a kept run
+  std::size_t live_count_ = 0;
+};
 
 class Descent {
  public:
-  Descent(const OpInput& in, std::size_t na, const DiffConfig& cfg, bool find_moved)
-      : in_(in), na_(na), cfg_(cfg), find_moved_(find_moved) {}
+  Descent(const OpInput& in, const Columns& cols, const DiffConfig& cfg, bool find_moved)
+      : in_(in), cols_(cols), cfg_(cfg), find_moved_(find_moved) {}
 
   struct Result {
     std::vector<ShareChange> shares;
@@ -177,7 +228,7 @@ class Descent {
     for (std::uint32_t n = 0;;) {
       const RunTrie::Node node = in_.trie.node(n);
       std::optional<std::uint32_t> next = dominant(node);
-      if (node.kids.size() > 1 || (next && !same_counts(in_.trie.node(*next), node)))
+      if (live_kids(node) > 1 || (next && !cols_.same(in_.trie.node(*next).counts, node.counts)))
         trunk.emplace_back(n, path);
       if (!next || path.size() >= kMaxDepth) break;
       n = *next;
@@ -244,24 +295,39 @@ class Descent {
 
   // The child with at least half of the node's samples on each side.
   std::optional<std::uint32_t> dominant(const RunTrie::Node& node) const {
-    const double a = total(side(node.counts, na_, false)), b = total(side(node.counts, na_, true));
+    const double a = cols_.side_total(node.counts, false), b = cols_.side_total(node.counts, true);
     for (std::uint32_t k : node.kids) {
       const auto kid = in_.trie.node(k);
-      if (2 * total(side(kid.counts, na_, false)) >= a && 2 * total(side(kid.counts, na_, true)) >= b &&
-          a + b > 0)
+      if (cols_.live(k) && 2 * cols_.side_total(kid.counts, false) >= a &&
+          2 * cols_.side_total(kid.counts, true) >= b && a + b > 0)
         return k;
     }
     return std::nullopt;
+  }
+
+  // The node's children some kept run sampled: all of them, with every run.
+  std::size_t live_kids(const RunTrie::Node& node) const {
+    return static_cast<std::size_t>(
+        std::ranges::count_if(node.kids, [&](std::uint32_t k) { return cols_.live(k); }));
+  }
+  std::optional<std::uint32_t> only_kid(const RunTrie::Node& node) const {
+    std::optional<std::uint32_t> one;
+    for (std::uint32_t k : node.kids) {
+      if (!cols_.live(k)) continue;
+      if (one) return std::nullopt;
+      one = k;
+    }
+    return one;
   }
 
   // Below a discovery: a lone child carrying all of the node passes it on;
   // otherwise the children are a family at alpha.
   void walk(std::uint32_t n, Stack& path) {
     const RunTrie::Node node = in_.trie.node(n);
-    if (node.kids.empty() || path.size() >= kMaxDepth) return;
-    if (node.kids.size() == 1 && same_counts(in_.trie.node(node.kids[0]), node)) {
-      path.push_back(in_.trie.node(node.kids[0]).frame);
-      walk(node.kids[0], path);
+    if (live_kids(node) == 0 || path.size() >= kMaxDepth) return;
+    if (auto k = only_kid(node); k && cols_.same(in_.trie.node(*k).counts, node.counts)) {
+      path.push_back(in_.trie.node(*k).frame);
+      walk(*k, path);
       path.pop_back();
       return;
     }
@@ -274,12 +340,11 @@ class Descent {
   void test_children(std::uint32_t n, std::vector<std::uint32_t>& tested,
                      std::vector<stats::CountTest>& tests) const {
     const RunTrie::Node node = in_.trie.node(n);
-    const auto ea = doubles(side(node.counts, na_, false)), eb = doubles(side(node.counts, na_, true));
+    const auto ea = cols_.side_values(node.counts, false), eb = cols_.side_values(node.counts, true);
     std::vector<double> ka, kb;  // a child's counts, refilled for each test
     auto test = [&](const RunTrie::Node& kid, double phi, double df) {
-      auto ca = side(kid.counts, na_, false), cb = side(kid.counts, na_, true);
-      ka.assign(ca.begin(), ca.end());
-      kb.assign(cb.begin(), cb.end());
+      cols_.side_values(kid.counts, false, ka);
+      cols_.side_values(kid.counts, true, kb);
       return stats::count_test(ka, ea, kb, eb, cfg_.level, phi, df);
     };
     // First each child on its own; then the family's common dispersion
@@ -287,7 +352,7 @@ class Descent {
     double chi2 = 0, df = 0;
     for (std::uint32_t k : node.kids) {
       const auto kid = in_.trie.node(k);
-      if (total(kid.counts) < kMinSamples) continue;
+      if (cols_.total(kid.counts) < kMinSamples) continue;
       auto t = test(kid, 1, 0);
       if (!t.valid || !std::isfinite(t.p)) continue;
       tested.push_back(k);
@@ -343,7 +408,9 @@ class Descent {
     std::vector<stats::CountTest> tests;
     for (std::uint32_t n = 0; n < in_.trie.size(); ++n) {
       const RunTrie::Node node = in_.trie.node(n);
-      if (looked_[n] || node.kids.size() < 2 || total(node.counts) < kMinSamples) continue;
+      if (looked_[n] || !cols_.live(n) || live_kids(node) < 2 ||
+          cols_.total(node.counts) < kMinSamples)
+        continue;
       tested.clear();
       tests.clear();
       test_children(n, tested, tests);
@@ -434,17 +501,17 @@ class Descent {
   std::optional<std::uint32_t> heaviest_in_b(std::uint32_t n, const Frame& name) const {
     std::optional<std::uint32_t> best;
     double best_b = 0;
-    const double runs_a = static_cast<double>(na_);
-    const double runs_b = static_cast<double>(in_.trie.node(0).counts.size() - na_);
+    const double runs_a = static_cast<double>(cols_.na());
+    const double runs_b = static_cast<double>(cols_.nb());
     std::vector<std::uint32_t> todo(in_.trie.node(n).kids.begin(), in_.trie.node(n).kids.end());
     while (!todo.empty()) {
       const std::uint32_t k = todo.back();
       todo.pop_back();
       const RunTrie::Node node = in_.trie.node(k);
-      const double b = total(side(node.counts, na_, true));
+      const double b = cols_.side_total(node.counts, true);
       if (b == 0) continue;
       if (node.frame == name) {
-        if (b > best_b && b / runs_b > total(side(node.counts, na_, false)) / runs_a) {
+        if (b > best_b && b / runs_b > cols_.side_total(node.counts, false) / runs_a) {
           best = k;
           best_b = b;
         }
@@ -458,8 +525,10 @@ class Descent {
   // A node's inclusive ns/op (ns per run for a bucket), run by run.
   Comparison ns_of(const RunTrie::Node& node) const {
     std::vector<double> va, vb;
-    for (std::size_t r = 0; r < node.counts.size(); ++r)
-      (r < na_ ? va : vb).push_back(static_cast<double>(node.counts[r]) * in_.ns_per_sample[r]);
+    for (std::size_t k = 0; k < cols_.kept(); ++k) {
+      const std::size_t r = cols_.column(k);
+      (k < cols_.na() ? va : vb).push_back(static_cast<double>(node.counts[r]) * in_.ns_per_sample[r]);
+    }
     return compare(std::move(va), std::move(vb), in_.unit, cfg_.level, cfg_.alpha);
   }
 
@@ -483,7 +552,7 @@ class Descent {
   }
 
   const OpInput& in_;
-  std::size_t na_;
+  const Columns& cols_;
   const DiffConfig& cfg_;
   struct Found {
     ShareChange share;
@@ -507,45 +576,60 @@ double ns_per_sample(const Profile& p, const std::string& op) {
 // had the exposure to show it (B's mean count × A's runs at least the
 // presence floor, Bonferroni over the bucket's nodes, as for an op's
 // functions): the outermost such nodes, by family where they have one.
-std::vector<std::string> new_in_b(const RunTrie& t, std::size_t na) {
-  const std::size_t runs = t.node(0).counts.size();
-  if (na < 2 || runs - na < 2) return {};
-  const double floor = presence_floor(t.size());
+std::vector<std::string> new_in_b(const RunTrie& t, const Columns& cols) {
+  const std::size_t na = cols.na();
+  if (na < 2 || cols.nb() < 2) return {};
+  const double floor = presence_floor(cols.nodes(t));
   std::vector<std::string> out;
   std::vector<std::uint32_t> todo{0};
+  std::vector<double> ca, cb;
   while (!todo.empty()) {
     std::uint32_t n = todo.back();
     todo.pop_back();
     const RunTrie::Node node = t.node(n);
-    auto ca = side(node.counts, na, false), cb = side(node.counts, na, true);
-    const bool none_a = std::ranges::all_of(ca, [](std::uint32_t v) { return v == 0; });
-    const double expected_a = total(cb) / static_cast<double>(cb.size()) * static_cast<double>(na);
-    if (n != 0 && present_only(doubles(cb), doubles(ca), expected_a, floor)) {
+    cols.side_values(node.counts, false, ca);
+    cols.side_values(node.counts, true, cb);
+    const double sum_b = std::accumulate(cb.begin(), cb.end(), 0.0);
+    const bool none_a = std::ranges::all_of(ca, [](double v) { return v == 0; });
+    const double expected_a = sum_b / static_cast<double>(cb.size()) * static_cast<double>(na);
+    if (n != 0 && present_only(cb, ca, expected_a, floor)) {
       std::string_view fam = function_family(node.frame.str());
       std::string name = fam.empty() ? std::string(node.frame.str()) : std::string(fam) + "_*";
       if (std::ranges::find(out, name) == out.end()) out.push_back(std::move(name));
       continue;
     }
-    if (none_a && total(cb) == 0) continue;
+    if (none_a && sum_b == 0) continue;
     for (auto it = node.kids.rbegin(); it != node.kids.rend(); ++it) todo.push_back(*it);
   }
   return out;
 }
 
+void by_size(std::vector<ShareChange>& v) {
+  std::stable_sort(v.begin(), v.end(), [](const auto& x, const auto& y) {
+    return std::fabs(x.ns.delta()) > std::fabs(y.ns.delta());
+  });
+}
+
 // The same descent inside the test filesystem's kernel-thread buckets
 // (xlog_cil_push_work's work, xfsaild's pushes): their samples per run, the
 // bucket as the root; ns per run.
-void descend_kthreads(Diff& d, const RunSet& a, const RunSet& b) {
+// Which of `wanted` a leave-one-out's findings `found` hold, into `held`.
+void keep_held(const std::vector<std::string>& wanted, const Findings& found, Findings& held) {
+  for (const auto& k : wanted)
+    if (auto it = found.find(k); it != found.end()) held.emplace(k, it->second);
+}
+
+void descend_kthreads(Diff& d, const RunSet& a, const RunSet& b, std::vector<Findings>* held) {
   FoldedFrames ff;
   std::vector<OpInput> in;
-  std::vector<BackgroundDiff*> of;
+  std::vector<std::size_t> of;  // each input's index in d.background
   std::unordered_map<std::string, std::size_t> by_name;
   const std::size_t runs = a.runs.size() + b.runs.size();
-  for (auto& bg : d.background)
-    if (bg.test_fs) {
-      by_name[bg.name] = in.size();
-      in.push_back({bg.name, RunTrie(runs), {}, "ns"});
-      of.push_back(&bg);
+  for (std::size_t i = 0; i < d.background.size(); ++i)
+    if (d.background[i].test_fs) {
+      by_name[d.background[i].name] = in.size();
+      in.push_back({d.background[i].name, RunTrie(runs), {}, "ns"});
+      of.push_back(i);
     }
   if (in.empty()) return;
   for (std::size_t r = 0; r < runs; ++r) {
@@ -559,29 +643,43 @@ void descend_kthreads(Diff& d, const RunSet& a, const RunSet& b) {
   }
   for (std::size_t k = 0; k < in.size(); ++k) {
     in[k].trie.finish();
-    of[k]->shares = Descent(in[k], a.runs.size(), d.config, false).run().shares;
-    of[k]->new_in_b = new_in_b(in[k].trie, a.runs.size());
+    BackgroundDiff& bg = d.background[of[k]];
+    const Columns every(in[k].trie, a.runs.size());
+    bg.shares = Descent(in[k], every, d.config, false).run().shares;
+    bg.new_in_b = new_in_b(in[k].trie, every);
+    if (!held || (bg.shares.empty() && bg.new_in_b.empty())) continue;
+    by_size(bg.shares);
+    const auto wanted = share_finding_keys("bg", bg.name, bg.shares, {}, bg.new_in_b);
+    for (std::size_t skip = 0; skip < held->size(); ++skip) {
+      const Columns kept(in[k].trie, a.runs.size(), skip);
+      auto shares = Descent(in[k], kept, d.config, false).run().shares;
+      by_size(shares);  // findings_of reads them in this order, as the full diff's
+      Findings found;
+      add_share_findings(found, "bg", bg.name, shares, {});
+      for (auto& nk : share_finding_keys("bg", bg.name, {}, {}, new_in_b(in[k].trie, kept)))
+        found.emplace(std::move(nk), 1);
+      keep_held(wanted, found, (*held)[skip]);
+    }
   }
 }
 
 }  // namespace
 
-void descend_call_trees(Diff& d, const RunSet& a, const RunSet& b) {
+void descend_call_trees(Diff& d, const RunSet& a, const RunSet& b, const std::vector<Diff>* left_out,
+                        std::vector<Findings>* held) {
   if (d.cross_filesystem()) return;  // each side's own code: not a share that changed
   const std::size_t runs = a.runs.size() + b.runs.size();
-  auto by_size = [](std::vector<ShareChange>& v) {
-    std::stable_sort(v.begin(), v.end(), [](const auto& x, const auto& y) {
-      return std::fabs(x.ns.delta()) > std::fabs(y.ns.delta());
-    });
-  };
-  std::vector<OpDiff*> ops;
-  for (OpDiff& op : d.ops)
-    if (op.tested && op.op != "other") ops.push_back(&op);
+  std::vector<std::size_t> ops;
+  for (std::size_t i = 0; i < d.ops.size(); ++i)
+    if (d.ops[i].tested && d.ops[i].op != "other") ops.push_back(i);
   // One op's trie per thread at a time: as many tries as threads are the
   // peak, not every op's together (2 × 10 runs of 100k stacks: 470 MB with
-  // all of them at once). Each op writes only its own findings.
+  // all of them at once). Each op writes only its own findings. The
+  // leave-one-out descents read the same trie, each without its run, and
+  // keep of what they find only what the full diff's findings ask about.
+  std::vector<std::vector<Findings>> op_held(ops.size());
   parallel_for(ops.size(), [&](std::size_t i) {
-    OpDiff& op = *ops[i];
+    OpDiff& op = d.ops[ops[i]];
     FoldedFrames ff;  // its cache is not shared between threads
     OpInput in{op.op, RunTrie(runs), {}};
     for (std::size_t r = 0; r < runs; ++r) {
@@ -599,12 +697,27 @@ void descend_call_trees(Diff& d, const RunSet& a, const RunSet& b) {
       }
     }
     in.trie.finish();
-    auto found = Descent(in, a.runs.size(), d.config, true).run();
+    auto found = Descent(in, Columns(in.trie, a.runs.size()), d.config, true).run();
     op.shares = std::move(found.shares);
     op.moved = std::move(found.moved);
     by_size(op.shares);
+    if (!left_out || !held || (op.shares.empty() && op.moved.empty())) return;
+    const auto wanted = share_finding_keys("op", op.op, op.shares, op.moved, {});
+    op_held[i].resize(held->size());
+    for (std::size_t skip = 0; skip < held->size(); ++skip) {
+      if (!(*left_out)[skip].ops[ops[i]].tested) continue;
+      auto kept = Descent(in, Columns(in.trie, a.runs.size(), skip), d.config, true).run();
+      by_size(kept.shares);  // findings_of reads them in this order, as the full diff's
+      Findings found;
+      add_share_findings(found, "op", op.op, kept.shares, kept.moved);
+      keep_held(wanted, found, op_held[i][skip]);
+    }
   });
-  descend_kthreads(d, a, b);
+  if (held)
+    for (auto& per_op : op_held)
+      for (std::size_t skip = 0; skip < per_op.size(); ++skip)
+        (*held)[skip].merge(per_op[skip]);
+  descend_kthreads(d, a, b, held);
   for (auto& bg : d.background) by_size(bg.shares);
 }
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string_view>
 
+#include "diff/calibration.h"  // floor_intervals
 #include "diff/internal.h"
 #include "diff/mean_stacks.h"
 #include "diff/stability.h"
@@ -17,24 +18,29 @@ namespace fscost {
 
 namespace {
 
-// Every run's metrics, and every view's mean stacks of both sides:
-// independent items, computed in parallel.
-void prepare(const RunSet& a, const RunSet& b, std::vector<RunMetrics>& ma,
-             std::vector<RunMetrics>& mb, MeanStacks& sa, MeanStacks& sb) {
+// Every run's metrics: independent items, computed in parallel.
+struct SideMetrics {
+  std::vector<RunMetrics> a, b;
+};
+SideMetrics metrics_of(const RunSet& a, const RunSet& b) {
+  SideMetrics m;
+  m.a.resize(a.runs.size());
+  m.b.resize(b.runs.size());
+  parallel_for(m.a.size() + m.b.size(), [&](std::size_t i) {
+    if (i < m.a.size())
+      m.a[i] = run_metrics(a.runs[i]);
+    else
+      m.b[i - m.a.size()] = run_metrics(b.runs[i - m.a.size()]);
+  });
+  return m;
+}
+
+// Every view's mean stacks of both sides, in parallel.
+void mean_stacks(const RunSet& a, const RunSet& b, MeanStacks& sa, MeanStacks& sb) {
   const RunSet* side[2] = {&a, &b};
   MeanStacks* out[2] = {&sa, &sb};
-  ma.resize(a.runs.size());
-  mb.resize(b.runs.size());
-  const std::size_t stacks = 2 * kViews.size(), runs = ma.size() + mb.size();
-  // The stacks first: they are the largest items.
-  parallel_for(stacks + runs, [&](std::size_t i) {
-    if (i < stacks) {
-      out[i / kViews.size()]->build(*side[i / kViews.size()], kViews[i % kViews.size()]);
-    } else if (i -= stacks; i < ma.size()) {
-      ma[i] = run_metrics(a.runs[i]);
-    } else {
-      mb[i - ma.size()] = run_metrics(b.runs[i - ma.size()]);
-    }
+  parallel_for(2 * kViews.size(), [&](std::size_t i) {
+    out[i / kViews.size()]->build(*side[i / kViews.size()], kViews[i % kViews.size()]);
   });
 }
 
@@ -85,49 +91,9 @@ std::string shared_workload(const std::vector<RunMetrics>& ma, const std::vector
   return out.starts_with(kOwn) ? out.substr(kOwn.size()) : out;
 }
 
-// `findings_only`: stop once what findings_of() reads is there (the
-// comparisons, paths, exact changes, shares): a leave-one-out diff needs
-// no explanation, warnings or sorted ops.
-Diff diff_all_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg,
-                   bool findings_only = false);
-
-// `s` without its run `skip`.
-RunSet without_run(const RunSet& s, std::size_t skip) {
-  RunSet out;
-  out.label = s.label;
-  for (std::size_t i = 0; i < s.runs.size(); ++i) {
-    if (i == skip) continue;
-    out.runs.push_back(s.runs[i]);
-    if (i < s.sources.size()) out.sources.push_back(s.sources[i]);
-  }
-  return out;
-}
-
-// The jackknife (stability.h): the diff leaving out each run of A, then
-// each of B, and what each found; `names` in the same order.
-std::vector<Findings> leave_one_out(const RunSet& a, const RunSet& b, const DiffConfig& cfg,
-                                    std::vector<std::string>& names) {
-  DiffConfig once = cfg;
-  once.jackknife = false;
-  std::vector<Findings> out;
-  for (std::size_t i = 0; i < a.runs.size(); ++i) {
-    out.push_back(findings_of(diff_all_runs(without_run(a, i), b, once, true)));
-    names.push_back("A " + run_file(a, i));
-  }
-  for (std::size_t i = 0; i < b.runs.size(); ++i) {
-    out.push_back(findings_of(diff_all_runs(a, without_run(b, i), once, true)));
-    names.push_back("B " + run_file(b, i));
-  }
-  return out;
-}
-
-// Every run, as given.
-Diff diff_all_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg, bool findings_only) {
-  require_runs(a, "A");
-  require_runs(b, "B");
-  std::vector<RunMetrics> ma, mb;
-  auto sa = std::make_shared<MeanStacks>(), sb = std::make_shared<MeanStacks>();
-  prepare(a, b, ma, mb, *sa, *sb);
+// The start of every diff: the ops and the totals compared, each op's
+// `tested` set. What outlier_runs reads is there.
+Diff compared(const RunSet& a, const RunSet& b, const SideMetrics& m, const DiffConfig& cfg) {
   Diff d;
   d.label_a = a.label;
   d.label_b = b.label;
@@ -135,20 +101,42 @@ Diff diff_all_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg, bool
   d.runs_b = b.runs.size();
   d.fs_a = fs_of(a);
   d.fs_b = fs_of(b);
-  d.workload = shared_workload(ma, mb);
+  d.workload = shared_workload(m.a, m.b);
   d.config = cfg;
-  d.ops = compare_ops(ma, mb, cfg);
-  compare_totals(d, ma, mb);
+  d.ops = compare_ops(m.a, m.b, cfg);
+  compare_totals(d, m.a, m.b);
+  for (auto& op : d.ops) op.tested = op_tested(op.op, op.count, cfg);
+  floor_intervals(d);  // the estimates an outlier cluster's warning quotes
+  return d;
+}
+
+// The rest of the diff `compared` began: chains, paths, the FDR, exact
+// changes, the jackknife, the descent, the explanation and the warnings.
+void complete(Diff& d, const RunSet& a, const RunSet& b, const SideMetrics& m) {
+  const DiffConfig& cfg = d.config;
+  auto sa = std::make_shared<MeanStacks>(), sb = std::make_shared<MeanStacks>();
+  mean_stacks(a, b, *sa, *sb);
   compare_chains(d, a, b);
   std::vector<DeltaTree> trees = find_paths(d, a, b, *sa, *sb, cfg);
   control_fdr(d);
   find_exact_changes(d);
-  descend_call_trees(d, a, b);
-  if (findings_only) return d;
   // Before the verdicts are read (lock classes, parts of a delta): a
   // finding that one run carries is no verdict.
-  if (cfg.jackknife && a.runs.size() >= kJackknifeRuns && b.runs.size() >= kJackknifeRuns)
-    mark_fragile(d, leave_one_out(a, b, cfg, d.jackknife));
+  const bool jackknife =
+      cfg.jackknife && a.runs.size() >= kJackknifeRuns && b.runs.size() >= kJackknifeRuns;
+  std::vector<Diff> left_out;
+  if (jackknife) {
+    left_out = left_out_diffs(d);
+    paths_left_out(d, a, b, *sa, *sb, left_out);
+    chains_left_out(d, a, b, left_out);
+  }
+  std::vector<Findings> held(left_out.size());
+  descend_call_trees(d, a, b, jackknife ? &left_out : nullptr, jackknife ? &held : nullptr);
+  if (jackknife) {
+    mark_fragile(d, left_out, held);
+    for (std::size_t i = 0; i < a.runs.size(); ++i) d.jackknife.push_back("A " + run_file(a, i));
+    for (std::size_t i = 0; i < b.runs.size(); ++i) d.jackknife.push_back("B " + run_file(b, i));
+  }
   const CrossFs fs = cross_fs(d);
   parallel_for(d.ops.size(), [&](std::size_t i) {
     classify_locks(d.ops[i]);
@@ -163,10 +151,19 @@ Diff diff_all_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg, bool
     if (ox != oy) return oy;
     return weight(x) > weight(y);
   });
-  d.warnings = diff_warnings(d, a, b, ma, mb);
+  d.warnings = diff_warnings(d, a, b, m.a, m.b);
   d.setup = compare_setup(a, b, d.warnings);
   d.stacks_a = std::move(sa);
   d.stacks_b = std::move(sb);
+}
+
+// Every run, as given.
+Diff diff_all_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
+  require_runs(a, "A");
+  require_runs(b, "B");
+  const SideMetrics m = metrics_of(a, b);
+  Diff d = compared(a, b, m, cfg);
+  complete(d, a, b, m);
   return d;
 }
 
@@ -237,8 +234,9 @@ std::optional<Diff> without_runs(const Diff& d, const RunSet& a, const RunSet& b
   kept.config = cfg;
   kept.dropped = dropped;
   // What the first pass said of them, and that they are out.
-  std::vector<Warning> first;
-  for (const auto& w : d.warnings) {
+  std::vector<Warning> said, first;
+  run_warnings(d, a, b, said);
+  for (const auto& w : said) {
     if (w.kind != WarningKind::Outlier) continue;
     const auto& out = w.side == 'B' ? out_b : out_a;
     if (std::find(out.begin(), out.end(), w.run) == out.end()) continue;
@@ -263,12 +261,16 @@ CrossFs cross_fs(const Diff& d) {
 }
 
 Diff diff_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
-  // The outliers are found without the jackknife, which then checks the
-  // findings of the runs that stay.
-  DiffConfig plain = cfg;
-  plain.jackknife = false;
-  if (!cfg.drop_outliers) return diff_all_runs(a, b, cfg);
-  Diff d = diff_all_runs(a, b, plain);
+  require_runs(a, "A");
+  require_runs(b, "B");
+  const SideMetrics m = metrics_of(a, b);
+  Diff d = compared(a, b, m, cfg);
+  if (!cfg.drop_outliers) {
+    complete(d, a, b, m);
+    return d;
+  }
+  // The outliers are read from the runs' figures, before the rest: the
+  // diff is completed once, with them or without them.
   const auto [oa, ob] = outlier_runs(d, a, b);
   auto runs = [](const std::vector<OutlierRun>& o, bool marked_only) {
     std::vector<std::size_t> out;
@@ -282,8 +284,13 @@ Diff diff_runs(const RunSet& a, const RunSet& b, const DiffConfig& cfg) {
     return std::move(*kept);
   }
   std::optional<Diff> all_out;
-  if (cluster) all_out = without_runs(d, a, b, runs(oa, false), runs(ob, false), plain);
-  if (cfg.jackknife) d = diff_all_runs(a, b, cfg);
+  if (cluster) {
+    // Only its headline estimate is quoted: no jackknife.
+    DiffConfig plain = cfg;
+    plain.jackknife = false;
+    all_out = without_runs(d, a, b, runs(oa, false), runs(ob, false), plain);
+  }
+  complete(d, a, b, m);
   if (all_out) name_cluster(d, *all_out, 0, oa.size(), ob.size());
   return d;
 }

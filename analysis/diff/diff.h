@@ -104,6 +104,13 @@ const char* to_string(StatTest t);  // "welch", "quasi-poisson"
 struct Comparison {
   std::string unit;                // "ns/op", "/op", "ops/s", "ns", "%", ...
   std::vector<double> a, b;        // per-run values
+  // The run of each value, where not every run has one (wait per
+  // contention: the runs that contended); empty = a[i] is run i's.
+  std::vector<std::uint32_t> run_a, run_b;
+  // compare_samples': each run's exposure, kept to test the figure again
+  // without a run (the jackknife, stability.h).
+  bool sampled = false;
+  std::vector<double> exposure_a, exposure_b;
   stats::Summary sa, sb;
   StatTest test = StatTest::Welch;
   stats::Welch welch;              // always computed, decides when test == Welch

@@ -49,8 +49,8 @@ bool present_by_counts(const Comparison& c, bool in_b, double floor) {
 
 // Each function's and family's new_in_b and gone_in_b: the presence rule,
 // Bonferroni over the op's functions and families.
-void mark_presence(OpDiff& op) {
-  const double floor = presence_floor(op.functions.size() + op.families.size());
+void mark_presence(OpDiff& op, std::size_t looked_at) {
+  const double floor = presence_floor(looked_at);
   auto mark = [floor](auto& f) {
     f.new_in_b = present_by_counts(f.inclusive, true, floor);
     f.gone_in_b = present_by_counts(f.inclusive, false, floor);
@@ -96,9 +96,11 @@ void by_ratio(std::vector<ExactChange>& v) {
 
 }  // namespace
 
-void find_exact_changes(Diff& d) {
-  for (OpDiff& op : d.ops) {
-    mark_presence(op);
+void find_exact_changes(Diff& d, std::span<const std::size_t> looked_at) {
+  for (std::size_t i = 0; i < d.ops.size(); ++i) {
+    OpDiff& op = d.ops[i];
+    mark_presence(op, i < looked_at.size() ? looked_at[i]
+                                           : op.functions.size() + op.families.size());
     if (!op.tested) continue;
     // Across filesystems each side counts only its own events: not changes.
     if (!d.cross_filesystem())

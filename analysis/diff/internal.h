@@ -8,7 +8,9 @@
 #include <cmath>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "diff/delta_tree.h"
@@ -35,6 +37,10 @@ void control_fdr(Diff& d);
 // Each op's heaviest wait-for chain per side (OpDiff::chain_a/_b) and each
 // hop of it compared run by run (OpDiff::hop_waits).
 void compare_chains(Diff& d, const RunSet& a, const RunSet& b);
+// The jackknife's (stability.h): for each op with a significant hop, its
+// hops as compare_chains finds them without each run, into left_out's op
+// of the same index.
+void chains_left_out(const Diff& d, const RunSet& a, const RunSet& b, std::vector<Diff>& left_out);
 
 // After control_fdr: each lock's LockChange and detail.
 void classify_locks(OpDiff& op);
@@ -63,6 +69,12 @@ std::vector<DeltaTree> find_paths(Diff& d, const RunSet& a, const RunSet& b,
                                   const MeanStacks& sa, const MeanStacks& sb,
                                   const DiffConfig& cfg);
 
+// The jackknife's (stability.h): for each op with a significant path, its
+// paths as find_paths finds them without each run, into left_out's op of
+// the same index (left_out_diffs' Diffs, d.jackknife's order).
+void paths_left_out(const Diff& d, const RunSet& a, const RunSet& b, const MeanStacks& sa,
+                    const MeanStacks& sb, std::vector<Diff>& left_out);
+
 // The presence rule, one for every finding of code one side runs and the
 // other does not (an op's new code, a kernel thread's): sampled in every run
 // of `on`, in none of `off` (at least 2 runs each), where `off`'s runs
@@ -78,11 +90,30 @@ bool present_only(const std::vector<double>& on, const std::vector<double>& off,
 // in every run of one side, in none of the other); the device's bytes by
 // kind. OpDiff::exact, new_code; Diff::exact. Every op's functions and
 // families get their new_in_b, gone_in_b by the same presence rule.
-void find_exact_changes(Diff& d);
+// `looked_at`, when given: per op (d.ops' order), the functions and
+// families its presence rule is Bonferroni'd over, where d's op holds
+// only some of them (the jackknife's, stability.h).
+void find_exact_changes(Diff& d, std::span<const std::size_t> looked_at = {});
+
+// Whether op `op` with operations per run `count` gets verdicts
+// (control_fdr's rule, OpDiff::tested).
+bool op_tested(const std::string& op, const Comparison& count, const DiffConfig& cfg);
+
+// `c` as the diff without run `run` (A's runs first, `runs_a` of them)
+// would have it: its own test on the other runs' values. No q, no floor.
+Comparison without_run(const Comparison& c, std::size_t run, std::size_t runs_a,
+                       const DiffConfig& cfg);
 
 // After control_fdr: per tested op, its call tree tested top-down, each
 // node's children on their share of its samples (OpDiff::shares).
-void descend_call_trees(Diff& d, const RunSet& a, const RunSet& b);
+// The jackknife's (stability.h), with `left_out` (left_out_diffs') and
+// `held` (one per run left out, A's first): each op and bucket that found
+// a share, moved work or new code is descended again on the same tree
+// without each run (where left_out's op is tested), and `held` gets which
+// of those findings' keys it found again.
+void descend_call_trees(Diff& d, const RunSet& a, const RunSet& b,
+                        const std::vector<Diff>* left_out = nullptr,
+                        std::vector<std::unordered_map<std::string, int>>* held = nullptr);
 
 // After classify_locks: the op's on-CPU delta split into new code, spin and
 // more work (call graph of the mean stacks of a and b).

@@ -323,6 +323,47 @@ MeanStacks mean_stacks_of(const RunSet& runs) {
   return m;
 }
 
+struct RunStacks::Impl {
+  FrameTable frames;
+  Groups groups{true};
+  LineIndex index;
+  std::vector<Sums> runs;  // each run's part, by line
+};
+
+RunStacks::RunStacks(const RunSet& runs, View view, const std::string& op)
+    : impl_(std::make_unique<Impl>()), op_(op) {
+  RunLines lines(impl_->frames, impl_->groups, impl_->index);
+  FoldedFrames ff;
+  const StackFilter only{op, true};
+  for (const auto& p : runs.runs) {
+    for_each_stack(p, view, only, ff, [&](const StackRecord& r) { lines.add(r); });
+    const double scale = view == View::OnCpu ? samples_to_ns(1, p.meta.freq_hz) : 1;
+    Sums& part = impl_->runs.emplace_back();
+    add_run(p, lines, impl_->index, scale, impl_->frames, part);
+  }
+}
+
+RunStacks::~RunStacks() = default;
+RunStacks::RunStacks(RunStacks&&) noexcept = default;
+RunStacks& RunStacks::operator=(RunStacks&&) noexcept = default;
+
+FlameInput RunStacks::mean_without(std::size_t skip) const {
+  Sums sum;
+  sum.value.assign(impl_->index.lines(), 0.0);
+  for (std::size_t r = 0; r < impl_->runs.size(); ++r) {
+    if (r == skip) continue;
+    const Sums& part = impl_->runs[r];
+    // A line the run lacks adds nothing: x + 0 is x, as mean_stacks'
+    // sum that never touched it.
+    for (std::size_t line = 0; line < part.value.size(); ++line) sum.value[line] += part.value[line];
+    for (const auto& [group, why] : part.skipped) sum.skipped[group].insert(why.begin(), why.end());
+  }
+  const std::size_t kept = impl_->runs.size() - (skip < impl_->runs.size() ? 1 : 0);
+  auto all = finish(sum, impl_->index, impl_->frames, impl_->groups, kept);
+  auto it = all.find(op_);
+  return it == all.end() ? FlameInput{} : std::move(it->second);
+}
+
 // One view's mean stacks of `runs`, built on their own (diff.h).
 FlameInput mean_flame_input(const RunSet& runs, View view,
                             const std::optional<std::string>& op) {

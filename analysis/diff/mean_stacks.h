@@ -7,6 +7,7 @@
 
 #include <array>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,6 +38,24 @@ class MeanStacks {
 
 // Every view of `runs`.
 MeanStacks mean_stacks_of(const RunSet& runs);
+
+// One op's mean stacks of `view` over a side's runs, each run's part kept
+// apart: the mean without any one run (the jackknife's) is then the sum
+// MeanStacks makes over the other runs, in the same order, to the bit.
+class RunStacks {
+ public:
+  RunStacks(const RunSet& runs, View view, const std::string& op);
+  ~RunStacks();
+  RunStacks(RunStacks&&) noexcept;
+  RunStacks& operator=(RunStacks&&) noexcept;
+  // The op's mean stacks without run `skip` (an index in `runs`).
+  FlameInput mean_without(std::size_t skip) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::string op_;
+};
 
 // With per_op, each operation's mean stacks of `view` (root = that
 // operation, by operation name); without, one FlameInput of every root

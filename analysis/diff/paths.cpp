@@ -13,6 +13,7 @@
 // shares add up to at most 100%.
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <numeric>
@@ -321,10 +322,10 @@ struct OpPaths {
   std::vector<std::vector<std::size_t>> besides;
 };
 
-OpPaths descend_op(const OpDiff& op, const MeanStacks& sa, const MeanStacks& sb,
+OpPaths descend_op(const std::string& op, const FlameInput& sa, const FlameInput& sb,
                    const DiffConfig& cfg, const CrossFs& fs) {
   OpPaths o;
-  o.tree = DeltaTree(flame_diff_tree(sa.get(View::OnCpu, op.op), sb.get(View::OnCpu, op.op)), op.op);
+  o.tree = DeltaTree(flame_diff_tree(sa, sb), op);
   const Node* whole = o.tree.root();
   if (!whole) return o;
   const double floor = cfg.path_share * std::fabs(whole->net);
@@ -386,7 +387,10 @@ std::vector<DeltaTree> find_paths(Diff& d, const RunSet& a, const RunSet& b, con
                                   const MeanStacks& sb, const DiffConfig& cfg) {
   const CrossFs fs = cross_fs(d);
   std::vector<OpPaths> ops(d.ops.size());
-  parallel_for(d.ops.size(), [&](std::size_t i) { ops[i] = descend_op(d.ops[i], sa, sb, cfg, fs); });
+  parallel_for(d.ops.size(), [&](std::size_t i) {
+    const std::string& op = d.ops[i].op;
+    ops[i] = descend_op(op, sa.get(View::OnCpu, op), sb.get(View::OnCpu, op), cfg, fs);
+  });
   // The figures of every op measured in one pass over each run.
   std::vector<std::string> names;
   std::vector<std::vector<Prefix>> figures;
@@ -421,6 +425,107 @@ std::vector<DeltaTree> find_paths(Diff& d, const RunSet& a, const RunSet& b, con
   trees.reserve(ops.size());
   for (auto& o : ops) trees.push_back(std::move(o.tree));  // the chains are done with it
   return trees;
+}
+
+namespace {
+
+// Figures measured run by run for the leave-one-out descents of one op:
+// each figure's values in every run (A's then B's), measured once, in one
+// pass over the runs for each batch of figures not seen before (the
+// descents without a run mostly find the paths the full one found).
+class FigureCache {
+ public:
+  FigureCache(const RunSet& a, const RunSet& b, std::string op) : a_(a), b_(b), op_(std::move(op)) {}
+
+  // The values of `figures`, by figure, in every run.
+  std::vector<const std::vector<double>*> values(const std::vector<Prefix>& figures) {
+    std::vector<Prefix> missing;
+    for (const Prefix& f : figures)
+      if (!find(f) && std::ranges::none_of(missing, [&](const Prefix& m) { return same(m, f); }))
+        missing.push_back(f);
+    if (!missing.empty()) measure(missing);
+    std::vector<const std::vector<double>*> out;
+    for (const Prefix& f : figures) out.push_back(find(f));
+    return out;
+  }
+
+ private:
+  static bool same(const Prefix& x, const Prefix& y) {
+    return x.prefix == y.prefix && x.except == y.except;
+  }
+  const std::vector<double>* find(const Prefix& f) const {
+    for (const auto& [fig, v] : known_)
+      if (same(fig, f)) return &v;
+    return nullptr;
+  }
+  void measure(const std::vector<Prefix>& figures) {
+    const std::size_t runs = a_.runs.size() + b_.runs.size();
+    std::vector<std::vector<double>> by_run(runs);
+    const std::vector<std::string> ops{op_};
+    const std::vector<std::vector<Prefix>> figs{figures};
+    parallel_for(runs, [&](std::size_t r) {
+      const Profile& p = r < a_.runs.size() ? a_.runs[r] : b_.runs[r - a_.runs.size()];
+      by_run[r] = std::move(run_figures(p, ops, figs)[0]);
+    });
+    for (std::size_t i = 0; i < figures.size(); ++i) {
+      std::vector<double> v;
+      for (const auto& run : by_run) v.push_back(run[i]);
+      known_.emplace_back(figures[i], std::move(v));
+    }
+  }
+
+  const RunSet& a_;
+  const RunSet& b_;
+  std::string op_;
+  std::deque<std::pair<Prefix, std::vector<double>>> known_;  // stable addresses
+};
+
+// `v` (every run's, A's first) without run `skip`, split by side.
+std::pair<std::vector<double>, std::vector<double>> sides_without(const std::vector<double>& v,
+                                                                  std::size_t na,
+                                                                  std::size_t skip) {
+  std::pair<std::vector<double>, std::vector<double>> out;
+  for (std::size_t r = 0; r < v.size(); ++r)
+    if (r != skip) (r < na ? out.first : out.second).push_back(v[r]);
+  return out;
+}
+
+}  // namespace
+
+void paths_left_out(const Diff& d, const RunSet& a, const RunSet& b, const MeanStacks& sa,
+                    const MeanStacks& sb, std::vector<Diff>& left_out) {
+  const CrossFs fs = cross_fs(d);
+  const std::size_t na = a.runs.size();
+  for (std::size_t k = 0; k < d.ops.size(); ++k) {
+    const OpDiff& op = d.ops[k];
+    if (std::ranges::none_of(op.paths, [](const DeltaPath& p) { return p.inclusive.significant(); }))
+      continue;
+    const RunStacks runs_a(a, View::OnCpu, op.op), runs_b(b, View::OnCpu, op.op);
+    std::vector<double> exposures = exposure(a, op.op);
+    for (double e : exposure(b, op.op)) exposures.push_back(e);
+    FigureCache cache(a, b, op.op);
+    for (std::size_t skip = 0; skip < left_out.size(); ++skip) {
+      const bool in_b = skip >= na;
+      const FlameInput kept = in_b ? runs_b.mean_without(skip - na) : runs_a.mean_without(skip);
+      OpPaths o = descend_op(op.op, in_b ? sa.get(View::OnCpu, op.op) : kept,
+                             in_b ? kept : sb.get(View::OnCpu, op.op), d.config, fs);
+      if (o.figures.empty()) continue;
+      const auto values = cache.values(o.figures);
+      std::vector<std::vector<double>> va, vb;
+      for (const auto* v : values) {
+        auto [x, y] = sides_without(*v, na, skip);
+        va.push_back(std::move(x));
+        vb.push_back(std::move(y));
+      }
+      auto [ea, eb] = sides_without(exposures, na, skip);
+      const Exposures e{std::move(ea), std::move(eb)};
+      const std::size_t paths = o.found.size();
+      if (!fs) mark_new_code(o.tree, std::span(va).subspan(paths), std::span(vb).subspan(paths), e);
+      for (std::size_t i = 0; i < paths; ++i)
+        left_out[skip].ops[k].paths.push_back(
+            make_path(o.found[i], o.gross[o.found[i].up], va[i], vb[i], e, d.config, o.tree, fs));
+    }
+  }
 }
 
 }  // namespace fscost

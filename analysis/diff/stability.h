@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -33,8 +34,45 @@ using Findings = std::unordered_map<std::string, int>;
 
 Findings findings_of(const Diff& d);
 
-// Each finding of `d` absent from, or reversed in, one of `left_out`
-// (d.jackknife's order) is marked fragile with the first such index.
+// The diffs leaving out each run of A, then each of B (d.jackknife's
+// order), as far as d's findings need them: each op's operations per run,
+// whether it is tested, its exact changes and new code (decided from d's
+// per-run values without the run). descend_call_trees then adds their
+// shares and moved work. jackknife.cpp.
+std::vector<Diff> left_out_diffs(const Diff& d);
+
+// Whether `family` of `op` is still one without `run` (A's runs first,
+// `runs_a` of them): two of its functions sampled in a kept run.
+bool family_without(const OpDiff& op, const FamilyDiff& family, std::size_t run,
+                    std::size_t runs_a);
+
+// A call tree's findings (an op's, `head` "op", or a kernel-thread
+// bucket's, "bg"), as findings_of keys them: its shares and moved work,
+// and what they hold (the nodes above a share; a move's two shares; the
+// move a fallen share is half of).
+void add_share_findings(Findings& f, std::string_view head, const std::string& name,
+                        const std::vector<ShareChange>& shares,
+                        const std::vector<MovedWork>& moved);
+// The keys of those findings themselves, and of a bucket's new code: what
+// a leave-one-out is asked about.
+std::vector<std::string> share_finding_keys(std::string_view head, const std::string& name,
+                                            const std::vector<ShareChange>& shares,
+                                            const std::vector<MovedWork>& moved,
+                                            const std::vector<std::string>& new_in_b);
+
+// Each finding of `d` that one of `left_out` (left_out_diffs') lacks or
+// turns around is marked fragile with the first such index. A comparison
+// is tested again on its own per-run values without the run
+// (without_run), floored as d's when a calibration floored it there; a
+// path or a chain's hop is found again by left_out's search. `held`: per
+// left-out run, which of d's share, moved-work and bucket new-code keys
+// the descent without it found (descend_call_trees).
+void mark_fragile(Diff& d, const std::vector<Diff>& left_out, const std::vector<Findings>& held);
+
+// The jackknife by definition, what the above must mark the same: each
+// finding of `d` that one of `left_out`, the findings of the whole diff
+// redone without each run, lacks or turns around (stability_test checks
+// the two against each other on every recorded case).
 void mark_fragile(Diff& d, const std::vector<Findings>& left_out);
 
 }  // namespace fscost
