@@ -13,6 +13,7 @@
 // call tree").
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <span>
@@ -208,12 +209,19 @@ class Columns {
 
 class Descent {
  public:
-  Descent(const OpInput& in, const Columns& cols, const DiffConfig& cfg, bool find_moved)
-      : in_(in), cols_(cols), cfg_(cfg), find_moved_(find_moved) {}
+  // `keys_only`, the jackknife's: what a finding is, by node, and no
+  // more (no frames, no tests of a node's cost, no callers marked).
+  Descent(const OpInput& in, const Columns& cols, const DiffConfig& cfg, bool find_moved,
+          bool keys_only = false)
+      : in_(in), cols_(cols), cfg_(cfg), find_moved_(find_moved), keys_only_(keys_only) {}
 
   struct Result {
     std::vector<ShareChange> shares;
     std::vector<MovedWork> moved;
+    std::vector<std::uint32_t> share_nodes;  // each share's node
+    // Each move's: the node whose share fell, and the deepest of the
+    // frames down to where it went (its `via`'s last).
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> moved_nodes;
   };
 
   // The trunk first: from the op down through the child that carries most
@@ -249,10 +257,14 @@ class Descent {
     // The deepest node of a branch is the finding: its callers' shares
     // moved because of it.
     if (find_moved_) moved_work();
-    drop_callers_of_findings();
+    if (!keys_only_) drop_callers_of_findings();
     Result r;
-    for (auto& f : found_) r.shares.push_back(std::move(f.share));
+    for (auto& f : found_) {
+      r.shares.push_back(std::move(f.share));
+      r.share_nodes.push_back(f.node);
+    }
     r.moved = std::move(moved_);
+    r.moved_nodes = std::move(moved_nodes_);
     return r;
   }
 
@@ -451,17 +463,20 @@ class Descent {
         std::optional<std::uint32_t> there = heaviest_in_b(g, name);
         if (!there) continue;
         MovedWork m;
-        m.at.assign(fell.frames.begin(), fell.frames.end() - 1);
-        m.from = fell.frames.back();
-        for (std::uint32_t n = in_.trie.parent(*there);; n = in_.trie.parent(n)) {
-          m.via.insert(m.via.begin(), std::string(in_.trie.node(n).frame.str()));
-          if (n == g) break;
+        if (!keys_only_) {
+          m.at.assign(fell.frames.begin(), fell.frames.end() - 1);
+          m.from = fell.frames.back();
+          for (std::uint32_t n = in_.trie.parent(*there);; n = in_.trie.parent(n)) {
+            m.via.insert(m.via.begin(), std::string(in_.trie.node(n).frame.str()));
+            if (n == g) break;
+          }
+          m.there = ns_of(in_.trie.node(*there));
+          m.net = ns_of(in_.trie.node(parent));
         }
         m.share_a = fell.share_a;
         m.share_b = fell.share_b;
         m.q = std::max(fell.q, rose.q);
-        m.there = ns_of(in_.trie.node(*there));
-        m.net = ns_of(in_.trie.node(parent));
+        moved_nodes_.emplace_back(found_[s].node, in_.trie.parent(*there));
         const int index = static_cast<int>(moved_.size());
         used[s] = used[gi->second] = true;
         found_[s].share.within = found_[gi->second].share.within = index;
@@ -522,14 +537,26 @@ class Descent {
     return best;
   }
 
-  // A node's inclusive ns/op (ns per run for a bucket), run by run.
+  // A node's inclusive ns/op (ns per run for a bucket), run by run; only
+  // its means and relative change when keys_only (what run() reads).
   Comparison ns_of(const RunTrie::Node& node) const {
     std::vector<double> va, vb;
     for (std::size_t k = 0; k < cols_.kept(); ++k) {
       const std::size_t r = cols_.column(k);
       (k < cols_.na() ? va : vb).push_back(static_cast<double>(node.counts[r]) * in_.ns_per_sample[r]);
     }
-    return compare(std::move(va), std::move(vb), in_.unit, cfg_.level, cfg_.alpha);
+    if (!keys_only_) return compare(std::move(va), std::move(vb), in_.unit, cfg_.level, cfg_.alpha);
+    Comparison c;  // compare()'s means and rel, to the bit
+    auto mean = [](const std::vector<double>& v) {
+      return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+    };
+    c.sa.n = va.size();
+    c.sb.n = vb.size();
+    c.sa.mean = mean(va);
+    c.sb.mean = mean(vb);
+    c.rel = c.sa.mean != 0 && std::isfinite(c.sa.mean) ? c.delta() / c.sa.mean
+                                                        : std::numeric_limits<double>::quiet_NaN();
+    return c;
   }
 
   // The frames from the op down to node `n`.
@@ -543,7 +570,8 @@ class Descent {
   ShareChange finding(const Stack& path, const stats::CountTest& t, double q,
                       const RunTrie::Node& kid) const {
     ShareChange s;
-    for (const Frame& f : path) s.frames.push_back(f.str());
+    if (!keys_only_)
+      for (const Frame& f : path) s.frames.push_back(f.str());
     s.share_a = t.rate_a;
     s.share_b = t.rate_b;
     s.q = q;
@@ -560,7 +588,9 @@ class Descent {
   };
   std::vector<Found> found_;
   std::vector<MovedWork> moved_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> moved_nodes_;
   bool find_moved_;
+  bool keys_only_;
   std::vector<bool> looked_ = std::vector<bool>(in_.trie.size(), false);  // family() tested its children
   std::vector<bool> found_node_ = std::vector<bool>(in_.trie.size(), false);
 };
@@ -613,10 +643,54 @@ void by_size(std::vector<ShareChange>& v) {
 // The same descent inside the test filesystem's kernel-thread buckets
 // (xlog_cil_push_work's work, xfsaild's pushes): their samples per run, the
 // bucket as the root; ns per run.
-// Which of `wanted` a leave-one-out's findings `found` hold, into `held`.
-void keep_held(const std::vector<std::string>& wanted, const Findings& found, Findings& held) {
-  for (const auto& k : wanted)
-    if (auto it = found.find(k); it != found.end()) held.emplace(k, it->second);
+// The full descent's findings the jackknife asks about, by node: the
+// keys (stability.h) of its shares, and of its moves by the node whose
+// share fell.
+struct Wanted {
+  std::unordered_map<std::uint32_t, std::string> share, moved;
+  Wanted(std::string_view head, const std::string& name, const Descent::Result& r) {
+    for (std::size_t i = 0; i < r.shares.size(); ++i)
+      share.emplace(r.share_nodes[i], share_finding_keys(head, name, {r.shares[i]}, {}, {}).front());
+    for (std::size_t i = 0; i < r.moved.size(); ++i)
+      moved.emplace(r.moved_nodes[i].first,
+                    share_finding_keys(head, name, {}, {r.moved[i]}, {}).front());
+  }
+  bool empty() const { return share.empty() && moved.empty(); }
+};
+
+// Which of `want` a descent without a run (keys_only) found again, into
+// `held`: what add_share_findings would key from its findings, by node
+// (a share's node and those above it; a move's fallen share, and the nodes
+// down to where the work went; the move a fallen share is half of), in its
+// order, the first direction given to a node standing.
+void held_by_nodes(const RunTrie& t, Descent::Result& r, const Wanted& want, Findings& held) {
+  std::vector<std::size_t> order(r.shares.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    return std::fabs(r.shares[x].ns.delta()) > std::fabs(r.shares[y].ns.delta());
+  });
+  std::vector<std::int8_t> share(t.size(), 0), moved(t.size(), 0);
+  auto dir = [](const ShareChange& s) -> std::int8_t { return s.share_b - s.share_a < 0 ? -1 : 1; };
+  auto up = [&](std::uint32_t n, std::int8_t d) {
+    for (; n != 0; n = t.parent(n))
+      if (!share[n]) share[n] = d;
+  };
+  for (std::size_t i : order)
+    if (!share[r.share_nodes[i]]) share[r.share_nodes[i]] = dir(r.shares[i]);
+  for (const auto& [fell, to] : r.moved_nodes)
+    if (!moved[fell]) moved[fell] = 1;
+  for (std::size_t i : order) up(r.share_nodes[i], dir(r.shares[i]));
+  for (const auto& [fell, to] : r.moved_nodes) {
+    up(fell, -1);
+    up(to, 1);
+  }
+  for (std::size_t i : order)
+    if (r.shares[i].share_b < r.shares[i].share_a && !moved[r.share_nodes[i]])
+      moved[r.share_nodes[i]] = 1;
+  for (const auto& [n, k] : want.share)
+    if (share[n]) held.emplace(k, share[n]);
+  for (const auto& [n, k] : want.moved)
+    if (moved[n]) held.emplace(k, moved[n]);
 }
 
 void descend_kthreads(Diff& d, const RunSet& a, const RunSet& b, std::vector<Findings>* held) {
@@ -645,20 +719,19 @@ void descend_kthreads(Diff& d, const RunSet& a, const RunSet& b, std::vector<Fin
     in[k].trie.finish();
     BackgroundDiff& bg = d.background[of[k]];
     const Columns every(in[k].trie, a.runs.size());
-    bg.shares = Descent(in[k], every, d.config, false).run().shares;
+    Descent::Result found = Descent(in[k], every, d.config, false).run();
     bg.new_in_b = new_in_b(in[k].trie, every);
-    if (!held || (bg.shares.empty() && bg.new_in_b.empty())) continue;
-    by_size(bg.shares);
-    const auto wanted = share_finding_keys("bg", bg.name, bg.shares, {}, bg.new_in_b);
+    const Wanted want("bg", bg.name, found);
+    bg.shares = std::move(found.shares);
+    if (!held || (want.empty() && bg.new_in_b.empty())) continue;
+    const auto new_keys = share_finding_keys("bg", bg.name, {}, {}, bg.new_in_b);
     for (std::size_t skip = 0; skip < held->size(); ++skip) {
       const Columns kept(in[k].trie, a.runs.size(), skip);
-      auto shares = Descent(in[k], kept, d.config, false).run().shares;
-      by_size(shares);  // findings_of reads them in this order, as the full diff's
-      Findings found;
-      add_share_findings(found, "bg", bg.name, shares, {});
-      for (auto& nk : share_finding_keys("bg", bg.name, {}, {}, new_in_b(in[k].trie, kept)))
-        found.emplace(std::move(nk), 1);
-      keep_held(wanted, found, (*held)[skip]);
+      Descent::Result again = Descent(in[k], kept, d.config, false, true).run();
+      held_by_nodes(in[k].trie, again, want, (*held)[skip]);
+      const auto still = share_finding_keys("bg", bg.name, {}, {}, new_in_b(in[k].trie, kept));
+      for (const auto& nk : new_keys)
+        if (std::ranges::find(still, nk) != still.end()) (*held)[skip].emplace(nk, 1);
     }
   }
 }
@@ -698,19 +771,18 @@ void descend_call_trees(Diff& d, const RunSet& a, const RunSet& b, const std::ve
     }
     in.trie.finish();
     auto found = Descent(in, Columns(in.trie, a.runs.size()), d.config, true).run();
+    const bool jackknife = left_out && held && !(found.shares.empty() && found.moved.empty());
+    std::optional<Wanted> want;
+    if (jackknife) want.emplace("op", op.op, found);
     op.shares = std::move(found.shares);
     op.moved = std::move(found.moved);
     by_size(op.shares);
-    if (!left_out || !held || (op.shares.empty() && op.moved.empty())) return;
-    const auto wanted = share_finding_keys("op", op.op, op.shares, op.moved, {});
+    if (!jackknife) return;
     op_held[i].resize(held->size());
     for (std::size_t skip = 0; skip < held->size(); ++skip) {
       if (!(*left_out)[skip].ops[ops[i]].tested) continue;
-      auto kept = Descent(in, Columns(in.trie, a.runs.size(), skip), d.config, true).run();
-      by_size(kept.shares);  // findings_of reads them in this order, as the full diff's
-      Findings found;
-      add_share_findings(found, "op", op.op, kept.shares, kept.moved);
-      keep_held(wanted, found, op_held[i][skip]);
+      auto again = Descent(in, Columns(in.trie, a.runs.size(), skip), d.config, true, true).run();
+      held_by_nodes(in.trie, again, *want, op_held[i][skip]);
     }
   });
   if (held)
