@@ -779,11 +779,12 @@ void descend_call_trees(Diff& d, const RunSet& a, const RunSet& b, const std::ve
     by_size(op.shares);
     if (!jackknife) return;
     op_held[i].resize(held->size());
-    for (std::size_t skip = 0; skip < held->size(); ++skip) {
-      if (!(*left_out)[skip].ops[ops[i]].tested) continue;
+    // Each run left out on its own thread: the trie is read only.
+    parallel_for(held->size(), [&](std::size_t skip) {
+      if (!(*left_out)[skip].ops[ops[i]].tested) return;
       auto again = Descent(in, Columns(in.trie, a.runs.size(), skip), d.config, true, true).run();
       held_by_nodes(in.trie, again, *want, op_held[i][skip]);
-    }
+    });
   });
   if (held)
     for (auto& per_op : op_held)

@@ -13,6 +13,7 @@
 #include "diff/internal.h"
 #include "diff/stability.h"
 #include "model/frame_match.h"  // function_family
+#include "model/parallel.h"
 
 namespace fscost {
 
@@ -103,7 +104,7 @@ bool family_without(const OpDiff& op, const FamilyDiff& family, std::size_t run,
 std::vector<Diff> left_out_diffs(const Diff& d) {
   const std::size_t runs = d.runs_a + d.runs_b;
   std::vector<Diff> out(runs);
-  for (std::size_t run = 0; run < runs; ++run) {
+  parallel_for(runs, [&](std::size_t run) {
     Diff& l = out[run];
     l.config = d.config;
     l.fs_a = d.fs_a;
@@ -126,7 +127,7 @@ std::vector<Diff> left_out_diffs(const Diff& d) {
       o.functions = {};
       o.families = {};
     }
-  }
+  });
   return out;
 }
 

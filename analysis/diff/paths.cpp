@@ -16,6 +16,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <numeric>
 #include <span>
 
@@ -504,13 +505,19 @@ void paths_left_out(const Diff& d, const RunSet& a, const RunSet& b, const MeanS
     std::vector<double> exposures = exposure(a, op.op);
     for (double e : exposure(b, op.op)) exposures.push_back(e);
     FigureCache cache(a, b, op.op);
-    for (std::size_t skip = 0; skip < left_out.size(); ++skip) {
+    std::mutex measuring;  // the cache is shared: one batch of figures measured at a time
+    // Each run left out on its own thread, each writing its own Diff.
+    parallel_for(left_out.size(), [&](std::size_t skip) {
       const bool in_b = skip >= na;
       const FlameInput kept = in_b ? runs_b.mean_without(skip - na) : runs_a.mean_without(skip);
       OpPaths o = descend_op(op.op, in_b ? sa.get(View::OnCpu, op.op) : kept,
                              in_b ? kept : sb.get(View::OnCpu, op.op), d.config, fs);
-      if (o.figures.empty()) continue;
-      const auto values = cache.values(o.figures);
+      if (o.figures.empty()) return;
+      std::vector<const std::vector<double>*> values;
+      {
+        std::lock_guard lock(measuring);
+        values = cache.values(o.figures);
+      }
       std::vector<std::vector<double>> va, vb;
       for (const auto* v : values) {
         auto [x, y] = sides_without(*v, na, skip);
@@ -524,7 +531,7 @@ void paths_left_out(const Diff& d, const RunSet& a, const RunSet& b, const MeanS
       for (std::size_t i = 0; i < paths; ++i)
         left_out[skip].ops[k].paths.push_back(
             make_path(o.found[i], o.gross[o.found[i].up], va[i], vb[i], e, d.config, o.tree, fs));
-    }
+    });
   }
 }
 

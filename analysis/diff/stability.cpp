@@ -7,6 +7,7 @@
 
 #include "diff/calibration.h"
 #include "diff/internal.h"  // without_run, op_tested
+#include "model/parallel.h"
 
 namespace fscost {
 
@@ -205,25 +206,29 @@ void mark_fragile(Diff& d, const std::vector<Diff>& left_out, const std::vector<
     for (const auto& p : op.paths) searched.insert(&p.inclusive);
     for (const auto& h : op.hop_waits) searched.insert(&h);
   }
+  std::vector<Comparison*> tested;  // again, each without each run: in parallel
+  std::unordered_set<const Comparison*> once;
   each_finding(
       d,
       [&](auto&& k, Comparison& c) {
         if (!c.significant()) return;
-        if (searched.contains(&c)) {
-          if (int i = lost_in(items, k(), direction(c.delta())); i >= 0) {
-            c.fragile = i;
-            c.verdict = Verdict::NoChange;
-          }
-          return;
+        if (!searched.contains(&c)) {
+          if (once.insert(&c).second) tested.push_back(&c);
+        } else if (int i = lost_in(items, k(), direction(c.delta())); i >= 0) {
+          c.fragile = i;
+          c.verdict = Verdict::NoChange;
         }
-        for (std::size_t run = 0; run < left_out.size(); ++run)
-          if (!holds(c, run)) {
-            c.fragile = static_cast<int>(run);
-            c.verdict = Verdict::NoChange;
-            return;
-          }
       },
       [&](const std::string& k, int dir, int& fragile) { fragile = lost_in(items, k, dir); });
+  parallel_for(tested.size(), [&](std::size_t i) {
+    Comparison& c = *tested[i];
+    for (std::size_t run = 0; run < left_out.size(); ++run)
+      if (!holds(c, run)) {
+        c.fragile = static_cast<int>(run);
+        c.verdict = Verdict::NoChange;
+        return;
+      }
+  });
   for (auto& bg : d.background)
     std::erase_if(bg.new_in_b, [&](const std::string& n) {
       return lost_in(items, key({"bg", bg.name, "new", n}), 1) >= 0;
