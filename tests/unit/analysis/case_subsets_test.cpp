@@ -13,22 +13,12 @@
 #include <vector>
 
 #include "diff/diff.h"
+#include "diff_fixture.h"
 #include "fixture.h"
 #include "report/diff/text_parts.h"
 
 namespace fscost::test {
 namespace {
-
-RunSet without(const RunSet& s, std::size_t skip) {
-  RunSet out;
-  out.label = s.label;
-  for (std::size_t i = 0; i < s.runs.size(); ++i)
-    if (i != skip) {
-      out.runs.push_back(s.runs[i]);
-      out.sources.push_back(s.sources[i]);
-    }
-  return out;
-}
 
 // One first screen, unwrapped (a paragraph a line), and the subset it is of.
 struct Screen {
@@ -43,7 +33,7 @@ std::vector<Screen> subset_screens(const std::string& name) {
   std::vector<Screen> out;
   for (std::size_t i = 0; i < a.value().runs.size(); ++i)
     for (std::size_t j = 0; j < b.value().runs.size(); ++j) {
-      Diff d = diff_runs(without(a.value(), i), without(b.value(), j));
+      Diff d = diff_runs(without_run(a.value(), i), without_run(b.value(), j));
       out.push_back({diff_text::first_screen(d, 100000),
                      "without A " + a.value().sources[i] + ", B " + b.value().sources[j]});
     }

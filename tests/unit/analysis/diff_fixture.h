@@ -70,6 +70,18 @@ inline Stack frames_of(Stack head, const Stack& tail) {
   return head;
 }
 
+// `s` without its run `skip` (a leave-one-out, a subset of a recorded case).
+inline RunSet without_run(const RunSet& s, std::size_t skip) {
+  RunSet out;
+  out.label = s.label;
+  for (std::size_t i = 0; i < s.runs.size(); ++i)
+    if (i != skip) {
+      out.runs.push_back(s.runs[i]);
+      if (i < s.sources.size()) out.sources.push_back(s.sources[i]);
+    }
+  return out;
+}
+
 inline const Stack kCreatePath = {"entry_SYSCALL_64", "do_syscall_64", "__x64_sys_openat",
                                   "do_sys_openat2",   "path_openat",   "xfs_generic_create",
                                   "xfs_create"};

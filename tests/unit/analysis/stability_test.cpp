@@ -83,17 +83,6 @@ TEST(Stability, TheDiffNamesItsLeaveOneOuts) {
   EXPECT_TRUE(three.jackknife.empty());
 }
 
-RunSet without(const RunSet& s, std::size_t skip) {
-  RunSet out;
-  out.label = s.label;
-  for (std::size_t i = 0; i < s.runs.size(); ++i)
-    if (i != skip) {
-      out.runs.push_back(s.runs[i]);
-      out.sources.push_back(s.sources[i]);
-    }
-  return out;
-}
-
 // Every "fragile" member of a diff's JSON (every function listed), by its
 // place; and each kernel-thread bucket's new code, which the jackknife
 // removes rather than marks.
@@ -135,9 +124,9 @@ TEST(Stability, TheShortcutMarksWhatTheDiffsRedoneWithoutEachRunMark) {
     Diff reference = diff_runs(a.value(), b.value(), plain);
     std::vector<Findings> left_out;
     for (std::size_t i = 0; i < a.value().runs.size(); ++i)
-      left_out.push_back(findings_of(diff_runs(without(a.value(), i), b.value(), plain)));
+      left_out.push_back(findings_of(diff_runs(without_run(a.value(), i), b.value(), plain)));
     for (std::size_t i = 0; i < b.value().runs.size(); ++i)
-      left_out.push_back(findings_of(diff_runs(a.value(), without(b.value(), i), plain)));
+      left_out.push_back(findings_of(diff_runs(a.value(), without_run(b.value(), i), plain)));
     // (A side of fewer runs is not checked: enospc-flush's 3+3.)
     if (a.value().runs.size() >= kJackknifeRuns && b.value().runs.size() >= kJackknifeRuns)
       mark_fragile(reference, left_out);
