@@ -394,7 +394,7 @@ class Descent {
       if (found_node_[tested[i]]) continue;  // the sweep's, and walked below
       found_node_[tested[i]] = true;
       path.push_back(kid.frame);
-      found_.push_back({finding(path, tests[i], q[i], kid), tested[i]});
+      found_.push_back({finding(path, tests[i].rate_a, tests[i].rate_b, q[i], kid), tested[i]});
       if (tested[i] != trunk) walk(tested[i], path);  // the trunk goes on in run()
       path.pop_back();
     }
@@ -411,11 +411,14 @@ class Descent {
   // does not need; A against A it holds its false discoveries to alpha.
   // Below a discovery, the hierarchy at alpha.
   void sweep() {
+    // What a finding reads of each test, not the whole CountTest: a
+    // sweep over ~10^6 children, four at once under the jackknife.
     struct Test {
       std::uint32_t node, kid;
-      stats::CountTest t;
+      double rate_a, rate_b;
     };
     std::vector<Test> all;
+    std::vector<double> p;
     std::vector<std::uint32_t> tested;
     std::vector<stats::CountTest> tests;
     for (std::uint32_t n = 0; n < in_.trie.size(); ++n) {
@@ -426,16 +429,18 @@ class Descent {
       tested.clear();
       tests.clear();
       test_children(n, tested, tests);
-      for (std::size_t i = 0; i < tested.size(); ++i) all.push_back({n, tested[i], tests[i]});
+      for (std::size_t i = 0; i < tested.size(); ++i) {
+        all.push_back({n, tested[i], tests[i].rate_a, tests[i].rate_b});
+        p.push_back(tests[i].p);
+      }
     }
-    std::vector<double> p;
-    for (const auto& x : all) p.push_back(x.t.p);
     const std::vector<double> q = stats::benjamini_hochberg(p);
     for (std::size_t i = 0; i < all.size(); ++i) {
       if (!(q[i] < cfg_.alpha) || found_node_[all[i].kid]) continue;
       found_node_[all[i].kid] = true;
       Stack path = path_to(all[i].kid);
-      found_.push_back({finding(path, all[i].t, q[i], in_.trie.node(all[i].kid)), all[i].kid});
+      found_.push_back(
+          {finding(path, all[i].rate_a, all[i].rate_b, q[i], in_.trie.node(all[i].kid)), all[i].kid});
       walk(all[i].kid, path);
     }
   }
@@ -567,13 +572,13 @@ class Descent {
     return path;
   }
 
-  ShareChange finding(const Stack& path, const stats::CountTest& t, double q,
+  ShareChange finding(const Stack& path, double rate_a, double rate_b, double q,
                       const RunTrie::Node& kid) const {
     ShareChange s;
     if (!keys_only_)
       for (const Frame& f : path) s.frames.push_back(f.str());
-    s.share_a = t.rate_a;
-    s.share_b = t.rate_b;
+    s.share_a = rate_a;
+    s.share_b = rate_b;
     s.q = q;
     s.ns = ns_of(kid);
     return s;
@@ -643,33 +648,31 @@ void by_size(std::vector<ShareChange>& v) {
 // The same descent inside the test filesystem's kernel-thread buckets
 // (xlog_cil_push_work's work, xfsaild's pushes): their samples per run, the
 // bucket as the root; ns per run.
-// The full descent's findings the jackknife asks about, by node: the
-// keys (stability.h) of its shares, and of its moves by the node whose
-// share fell.
-struct Wanted {
-  std::unordered_map<std::uint32_t, std::string> share, moved;
-  Wanted(std::string_view head, const std::string& name, const Descent::Result& r) {
-    for (std::size_t i = 0; i < r.shares.size(); ++i)
-      share.emplace(r.share_nodes[i], share_finding_keys(head, name, {r.shares[i]}, {}, {}).front());
-    for (std::size_t i = 0; i < r.moved.size(); ++i)
-      moved.emplace(r.moved_nodes[i].first,
-                    share_finding_keys(head, name, {}, {r.moved[i]}, {}).front());
-  }
-  bool empty() const { return share.empty() && moved.empty(); }
-};
-
-// Which of `want` a descent without a run (keys_only) found again, into
-// `held`: what add_share_findings would key from its findings, by node
-// (a share's node and those above it; a move's fallen share, and the nodes
-// down to where the work went; the move a fallen share is half of), in its
-// order, the first direction given to a node standing.
-void held_by_nodes(const RunTrie& t, Descent::Result& r, const Wanted& want, Findings& held) {
-  std::vector<std::size_t> order(r.shares.size());
+// The shares of `r`, ordered as by_size orders them: findings_of reads
+// a diff's shares in that order.
+std::vector<std::size_t> by_size_order(const std::vector<ShareChange>& shares) {
+  std::vector<std::size_t> order(shares.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
-    return std::fabs(r.shares[x].ns.delta()) > std::fabs(r.shares[y].ns.delta());
+    return std::fabs(shares[x].ns.delta()) > std::fabs(shares[y].ns.delta());
   });
-  std::vector<std::int8_t> share(t.size(), 0), moved(t.size(), 0);
+  return order;
+}
+
+// What a descent without a run (keys_only) found again, by node, as
+// add_share_findings (stability.h) keys it: a share's node and those above
+// it; a move's fallen share and the nodes down to where the work went; the
+// move a fallen share is half of. In its order, the first direction given
+// to a node stands. `share`, `moved`: by node, 0 where nothing was found.
+struct FoundAgain {
+  std::vector<std::int8_t> share, moved;
+};
+
+FoundAgain found_again(const RunTrie& t, const Descent::Result& r) {
+  const std::vector<std::size_t> order = by_size_order(r.shares);
+  FoundAgain f{std::vector<std::int8_t>(t.size(), 0), std::vector<std::int8_t>(t.size(), 0)};
+  auto& share = f.share;
+  auto& moved = f.moved;
   auto dir = [](const ShareChange& s) -> std::int8_t { return s.share_b - s.share_a < 0 ? -1 : 1; };
   auto up = [&](std::uint32_t n, std::int8_t d) {
     for (; n != 0; n = t.parent(n))
@@ -687,10 +690,29 @@ void held_by_nodes(const RunTrie& t, Descent::Result& r, const Wanted& want, Fin
   for (std::size_t i : order)
     if (r.shares[i].share_b < r.shares[i].share_a && !moved[r.share_nodes[i]])
       moved[r.share_nodes[i]] = 1;
-  for (const auto& [n, k] : want.share)
-    if (share[n]) held.emplace(k, share[n]);
-  for (const auto& [n, k] : want.moved)
-    if (moved[n]) held.emplace(k, moved[n]);
+  return f;
+}
+
+// The full descent's shares and moves (by node, in `r`'s order) marked
+// fragile: each with the first of `again` (the descents without each run,
+// in the jackknife's order; empty where the op was not tested there) that
+// lacks it or turns it around.
+void mark_found_again(const Descent::Result& r, const std::vector<FoundAgain>& again,
+                      std::vector<ShareChange>& shares, std::vector<MovedWork>& moved) {
+  auto lost = [&](auto held, std::int8_t dir) {
+    for (std::size_t skip = 0; skip < again.size(); ++skip)
+      if (again[skip].share.empty() || held(again[skip]) != dir) return static_cast<int>(skip);
+    return -1;
+  };
+  for (std::size_t i = 0; i < shares.size(); ++i) {
+    const std::uint32_t n = r.share_nodes[i];
+    shares[i].fragile = lost([n](const FoundAgain& f) { return f.share[n]; },
+                             shares[i].share_b - shares[i].share_a < 0 ? -1 : 1);
+  }
+  for (std::size_t i = 0; i < moved.size(); ++i) {
+    const std::uint32_t n = r.moved_nodes[i].first;
+    moved[i].fragile = lost([n](const FoundAgain& f) { return f.moved[n]; }, 1);
+  }
 }
 
 void descend_kthreads(Diff& d, const RunSet& a, const RunSet& b, std::vector<Findings>* held) {
@@ -721,18 +743,20 @@ void descend_kthreads(Diff& d, const RunSet& a, const RunSet& b, std::vector<Fin
     const Columns every(in[k].trie, a.runs.size());
     Descent::Result found = Descent(in[k], every, d.config, false).run();
     bg.new_in_b = new_in_b(in[k].trie, every);
-    const Wanted want("bg", bg.name, found);
-    bg.shares = std::move(found.shares);
-    if (!held || (want.empty() && bg.new_in_b.empty())) continue;
-    const auto new_keys = share_finding_keys("bg", bg.name, {}, {}, bg.new_in_b);
-    for (std::size_t skip = 0; skip < held->size(); ++skip) {
-      const Columns kept(in[k].trie, a.runs.size(), skip);
-      Descent::Result again = Descent(in[k], kept, d.config, false, true).run();
-      held_by_nodes(in[k].trie, again, want, (*held)[skip]);
-      const auto still = share_finding_keys("bg", bg.name, {}, {}, new_in_b(in[k].trie, kept));
-      for (const auto& nk : new_keys)
-        if (std::ranges::find(still, nk) != still.end()) (*held)[skip].emplace(nk, 1);
+    if (held && !(found.shares.empty() && bg.new_in_b.empty())) {
+      std::vector<FoundAgain> again(held->size());
+      for (std::size_t skip = 0; skip < held->size(); ++skip) {
+        const Columns kept(in[k].trie, a.runs.size(), skip);
+        again[skip] = found_again(in[k].trie, Descent(in[k], kept, d.config, false, true).run());
+        const auto still = new_in_b(in[k].trie, kept);
+        for (const auto& n : bg.new_in_b)  // the bucket's new code, by name
+          if (std::ranges::find(still, n) != still.end())
+            (*held)[skip].emplace(share_finding_keys("bg", bg.name, {}, {}, {n}).front(), 1);
+      }
+      std::vector<MovedWork> none;
+      mark_found_again(found, again, found.shares, none);
     }
+    bg.shares = std::move(found.shares);
   }
 }
 
@@ -749,8 +773,7 @@ void descend_call_trees(Diff& d, const RunSet& a, const RunSet& b, const std::ve
   // peak, not every op's together (2 × 10 runs of 100k stacks: 470 MB with
   // all of them at once). Each op writes only its own findings. The
   // leave-one-out descents read the same trie, each without its run, and
-  // keep of what they find only what the full diff's findings ask about.
-  std::vector<std::vector<Findings>> op_held(ops.size());
+  // mark the op's shares and moves they lack.
   parallel_for(ops.size(), [&](std::size_t i) {
     OpDiff& op = d.ops[ops[i]];
     FoldedFrames ff;  // its cache is not shared between threads
@@ -771,25 +794,20 @@ void descend_call_trees(Diff& d, const RunSet& a, const RunSet& b, const std::ve
     }
     in.trie.finish();
     auto found = Descent(in, Columns(in.trie, a.runs.size()), d.config, true).run();
-    const bool jackknife = left_out && held && !(found.shares.empty() && found.moved.empty());
-    std::optional<Wanted> want;
-    if (jackknife) want.emplace("op", op.op, found);
+    if (left_out && !(found.shares.empty() && found.moved.empty())) {
+      // Each run left out on its own thread: the trie is read only.
+      std::vector<FoundAgain> again(left_out->size());
+      parallel_for(again.size(), [&](std::size_t skip) {
+        if (!(*left_out)[skip].ops[ops[i]].tested) return;
+        again[skip] = found_again(
+            in.trie, Descent(in, Columns(in.trie, a.runs.size(), skip), d.config, true, true).run());
+      });
+      mark_found_again(found, again, found.shares, found.moved);
+    }
     op.shares = std::move(found.shares);
     op.moved = std::move(found.moved);
     by_size(op.shares);
-    if (!jackknife) return;
-    op_held[i].resize(held->size());
-    // Each run left out on its own thread: the trie is read only.
-    parallel_for(held->size(), [&](std::size_t skip) {
-      if (!(*left_out)[skip].ops[ops[i]].tested) return;
-      auto again = Descent(in, Columns(in.trie, a.runs.size(), skip), d.config, true, true).run();
-      held_by_nodes(in.trie, again, *want, op_held[i][skip]);
-    });
   });
-  if (held)
-    for (auto& per_op : op_held)
-      for (std::size_t skip = 0; skip < per_op.size(); ++skip)
-        (*held)[skip].merge(per_op[skip]);
   descend_kthreads(d, a, b, held);
   for (auto& bg : d.background) by_size(bg.shares);
 }

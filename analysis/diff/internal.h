@@ -109,8 +109,10 @@ Comparison without_run(const Comparison& c, std::size_t run, std::size_t runs_a,
 // The jackknife's (stability.h), with `left_out` (left_out_diffs') and
 // `held` (one per run left out, A's first): each op and bucket that found
 // a share, moved work or new code is descended again on the same tree
-// without each run (where left_out's op is tested), and `held` gets which
-// of those findings' keys it found again.
+// without each run (where left_out's op is tested); its shares and moves
+// are marked fragile with the first run whose absence lost them (as
+// findings_of keys them), and `held` gets which of a bucket's new code
+// each found again.
 void descend_call_trees(Diff& d, const RunSet& a, const RunSet& b,
                         const std::vector<Diff>* left_out = nullptr,
                         std::vector<std::unordered_map<std::string, int>>* held = nullptr);

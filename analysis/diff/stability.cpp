@@ -206,6 +206,14 @@ void mark_fragile(Diff& d, const std::vector<Diff>& left_out, const std::vector<
     for (const auto& p : op.paths) searched.insert(&p.inclusive);
     for (const auto& h : op.hop_waits) searched.insert(&h);
   }
+  // The shares and moves the descents without each run marked already.
+  std::unordered_set<const int*> descended;
+  for (const auto& op : d.ops) {
+    for (const auto& sh : op.shares) descended.insert(&sh.fragile);
+    for (const auto& m : op.moved) descended.insert(&m.fragile);
+  }
+  for (const auto& bg : d.background)
+    for (const auto& sh : bg.shares) descended.insert(&sh.fragile);
   std::vector<Comparison*> tested;  // again, each without each run: in parallel
   std::unordered_set<const Comparison*> once;
   each_finding(
@@ -219,7 +227,9 @@ void mark_fragile(Diff& d, const std::vector<Diff>& left_out, const std::vector<
           c.verdict = Verdict::NoChange;
         }
       },
-      [&](const std::string& k, int dir, int& fragile) { fragile = lost_in(items, k, dir); });
+      [&](const std::string& k, int dir, int& fragile) {
+        if (!descended.contains(&fragile)) fragile = lost_in(items, k, dir);
+      });
   parallel_for(tested.size(), [&](std::size_t i) {
     Comparison& c = *tested[i];
     for (std::size_t run = 0; run < left_out.size(); ++run)

@@ -64,9 +64,10 @@ std::vector<std::string> share_finding_keys(std::string_view head, const std::st
 // turns around is marked fragile with the first such index. A comparison
 // is tested again on its own per-run values without the run
 // (without_run), floored as d's when a calibration floored it there; a
-// path or a chain's hop is found again by left_out's search. `held`: per
-// left-out run, which of d's share, moved-work and bucket new-code keys
-// the descent without it found (descend_call_trees).
+// path or a chain's hop is found again by left_out's search. The shares
+// and moved work are marked already (descend_call_trees, on the trees it
+// built); `held`: per left-out run, which of the buckets' new code it
+// found again.
 void mark_fragile(Diff& d, const std::vector<Diff>& left_out, const std::vector<Findings>& held);
 
 // The jackknife by definition, what the above must mark the same: each
