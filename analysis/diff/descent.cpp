@@ -660,7 +660,7 @@ std::vector<std::size_t> by_size_order(const std::vector<ShareChange>& shares) {
 }
 
 // What a descent without a run (keys_only) found again, by node, as
-// add_share_findings (stability.h) keys it: a share's node and those above
+// findings_of (stability.cpp's add_share_findings) keys it: a share's node and those above
 // it; a move's fallen share and the nodes down to where the work went; the
 // move a fallen share is half of. In its order, the first direction given
 // to a node stands. `share`, `moved`: by node, 0 where nothing was found.
@@ -751,7 +751,7 @@ void descend_kthreads(Diff& d, const RunSet& a, const RunSet& b, std::vector<Fin
         const auto still = new_in_b(in[k].trie, kept);
         for (const auto& n : bg.new_in_b)  // the bucket's new code, by name
           if (std::ranges::find(still, n) != still.end())
-            (*held)[skip].emplace(share_finding_keys("bg", bg.name, {}, {}, {n}).front(), 1);
+            (*held)[skip].emplace(bucket_new_key(bg.name, n), 1);
       }
       std::vector<MovedWork> none;
       mark_found_again(found, again, found.shares, none);

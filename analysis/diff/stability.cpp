@@ -95,17 +95,12 @@ int lost_in(const std::vector<Findings>& left_out, const std::string& k, int dir
 
 }  // namespace
 
-std::vector<std::string> share_finding_keys(std::string_view head, const std::string& name,
-                                            const std::vector<ShareChange>& shares,
-                                            const std::vector<MovedWork>& moved,
-                                            const std::vector<std::string>& new_in_b) {
-  std::vector<std::string> out;
-  for (const auto& s : shares) out.push_back(key({head, name, "share", frames_key(s.frames)}));
-  for (const auto& m : moved) out.push_back(key({head, name, "moved", frames_key(m.at), m.from}));
-  for (const auto& n : new_in_b) out.push_back(key({head, name, "new", n}));
-  return out;
-}
+namespace {
 
+// A call tree's findings (an op's, `head` "op", or a kernel-thread
+// bucket's, "bg"): its shares and moved work, and what they hold (the
+// nodes above a share; a move's two shares; the move a fallen share is
+// half of). descent.cpp's found_again reads the same off a trie's nodes.
 void add_share_findings(Findings& f, std::string_view head, const std::string& name,
                         const std::vector<ShareChange>& shares,
                         const std::vector<MovedWork>& moved) {
@@ -145,6 +140,12 @@ void add_share_findings(Findings& f, std::string_view head, const std::string& n
     }
 }
 
+}  // namespace
+
+std::string bucket_new_key(const std::string& bucket, const std::string& code) {
+  return key({"bg", bucket, "new", code});
+}
+
 Findings findings_of(const Diff& d) {
   Findings f;
   // A comparison holds without a run when its own test, alone, still
@@ -162,7 +163,7 @@ Findings findings_of(const Diff& d) {
   for (const auto& bg : d.background) {
     add_share_findings(f, "bg", bg.name, bg.shares, {});
     // Code new in a kernel thread's bucket, by presence like an op's.
-    for (const auto& n : bg.new_in_b) f.emplace(key({"bg", bg.name, "new", n}), 1);
+    for (const auto& n : bg.new_in_b) f.emplace(bucket_new_key(bg.name, n), 1);
   }
   return f;
 }
@@ -241,7 +242,7 @@ void mark_fragile(Diff& d, const std::vector<Diff>& left_out, const std::vector<
   });
   for (auto& bg : d.background)
     std::erase_if(bg.new_in_b, [&](const std::string& n) {
-      return lost_in(items, key({"bg", bg.name, "new", n}), 1) >= 0;
+      return lost_in(items, bucket_new_key(bg.name, n), 1) >= 0;
     });
 }
 
@@ -258,7 +259,7 @@ void mark_fragile(Diff& d, const std::vector<Findings>& left_out) {
       [&](const std::string& k, int dir, int& fragile) { fragile = lost_in(left_out, k, dir); });
   for (auto& bg : d.background)
     std::erase_if(bg.new_in_b, [&](const std::string& n) {
-      return lost_in(left_out, key({"bg", bg.name, "new", n}), 1) >= 0;
+      return lost_in(left_out, bucket_new_key(bg.name, n), 1) >= 0;
     });
 }
 

@@ -16,7 +16,6 @@
 
 #include <cstddef>
 #include <string>
-#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -46,19 +45,9 @@ std::vector<Diff> left_out_diffs(const Diff& d);
 bool family_without(const OpDiff& op, const FamilyDiff& family, std::size_t run,
                     std::size_t runs_a);
 
-// A call tree's findings (an op's, `head` "op", or a kernel-thread
-// bucket's, "bg"), as findings_of keys them: its shares and moved work,
-// and what they hold (the nodes above a share; a move's two shares; the
-// move a fallen share is half of).
-void add_share_findings(Findings& f, std::string_view head, const std::string& name,
-                        const std::vector<ShareChange>& shares,
-                        const std::vector<MovedWork>& moved);
-// The keys of those findings themselves, and of a bucket's new code: what
-// a leave-one-out is asked about.
-std::vector<std::string> share_finding_keys(std::string_view head, const std::string& name,
-                                            const std::vector<ShareChange>& shares,
-                                            const std::vector<MovedWork>& moved,
-                                            const std::vector<std::string>& new_in_b);
+// The key of code new in kernel-thread bucket `bucket` (BackgroundDiff::
+// new_in_b), as findings_of writes it.
+std::string bucket_new_key(const std::string& bucket, const std::string& code);
 
 // Each finding of `d` that one of `left_out` (left_out_diffs') lacks or
 // turns around is marked fragile with the first such index. A comparison
