@@ -639,22 +639,20 @@ std::vector<std::string> new_in_b(const RunTrie& t, const Columns& cols) {
   return out;
 }
 
-void by_size(std::vector<ShareChange>& v) {
-  std::stable_sort(v.begin(), v.end(), [](const auto& x, const auto& y) {
-    return std::fabs(x.ns.delta()) > std::fabs(y.ns.delta());
-  });
+// Shares by the size of their node's change, largest first: the order the
+// diff lists them in, and findings_of reads them in.
+bool larger_change(const ShareChange& x, const ShareChange& y) {
+  return std::fabs(x.ns.delta()) > std::fabs(y.ns.delta());
 }
 
-// The same descent inside the test filesystem's kernel-thread buckets
-// (xlog_cil_push_work's work, xfsaild's pushes): their samples per run, the
-// bucket as the root; ns per run.
-// The shares of `r`, ordered as by_size orders them: findings_of reads
-// a diff's shares in that order.
+void by_size(std::vector<ShareChange>& v) { std::stable_sort(v.begin(), v.end(), larger_change); }
+
+// The indices of `shares` in by_size's order.
 std::vector<std::size_t> by_size_order(const std::vector<ShareChange>& shares) {
   std::vector<std::size_t> order(shares.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
-    return std::fabs(shares[x].ns.delta()) > std::fabs(shares[y].ns.delta());
+    return larger_change(shares[x], shares[y]);
   });
   return order;
 }
@@ -715,6 +713,9 @@ void mark_found_again(const Descent::Result& r, const std::vector<FoundAgain>& a
   }
 }
 
+// The same descent inside the test filesystem's kernel-thread buckets
+// (xlog_cil_push_work's work, xfsaild's pushes): their samples per run, the
+// bucket as the root; ns per run.
 void descend_kthreads(Diff& d, const RunSet& a, const RunSet& b, std::vector<Findings>* held) {
   FoldedFrames ff;
   std::vector<OpInput> in;

@@ -11,7 +11,10 @@
 // around. Demoted comparisons keep their figures, with verdict NoChange
 // and Comparison::fragile naming the run whose absence lost them; what is
 // explained from verdicts (lock classes, the parts of a delta) is then
-// explained from the demoted ones.
+// explained from the demoted ones. diff_runs does not redo the diff per
+// run: it makes each leave-one-out from the full diff's per-run values and
+// trees (left_out_diffs, then mark_fragile's overload with them), and
+// stability_test checks that against the definition on every recorded case.
 #pragma once
 
 #include <cstddef>
