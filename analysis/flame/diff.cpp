@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "flame/drawn.h"
 #include "flame/frames.h"
 #include "flame/layout.h"
 #include "flame/svg.h"
@@ -21,16 +22,20 @@ namespace {
 
 using flame::Layout;
 
-double width_of(const FlameNode& n, DiffWidth w) {
+double width_a(double a, double b) { return a > 0 ? a : b; }
+double width_b(double a, double b) { return b > 0 ? b : a; }
+double width_max(double a, double b) { return std::max(a, b); }
+
+flame::DiffWidthOf width_of(DiffWidth w) {
   switch (w) {
     case DiffWidth::A:
-      return n.value > 0 ? n.value : n.value_b;
+      return width_a;
     case DiffWidth::Max:
-      return std::max(n.value, n.value_b);
+      return width_max;
     case DiffWidth::B:
       break;
   }
-  return n.value_b > 0 ? n.value_b : n.value;
+  return width_b;
 }
 
 // Drawn with the other side's width because the width side has nothing.
@@ -40,12 +45,6 @@ bool borrowed(const FlameNode& n, DiffWidth w) {
   return false;
 }
 
-double delta(const FlameNode& n, DiffColor c) {
-  double d = n.value_b - n.value;
-  if (c == DiffColor::Self)
-    for (const auto& k : n.children) d -= k.value_b - k.value;
-  return d;
-}
 
 void append_signed(std::string& out, double v, std::string_view unit) {
   if (v > 0) out += '+';
@@ -58,8 +57,9 @@ std::string signed_value(double v, const std::string& unit) {
   return out;
 }
 
-// "name (A 1.2 µs/op, B 1.5 µs/op, Δ +300 ns/op, +25.0%)", appended.
-void append_tooltip(std::string& s, const FlameNode& n, const DiffOptions& opt) {
+// "name (A 1.2 µs/op, B 1.5 µs/op, Δ +300 ns/op, +25.0%)", appended;
+// `self`: n's self Δ.
+void append_tooltip(std::string& s, const FlameNode& n, double self, const DiffOptions& opt) {
   const std::string& unit = opt.svg.unit;
   double d = n.value_b - n.value;
   s += n.name;
@@ -79,7 +79,7 @@ void append_tooltip(std::string& s, const FlameNode& n, const DiffOptions& opt) 
   if (n.value > 0 && n.value_b <= 0) s += ", gone in B";
   if (opt.color == DiffColor::Self) {
     s += ", self Δ ";
-    append_signed(s, delta(n, DiffColor::Self), unit);
+    append_signed(s, self, unit);
   }
   s += ')';
 }
@@ -95,8 +95,8 @@ flame::Rgb fill(double d, double max_abs) {
 
 // `grey`: some frame is drawn grey (not significant), so the key says so;
 // a graph without statistics (one profile a side) has none.
-std::vector<std::string> legend(const DiffOptions& opt, const FlameNode& root, double max_abs,
-                                bool grey) {
+std::vector<std::string> legend(const DiffOptions& opt, const flame::DrawnDiff& g,
+                                double max_abs, bool grey) {
   const std::string& unit = opt.svg.unit;
   std::vector<std::string> lines;
   if (!opt.svg.subtitle.empty()) lines.push_back(opt.svg.subtitle);
@@ -117,8 +117,8 @@ std::vector<std::string> legend(const DiffOptions& opt, const FlameNode& root, d
       break;
   }
   lines.push_back(fmt::format(
-      "{} Total: A {}, B {}, Δ {}.", widths, flame::format_value(root.value, unit),
-      flame::format_value(root.value_b, unit), signed_value(root.value_b - root.value, unit)));
+      "{} Total: A {}, B {}, Δ {}.", widths, flame::format_value(g.value, unit),
+      flame::format_value(g.value_b, unit), signed_value(g.value_b - g.value, unit)));
   return lines;
 }
 
@@ -128,22 +128,22 @@ std::string render_diff_svg(const FlameInput& a, const FlameInput& b, const Diff
   return render_diff_svg(flame_diff_tree(a, b), opt);
 }
 
-std::string render_diff_svg(FlameNode tree, const DiffOptions& opt) {
-  return DiffGraph(std::move(tree), opt).render(opt.svg.min_width_px);
+std::string render_diff_svg(const FlameNode& tree, const DiffOptions& opt) {
+  return DiffGraph(tree, opt).render(opt.svg.min_width_px);
 }
 
-// The merged tree, its layout spans, each frame's tooltip and its
-// significance, made once for every width the graph is drawn at.
+// The frames drawable at opt.svg.min_width_px, each one's tooltip and its
+// significance, made once for every width the graph is drawn at. Both
+// sides' totals are checked, whichever sets the widths: the tooltips and
+// colours show each.
 class DiffGraph::Impl {
  public:
-  Impl(FlameNode tree, DiffOptions opt)
-      : root_(std::move(tree)),
-        opt_(std::move(opt)),
-        spans_(flame::measure(root_, [this](const FlameNode& n) { return width_of(n, opt_.width); })) {
-    // Both sides, whichever sets the widths: the tooltips and colours show each.
-    flame::require_drawable(root_.value, "A's values");
-    flame::require_drawable(root_.value_b, "B's values");
-  }
+  Impl(const FlameNode& tree, DiffOptions opt)
+      : opt_(std::move(opt)),
+        g_(flame::drawn_diff(tree, width_of(opt_.width), avail_px(), opt_.svg.min_width_px)) {}
+  Impl(const flame::OrderedDiffStacks& stacks, DiffOptions opt)
+      : opt_(std::move(opt)),
+        g_(flame::drawn_diff(stacks, width_of(opt_.width), avail_px(), opt_.svg.min_width_px)) {}
 
   std::string render(double min_width_px);
   std::size_t size(double min_width_px);
@@ -161,8 +161,16 @@ class DiffGraph::Impl {
     double max_abs = 0;
     std::vector<std::string> lines;  // under the title
   };
+  double avail_px() const { return opt_.svg.width - 2 * flame::kPadX; }
   Drawing plan(double min_width_px);
-  const Memo& memo(const FlameNode& n, std::size_t index, std::span<const std::string_view> path);
+  std::size_t at(const flame::Frame& f) const {
+    return static_cast<std::size_t>(f.node - g_.frames.data());
+  }
+  double delta(const flame::Frame& f) const {
+    return opt_.color == DiffColor::Self ? g_.kept[at(f)].self_delta
+                                         : f.node->value_b - f.node->value;
+  }
+  const Memo& memo(const flame::Frame& f, std::span<const std::string_view> path);
   // Calls fn(frame, memo) for each frame of `lay`, in order.
   template <typename Fn>
   void each_memo(const Layout& lay, Fn&& fn);
@@ -170,10 +178,9 @@ class DiffGraph::Impl {
   template <typename Emit>
   void each_frame(const Drawing& d, Emit&& emit);
 
-  FlameNode root_;
   DiffOptions opt_;
-  std::vector<flame::Span> spans_;  // by the node's pre-order number; measured once
-  std::vector<Memo> memo_;          // by the node's pre-order number
+  flame::DrawnDiff g_;
+  std::vector<Memo> memo_;  // by position in g_.kept
   std::string tooltips_;            // every memoised tooltip, one after another
   std::string scratch_;             // a tooltip before escaping
 };
@@ -182,26 +189,30 @@ DiffGraph::Impl::Drawing DiffGraph::Impl::plan(double min_width_px) {
   Drawing d;
   d.svg = opt_.svg;
   d.svg.min_width_px = min_width_px;
-  d.lay = flame::layout(root_, spans_, d.svg.width - 2 * flame::kPadX, d.svg.min_width_px);
+  if (min_width_px < g_.min_px)
+    throw std::invalid_argument(fmt::format("a differential graph made for pruning at {} px "
+                                            "drawn at {} px",
+                                            g_.min_px, min_width_px));
+  d.lay = flame::place(g_, avail_px(), d.svg.min_width_px);
   for (const flame::Frame& f : d.lay.frames)
-    if (f.depth > 0) d.max_abs = std::max(d.max_abs, std::fabs(delta(*f.node, opt_.color)));
+    if (f.depth > 0) d.max_abs = std::max(d.max_abs, std::fabs(delta(f)));
   // The legend names grey only if a frame drawn is grey.
   bool grey = false;
   if (opt_.significant)
     each_memo(d.lay, [&](const flame::Frame&, const Memo& m) { grey = grey || m.insignificant; });
-  d.lines = legend(opt_, root_, d.max_abs, grey);
+  d.lines = legend(opt_, g_, d.max_abs, grey);
   if (d.lay.frames.empty()) return d;  // empty_svg: nothing to prune
   if (auto note = flame::pruned_note(d.lay, d.svg); !note.empty()) d.lines.push_back(note);
   return d;
 }
 
 // "all" is asked too, with an empty path: in a per-op graph it is the op.
-const DiffGraph::Impl::Memo& DiffGraph::Impl::memo(const FlameNode& n, std::size_t index,
+const DiffGraph::Impl::Memo& DiffGraph::Impl::memo(const flame::Frame& f,
                                                    std::span<const std::string_view> path) {
-  Memo& m = memo_[index];
+  Memo& m = memo_[at(f)];
   if (!m.done) {
     scratch_.clear();
-    append_tooltip(scratch_, n, opt_);
+    append_tooltip(scratch_, *f.node, g_.kept[at(f)].self_delta, opt_);
     m.tooltip_at = tooltips_.size();
     append_escaped(tooltips_, scratch_);
     m.tooltip_size = tooltips_.size() - m.tooltip_at;
@@ -213,12 +224,12 @@ const DiffGraph::Impl::Memo& DiffGraph::Impl::memo(const FlameNode& n, std::size
 
 template <typename Fn>
 void DiffGraph::Impl::each_memo(const Layout& lay, Fn&& fn) {
-  memo_.resize(lay.nodes);
+  memo_.resize(g_.kept.size());
   std::vector<std::string_view> path;  // the frame's path, "all" excluded
   for (const flame::Frame& f : lay.frames) {
     path.resize(f.depth > 0 ? static_cast<std::size_t>(f.depth - 1) : 0);
     if (f.depth > 0) path.push_back(f.node->name.str());
-    fn(f, memo(*f.node, f.index, path));
+    fn(f, memo(f, path));
   }
 }
 
@@ -227,7 +238,7 @@ void DiffGraph::Impl::each_frame(const Drawing& d, Emit&& emit) {
   each_memo(d.lay, [&](const flame::Frame& f, const Memo& m) {
     const FlameNode& n = *f.node;
     bool hatched = borrowed(n, opt_.width);
-    flame::CssRgb rgb(fill(delta(n, opt_.color), d.max_abs));
+    flame::CssRgb rgb(fill(delta(f), d.max_abs));
     std::string_view colour = m.insignificant ? (hatched ? "url(#fg-insig)" : "rgb(195,195,195)")
                               : hatched       ? (n.value_b <= 0 ? "url(#fg-gone)" : "url(#fg-new)")
                                               : rgb.view();
@@ -261,10 +272,57 @@ std::size_t DiffGraph::Impl::size(double min_width_px) {
   return bytes;
 }
 
-DiffGraph::DiffGraph(const FlameInput& a, const FlameInput& b, DiffOptions opt)
-    : DiffGraph(flame_diff_tree(a, b), std::move(opt)) {}
-DiffGraph::DiffGraph(FlameNode tree, DiffOptions opt)
-    : impl_(std::make_unique<Impl>(std::move(tree), std::move(opt))) {}
+DiffGraph::DiffGraph(const FlameInput& a, const FlameInput& b, DiffOptions opt) {
+  // The stacks flame_diff_tree(a, b) merges: values > 0, A's then B's.
+  Stacks st;
+  for (const auto& [frames, value] : a.stacks)
+    if (value > 0) {
+      st.frames.push_back(&frames);
+      st.values.push_back(value);
+    }
+  st.split = st.frames.size();
+  for (const auto& [frames, value] : b.stacks)
+    if (value > 0) {
+      st.frames.push_back(&frames);
+      st.values.push_back(value);
+    }
+  *this = DiffGraph(st, std::move(opt));
+}
+
+DiffGraph::DiffGraph(const InternedFolded& a, int column_a, const InternedFolded& b,
+                     int column_b, const std::optional<std::string>& root, DiffOptions opt) {
+  // As from flame_input(a, column_a) and flame_input(b, column_b), less
+  // the stacks not under `root`, without copying a stack.
+  Stacks st;
+  auto add = [&](const InternedFolded& in, int column) {
+    for (const auto& s : in.stacks) {
+      const double value = column == 1 ? s.value2.value_or(0) : s.value;
+      if (value > 0 && (!root || (!s.frames.empty() && s.frames.front() == *root))) {
+        st.frames.push_back(&s.frames);
+        st.values.push_back(value);
+      }
+    }
+  };
+  add(a, column_a);
+  st.split = st.frames.size();
+  add(b, column_b);
+  *this = DiffGraph(st, std::move(opt));
+}
+
+DiffGraph::DiffGraph(const Stacks& st, DiffOptions opt) {
+  const std::vector<std::size_t> order = flame::tree_order(st.frames, st.split);
+  impl_ = std::make_unique<Impl>(
+      [&](const DiffStackSink& add) {
+        for (std::size_t i : order) add(*st.frames[i], st.values[i], i >= st.split);
+      },
+      std::move(opt));
+}
+
+DiffGraph::DiffGraph(const OrderedDiffStacks& stacks, DiffOptions opt)
+    : impl_(std::make_unique<Impl>(stacks, std::move(opt))) {}
+
+DiffGraph::DiffGraph(const FlameNode& tree, DiffOptions opt)
+    : impl_(std::make_unique<Impl>(tree, std::move(opt))) {}
 DiffGraph::~DiffGraph() = default;
 DiffGraph::DiffGraph(DiffGraph&&) noexcept = default;
 DiffGraph& DiffGraph::operator=(DiffGraph&&) noexcept = default;

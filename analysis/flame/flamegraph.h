@@ -150,19 +150,35 @@ struct DiffOptions {
 // operation, so a run that did more operations is not "slower" for it).
 std::string render_diff_svg(const FlameInput& a, const FlameInput& b, const DiffOptions& opt);
 // The same from a merged diff tree (flame_diff_tree).
-std::string render_diff_svg(FlameNode tree, const DiffOptions& opt);
+std::string render_diff_svg(const FlameNode& tree, const DiffOptions& opt);
+
+// A differential graph's stacks in tree order, A's and B's together (as
+// flame_diff_tree merges them: frames in name order, a stack before those
+// it is a prefix of): each value is A's (`b` false) or B's, and each
+// side's values add up in the order they come. Called twice.
+using DiffStackSink = std::function<void(std::span<const Frame>, double, bool b)>;
+using OrderedDiffStacks = std::function<void(const DiffStackSink& add)>;
 
 // A differential flame graph drawn more than once, at growing pruning
-// widths (a page's size budget): the merged tree, its layout spans, each
-// frame's tooltip and its significance are made once. render(px) is
-// render_diff_svg with opt.svg.min_width_px = px; size(px) is
-// render(px).size(), measured from the layout without drawing. `a` and `b`
-// need not outlive the object. One thread at a time.
+// widths (a page's size budget): the frames drawable at
+// opt.svg.min_width_px, each one's tooltip and its significance are made
+// once; from stacks, no other node of the merged tree is made. render(px)
+// is render_diff_svg with opt.svg.min_width_px = px, for any px from
+// opt.svg.min_width_px up (narrower throws std::invalid_argument); size(px)
+// is render(px).size(), measured from the layout without drawing. `a`, `b`
+// and `tree` need not outlive the object. One thread at a time.
 class DiffGraph {
  public:
   DiffGraph(const FlameInput& a, const FlameInput& b, DiffOptions opt);
+  // DiffGraph(flame_input(a, column_a), flame_input(b, column_b), opt),
+  // less the stacks whose first frame is not *root when `root` is set,
+  // without copying a stack (flamegraph --diff of folded files).
+  DiffGraph(const InternedFolded& a, int column_a, const InternedFolded& b, int column_b,
+            const std::optional<std::string>& root, DiffOptions opt);
   // From a merged diff tree (flame_diff_tree).
-  DiffGraph(FlameNode tree, DiffOptions opt);
+  DiffGraph(const FlameNode& tree, DiffOptions opt);
+  // From the stacks of a merged diff tree, in its order.
+  DiffGraph(const OrderedDiffStacks& stacks, DiffOptions opt);
   // Moving is cheap; copying is not needed.
   ~DiffGraph();
   DiffGraph(DiffGraph&&) noexcept;
@@ -173,9 +189,27 @@ class DiffGraph {
   std::size_t size(double min_width_px);
 
  private:
+  // The stacks merged, A's (the first `split`) then B's.
+  struct Stacks {
+    std::vector<const Stack*> frames;
+    std::vector<double> values;
+    std::size_t split = 0;
+  };
+  DiffGraph(const Stacks& st, DiffOptions opt);
+
   class Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// DiffGraph(flame_diff_tree(a, b, view, op, per_op), opt), and
+// DiffGraph(*flame_diff_tree_ns_per_op(a, b, view, op), opt) where that
+// tree is not nullopt, drawing the same, from each side's stacks in tree
+// order: no node of the merged tree is made but those drawn.
+DiffGraph diff_graph(const Profile& a, const Profile& b, View view,
+                     const std::optional<std::string>& op, bool per_op, DiffOptions opt);
+std::optional<DiffGraph> diff_graph_ns_per_op(const Profile& a, const Profile& b, View view,
+                                              const std::optional<std::string>& op,
+                                              DiffOptions opt);
 
 // What FlameGraph's difffolded.pl prints for the two folded files: one
 // "stack valueA valueB" line per stack present in either (0 where missing;

@@ -317,6 +317,53 @@ class Records {
     }
   }
 
+  // Renumbers both sides' ranks to one name order of both sides' frames
+  // (a frame both have is one rank); returns the frames by that rank.
+  static std::vector<Frame> rank_both(std::array<Records*, 2> side) {
+    std::vector<Frame> names;
+    std::array<std::vector<std::uint32_t>, 2> to;
+    const auto& na = side[0]->by_rank_;
+    const auto& nb = side[1]->by_rank_;
+    to[0].resize(na.size());
+    to[1].resize(nb.size());
+    for (std::size_t i = 0, j = 0; i < na.size() || j < nb.size();) {
+      const bool take_a = j == nb.size() || (i < na.size() && na[i].str() <= nb[j].str());
+      const bool take_b = i == na.size() || (j < nb.size() && nb[j].str() <= na[i].str());
+      const auto rank = static_cast<std::uint32_t>(names.size());
+      names.push_back(take_a ? na[i] : nb[j]);
+      if (take_a) to[0][i++] = rank;
+      if (take_b) to[1][j++] = rank;
+    }
+    for (int k = 0; k < 2; ++k)
+      for (std::uint32_t& r : side[k]->keys_) r = to[k][r];
+    return names;
+  }
+
+  // Both sides' distinct stacks in one tree order, each side's in its
+  // own, after rank_both: add(frames, scale(root, merged value), b). A
+  // stack both sides have comes as A's, then B's.
+  static void visit_both(std::array<const Records*, 2> side, const std::vector<Frame>& names,
+                         const std::array<Scale, 2>& scales, const DiffStackSink& add) {
+    Stack frames;
+    auto emit = [&](int k, std::size_t d) {
+      const Records& r = *side[k];
+      frames.clear();
+      for (std::uint32_t x : r.key(r.distinct_[d].first)) frames.push_back(names[x]);
+      add(frames, scales[k](frames.front(), r.distinct_[d].second), k == 1);
+    };
+    const std::size_t n[2] = {side[0]->distinct_.size(), side[1]->distinct_.size()};
+    for (std::size_t i = 0, j = 0; i < n[0] || j < n[1];) {
+      const bool a_first =
+          j == n[1] || (i < n[0] && !std::ranges::lexicographical_compare(
+                                        side[1]->key(side[1]->distinct_[j].first),
+                                        side[0]->key(side[0]->distinct_[i].first)));
+      if (a_first)
+        emit(0, i++);
+      else
+        emit(1, j++);
+    }
+  }
+
  private:
   std::span<const std::uint32_t> key(std::size_t r) const {
     return {keys_.data() + start_[r], start_[r + 1] - start_[r]};
@@ -387,7 +434,44 @@ FlameNode diff_tree(const Profile& a, const Profile& b, View view,
   return Trie::merged(*trie[0], *trie[1], scales);
 }
 
+// The same graph as DiffGraph(diff_tree(...), opt), from each side's
+// records in tree order: no node made but those kept.
+DiffGraph diff_graph(const Profile& a, const Profile& b, View view,
+                     const std::optional<std::string>& op, bool per_op,
+                     std::array<std::optional<double>, 2> factor, DiffOptions opt) {
+  const Profile* side[2] = {&a, &b};
+  std::array<std::optional<Records>, 2> records;
+  std::array<Scale, 2> scales;
+  parallel_for(2, [&](std::size_t i) {
+    records[i].emplace(frames_of(*side[i], view));
+    SkippedRoots unused;
+    scales[i] = add_profile(*records[i], *side[i], view, op, per_op, unused);
+    scales[i].factor = factor[i];
+    records[i]->order();
+  });
+  const std::vector<Frame> names = Records::rank_both({&*records[0], &*records[1]});
+  return DiffGraph(
+      [&](const DiffStackSink& add) {
+        Records::visit_both({&*records[0], &*records[1]}, names, scales, add);
+      },
+      std::move(opt));
+}
+
 }  // namespace
+
+DiffGraph diff_graph(const Profile& a, const Profile& b, View view,
+                     const std::optional<std::string>& op, bool per_op, DiffOptions opt) {
+  return diff_graph(a, b, view, op, per_op, {}, std::move(opt));
+}
+
+std::optional<DiffGraph> diff_graph_ns_per_op(const Profile& a, const Profile& b, View view,
+                                              const std::optional<std::string>& op,
+                                              DiffOptions opt) {
+  if (view == View::OnCpu && (a.meta.freq_hz == 0 || b.meta.freq_hz == 0)) return std::nullopt;
+  std::array<std::optional<double>, 2> factor;
+  if (view == View::OnCpu) factor = {1e9 / a.meta.freq_hz, 1e9 / b.meta.freq_hz};
+  return diff_graph(a, b, view, op, true, factor, std::move(opt));
+}
 
 FlameNode flame_diff_tree(const Profile& a, const Profile& b, View view,
                           const std::optional<std::string>& op, bool per_op) {

@@ -123,6 +123,12 @@ std::vector<std::size_t> tree_order(std::span<const Stack* const> stacks) {
   return stack_order(keys, stacks.size(), stacks.size());
 }
 
+std::vector<std::size_t> tree_order(std::span<const Stack* const> stacks, std::size_t split) {
+  const RankedKeys keys =
+      ranked_keys(stacks.size(), [&](std::size_t i) -> const Stack& { return *stacks[i]; });
+  return stack_order(keys, split, stacks.size());
+}
+
 }  // namespace flame
 
 FlameNode flame_tree(const FlameInput& in) {

@@ -74,18 +74,6 @@ void check_options(const Source& s, const FlameArgs& a, bool per_op) {
   }
 }
 
-// Folded stacks of `s` for a differential graph (a single graph is drawn
-// by render_folded_svg); they keep their own roots, and --op keeps those
-// under that root.
-FlameInput folded_stacks_of(const Source& s, const FlameArgs& a, int column = 0) {
-  FlameInput in = flame_input(s.folded, column);
-  if (a.op)
-    std::erase_if(in.stacks, [&](const FlameStack& st) {
-      return st.first.empty() || st.first.front() != *a.op;
-    });
-  return in;
-}
-
 SvgOptions base_options(const Source& s, const FlameArgs& a, bool per_op) {
   SvgOptions o;
   if (s.profile) {
@@ -159,8 +147,7 @@ std::string single_of(const Source& s, const FlameArgs& a) {
     DiffOptions d;
     d.svg = o;
     d.svg.title = a.title.value_or("Differential flame graph");
-    return draw(DiffGraph(folded_stacks_of(s, a, 0), folded_stacks_of(s, a, 1), d),
-                d.svg.min_width_px);
+    return draw(DiffGraph(s.folded, 0, s.folded, 1, a.op, d), d.svg.min_width_px);
   }
   // Straight from the interned stacks, only the drawn frames made.
   if (s.profile) return render_profile_svg(*s.profile, take(parse_view(a.view)), a.op, a.per_op, o);
@@ -210,18 +197,13 @@ std::string differential_of(const Source& sa, const Source& sb, const FlameArgs&
     // Time per operation, as the diff page (µs/op, not samples/op), else
     // samples per operation.
     View view = take(parse_view(a.view));
-    if (auto tree = flame_diff_tree_ns_per_op(*sa.profile, *sb.profile, view, a.op)) {
-      d.svg.unit = "ns/op";
-      return draw(DiffGraph(std::move(*tree), d), d.svg.min_width_px);
-    }
-    return draw(DiffGraph(flame_diff_tree(*sa.profile, *sb.profile, view, a.op, true), d),
-                d.svg.min_width_px);
+    DiffOptions ns = d;
+    ns.svg.unit = "ns/op";
+    if (auto graph = diff_graph_ns_per_op(*sa.profile, *sb.profile, view, a.op, ns))
+      return draw(std::move(*graph), d.svg.min_width_px);
+    return draw(diff_graph(*sa.profile, *sb.profile, view, a.op, true, d), d.svg.min_width_px);
   }
-  FlameInput ia = folded_stacks_of(sa, a), ib = folded_stacks_of(sb, a);
-  DiffGraph graph(ia, ib, d);
-  leave_to_exit(ia);
-  leave_to_exit(ib);
-  return draw(std::move(graph), d.svg.min_width_px);
+  return draw(DiffGraph(sa.folded, 0, sb.folded, 0, a.op, d), d.svg.min_width_px);
 }
 
 int run_flamegraph(const FlameArgs& a) {

@@ -1,6 +1,7 @@
 // Differential flame graphs: widths from the chosen side, colour sign and
 // intensity, vanished paths kept visible, per-op normalisation, the
 // significance hook, and a golden file (FSCOST_BLESS=1 rewrites it).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -251,6 +252,54 @@ TEST(FlameDiff, DiffGraphRedrawsAsRenderDiffSvg) {
   }
   EXPECT_GT(first, 200);
   EXPECT_EQ(*asked, first);  // every frame asked once, on the first drawing
+}
+
+// flamegraph --diff of folded files draws from the parsed stacks without
+// copying them: the graph of flame_input's stacks, less those under other
+// roots with --op, and of both columns of a difffolded.pl file.
+TEST(FlameDiff, FoldedStacksDrawAsTheirFlameInputs) {
+  std::string ta, tb;
+  for (int k = 0; k < 300; ++k) {
+    std::string root = k % 3 ? "create" : "unlink";
+    ta += fmt::format("{};f{};g{} {}\n", root, k % 17, k % 5, k % 7 + 1);
+    tb += fmt::format("{};f{};h{} {}\n", root, k % 13, k % 4, k % 5 + 1);
+  }
+  ta += "create 0\n;x 3\n";  // a zero value and an empty root frame
+  const InternedFolded fa = take(parse_folded_interned(ta, "a", FoldedColumns::One));
+  const InternedFolded fb = take(parse_folded_interned(tb, "b", FoldedColumns::One));
+  for (const std::optional<std::string>& root :
+       {std::optional<std::string>(), std::optional<std::string>("create"),
+        std::optional<std::string>("nosuch")})
+    for (auto c : {DiffColor::Inclusive, DiffColor::Self}) {
+      SCOPED_TRACE(root.value_or("all"));
+      FlameInput ia = flame_input(fa), ib = flame_input(fb);
+      if (root)
+        for (FlameInput* in : {&ia, &ib})
+          std::erase_if(in->stacks, [&](const FlameStack& st) {
+            return st.first.empty() || st.first.front() != *root;
+          });
+      DiffGraph graph(fa, 0, fb, 0, root, options(DiffWidth::B, c));
+      for (double px : {0.1, 2.0, 40.0}) {
+        auto o = options(DiffWidth::B, c);
+        o.svg.min_width_px = px;
+        EXPECT_EQ(graph.render(px), render_diff_svg(ia, ib, o)) << px;
+      }
+    }
+  const InternedFolded two = take(parse_folded_interned(diff_folded(flame_input(fa), flame_input(fb)),
+                                                        "ab", FoldedColumns::Detect));
+  ASSERT_TRUE(two.two_column);
+  EXPECT_EQ(DiffGraph(two, 0, two, 1, std::nullopt, options()).render(0.1),
+            render_diff_svg(flame_input(two, 0), flame_input(two, 1), options()));
+}
+
+// A graph keeps only what it can draw at its own pruning width, so it
+// cannot be drawn narrower.
+TEST(FlameDiff, DiffGraphIsNotDrawnBelowItsPruningWidth) {
+  auto o = options();
+  o.svg.min_width_px = 1.0;
+  DiffGraph graph(folded(kA), folded(kB), o);
+  EXPECT_NO_THROW(graph.render(1.0));
+  EXPECT_THROW(graph.render(0.5), std::invalid_argument);
 }
 
 }  // namespace

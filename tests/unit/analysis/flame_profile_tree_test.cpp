@@ -148,6 +148,54 @@ TEST(FlameProfileTree, DiffTreesEqualTheTreesOfFlameInput) {
         }
 }
 
+// The differential graph drawn from each side's stacks in tree order is
+// the merged tree's, byte for byte, at every width and colour rule, and
+// at growing pruning widths from one graph.
+TEST(FlameProfileTree, DiffGraphEqualsTheDiffTreesGraph) {
+  auto all = profiles();
+  all.emplace_back("walks", walks_profile(1));
+  all.emplace_back("walks 2", walks_profile(2));
+  const std::pair<std::size_t, std::size_t> pairs[] = {{0, 1}, {1, 2}, {2, 3}, {3, 4},
+                                                       {4, 5}, {5, 4}, {2, 2}, {1, 5}};
+  int drawn_frames = 0;
+  for (auto [i, j] : pairs) {
+    const auto& [name_a, a] = all[i];
+    const auto& [name_b, b] = all[j];
+    for (View view : kViews)
+      for (const auto& op : kOps)
+        for (auto w : {DiffWidth::B, DiffWidth::A, DiffWidth::Max})
+          for (auto c : {DiffColor::Inclusive, DiffColor::Self}) {
+            SCOPED_TRACE(fmt::format("{} vs {} {} {} width {} colour {}", name_a, name_b,
+                                     view_name(view), op.value_or("all"), static_cast<int>(w),
+                                     static_cast<int>(c)));
+            DiffOptions o;
+            o.width = w;
+            o.color = c;
+            o.significant = [](std::span<const std::string_view> path) -> std::optional<bool> {
+              if (path.empty()) return std::nullopt;
+              return path.back().size() % 3 != 0;
+            };
+            DiffGraph per_op = diff_graph(a, b, view, op, true, o);
+            DiffGraph tree(flame_diff_tree(a, b, view, op, true), o);
+            for (double px : {0.1, 0.7, 4.0, 5000.0}) {
+              std::string svg = per_op.render(px);
+              EXPECT_TRUE(svg == tree.render(px)) << px;
+              EXPECT_EQ(per_op.size(px), svg.size()) << px;
+              drawn_frames += static_cast<int>(px == 0.1) * static_cast<int>(svg.size() / 1000);
+            }
+            auto ns = diff_graph_ns_per_op(a, b, view, op, o);
+            auto ns_tree = flame_diff_tree_ns_per_op(a, b, view, op);
+            ASSERT_EQ(ns.has_value(), ns_tree.has_value());
+            if (ns) {
+              EXPECT_TRUE(ns->render(0.1) == DiffGraph(*ns_tree, o).render(0.1));
+            }
+            EXPECT_TRUE(diff_graph(a, b, view, op, false, o).render(0.1) ==
+                        DiffGraph(flame_diff_tree(a, b, view, op, false), o).render(0.1));
+          }
+  }
+  EXPECT_GT(drawn_frames, 1000);  // not only empty graphs
+}
+
 TEST(FlameProfileTree, NsPerOpNeedsBothSamplingRates) {
   Profile a = test::sample_profile();
   Profile b = a;
