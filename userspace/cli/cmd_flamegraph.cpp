@@ -2,6 +2,7 @@
 #include "cli/cmd_flamegraph.h"
 
 #include <fmt/format.h>
+#include <malloc.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <future>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -124,15 +126,19 @@ std::string single_of(const Source& s, const FlameArgs& a);
 // heap is grown for it in huge pages first (model/huge_pages.h; on a guest
 // whose page faults trap to the host they were a third of the command).
 // The size only sizes a hint; the file is checked as it is read.
-void grow_heap_for(const std::string& path) {
+void grow_heap_for(std::initializer_list<std::string> paths) {
   constexpr std::uintmax_t kPerInputByte = 8, kMost = std::uintmax_t{1} << 30;
-  std::error_code ec;
-  const std::uintmax_t size = std::filesystem::file_size(path, ec);
-  if (!ec) grow_heap_in_huge_pages(std::min(size * kPerInputByte, kMost));
+  std::uintmax_t size = 0;
+  for (const auto& path : paths) {
+    std::error_code ec;
+    const std::uintmax_t n = std::filesystem::file_size(path, ec);
+    if (!ec) size += n;
+  }
+  grow_heap_in_huge_pages(std::min(size * kPerInputByte, kMost));
 }
 
 std::string single(const FlameArgs& a) {
-  grow_heap_for(a.file);
+  grow_heap_for({a.file});
   Source s = load(a.file);
   std::string svg = single_of(s, a);
   leave_to_exit(s);
@@ -164,6 +170,10 @@ std::string differential_of(const Source& sa, const Source& sb, const FlameArgs&
 
 std::string differential(const FlameArgs& a) {
   // The two inputs are independent, and reading them is most of the time.
+  // Both threads allocate from the one heap grown in huge pages: a second
+  // thread's own arena would take its pages 4 KiB at a time.
+  grow_heap_for({a.diff[0], a.diff[1]});
+  mallopt(M_ARENA_MAX, 1);
   auto second = std::async(std::launch::async, load, a.diff[1]);
   Source sa = load(a.diff[0]);
   Source sb = second.get();
