@@ -450,9 +450,24 @@ DiffGraph diff_graph(const Profile& a, const Profile& b, View view,
     records[i]->order();
   });
   const std::vector<Frame> names = Records::rank_both({&*records[0], &*records[1]});
+  // Merged once, for both of DiffGraph's passes: the stacks back to back.
+  std::vector<Frame> frames;
+  std::vector<std::size_t> start;
+  std::vector<double> values;
+  std::vector<bool> is_b;
+  frames.reserve(frames_of(a, view) + frames_of(b, view));
+  Records::visit_both({&*records[0], &*records[1]}, names, scales,
+                      [&](std::span<const Frame> f, double v, bool b) {
+                        start.push_back(frames.size());
+                        frames.insert(frames.end(), f.begin(), f.end());
+                        values.push_back(v);
+                        is_b.push_back(b);
+                      });
+  start.push_back(frames.size());
   return DiffGraph(
       [&](const DiffStackSink& add) {
-        Records::visit_both({&*records[0], &*records[1]}, names, scales, add);
+        for (std::size_t i = 0; i < values.size(); ++i)
+          add({frames.data() + start[i], start[i + 1] - start[i]}, values[i], is_b[i]);
       },
       std::move(opt));
 }
