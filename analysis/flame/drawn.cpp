@@ -110,30 +110,35 @@ DrawnGraph drawn_graph(const OrderedStacks& stacks, double avail_px, double min_
 
   std::size_t drawn = 0;
   for (const Kept& k : kept) drawn += k.drawn;
-  g.nodes.reserve(drawn);                // lay.frames point into it
-  std::vector<double> x(1, 0);           // by depth: where the next child starts
-  std::vector<std::size_t> frame_at(1);  // by depth: the drawn frame there
+  g.nodes.reserve(drawn);  // lay.frames point into it
+  KeptPlacer placer(lay, scale);
   for (const Kept& k : kept) {
-    const auto d = static_cast<std::size_t>(k.depth);
-    const std::size_t parent = d == 0 ? kNoParent : frame_at[d - 1];
-    const double at = d == 0 ? 0 : x[d - 1];
-    if (d > 0) x[d - 1] += k.span * scale;
-    if (!k.drawn) {
-      lay.pruned_frames += k.nodes;
-      lay.pruned_span += k.span;
-      continue;
-    }
-    if (x.size() <= d) {
-      x.resize(d + 1);
-      frame_at.resize(d + 1);
-    }
-    x[d] = at;
-    frame_at[d] = lay.frames.size();
-    g.nodes.push_back(FlameNode{k.frame, k.value, 0, {}});
-    lay.frames.push_back({&g.nodes.back(), k.index, parent, k.depth, at, k.span * scale, k.span});
-    lay.max_depth = std::max(lay.max_depth, k.depth);
+    const FlameNode* node = k.drawn ? &g.nodes.emplace_back(FlameNode{k.frame, k.value, 0, {}})
+                                    : nullptr;
+    placer.place(k.index, k.nodes, k.depth, k.span, k.drawn, node);
   }
   return g;
+}
+
+void KeptPlacer::place(std::size_t index, std::size_t nodes, int depth, double span, bool drawn,
+                       const FlameNode* node) {
+  const auto d = static_cast<std::size_t>(depth);
+  const std::size_t parent = d == 0 ? kNoParent : frame_at_[d - 1];
+  const double at = d == 0 ? 0 : x_[d - 1];
+  if (d > 0) x_[d - 1] += span * scale_;
+  if (!drawn) {
+    lay_.pruned_frames += nodes;
+    lay_.pruned_span += span;
+    return;
+  }
+  if (x_.size() <= d) {
+    x_.resize(d + 1);
+    frame_at_.resize(d + 1);
+  }
+  x_[d] = at;
+  frame_at_[d] = lay_.frames.size();
+  lay_.frames.push_back({node, index, parent, depth, at, span * scale_, span});
+  lay_.max_depth = std::max(lay_.max_depth, depth);
 }
 
 }  // namespace fscost::flame

@@ -34,6 +34,23 @@ using OrderedStacks = std::function<void(const StackSink& add)>;
 // summed along the stacks in order, as merge() and measure() sum them.
 DrawnGraph drawn_graph(const OrderedStacks& stacks, double avail_px, double min_px);
 
+// Lays out kept frames, given in pre-order (frames drawn and the pruned
+// children of drawn ones), as layout() places the whole tree: a pruned
+// frame counts its subtree and moves its siblings along.
+class KeptPlacer {
+ public:
+  KeptPlacer(Layout& lay, double scale) : lay_(lay), scale_(scale) {}
+  // `node` is what the frame shows; unused when pruned.
+  void place(std::size_t index, std::size_t nodes, int depth, double span, bool drawn,
+             const FlameNode* node);
+
+ private:
+  Layout& lay_;
+  double scale_;
+  std::vector<double> x_;             // by depth: where the next child starts
+  std::vector<std::size_t> frame_at_;  // by depth: the drawn frame there
+};
+
 // The order in which flame_tree(FlameInput) merges `stacks` (given in
 // input order, values > 0 only): indexes into `stacks`, in tree order, equal
 // stacks in the order merge() adds them, so sums along it are merge()'s.

@@ -205,30 +205,14 @@ Layout place(const DrawnDiff& g, double avail_px, double min_px) {
     lay.pruned_span = g.total;
     return lay;
   }
-  std::vector<double> x;                 // by depth: where the next child starts
-  std::vector<std::size_t> frame_at;     // by depth: the drawn frame there
-  std::size_t skip_to = 0;               // pre-order numbers below a pruned frame
+  KeptPlacer placer(lay, scale);
+  std::size_t skip_to = 0;  // pre-order numbers below a frame pruned at this width
   for (std::size_t i = 0; i < g.kept.size(); ++i) {
     const Kept& k = g.kept[i];
     if (k.index < skip_to) continue;
-    const auto d = static_cast<std::size_t>(k.depth);
-    const std::size_t parent = d == 0 ? kNoParent : frame_at[d - 1];
-    const double at = d == 0 ? 0 : x[d - 1];
-    if (d > 0) x[d - 1] += k.span * scale;
-    if (!drawn(k, scale, min_px)) {
-      lay.pruned_frames += k.nodes;
-      lay.pruned_span += k.span;
-      skip_to = k.index + k.nodes;
-      continue;
-    }
-    if (x.size() <= d) {
-      x.resize(d + 1);
-      frame_at.resize(d + 1);
-    }
-    x[d] = at;
-    frame_at[d] = lay.frames.size();
-    lay.frames.push_back({&g.frames[i], k.index, parent, k.depth, at, k.span * scale, k.span});
-    lay.max_depth = std::max(lay.max_depth, k.depth);
+    const bool shown = drawn(k, scale, min_px);
+    if (!shown) skip_to = k.index + k.nodes;
+    placer.place(k.index, k.nodes, k.depth, k.span, shown, &g.frames[i]);
   }
   return lay;
 }

@@ -19,6 +19,7 @@
 #include <numeric>
 #include <optional>
 #include <span>
+#include <type_traits>
 #include <unordered_map>
 
 #include "flame/drawn.h"
@@ -418,19 +419,29 @@ std::string render_profile_svg(const Profile& p, View view, const std::optional<
 
 namespace {
 
-// Each side's trie built on its own thread, then merged.
+// Each side's stacks added to its own sink (a Trie or Records), on its
+// own thread; how each side's values scale.
+template <typename Sink>
+std::array<Scale, 2> add_sides(std::array<std::optional<Sink>, 2>& sink, const Profile& a,
+                               const Profile& b, View view, const std::optional<std::string>& op,
+                               bool per_op, std::array<std::optional<double>, 2> factor) {
+  const Profile* side[2] = {&a, &b};
+  std::array<Scale, 2> scales;
+  parallel_for(2, [&](std::size_t i) {
+    sink[i].emplace(frames_of(*side[i], view));
+    SkippedRoots unused;
+    scales[i] = add_profile(*sink[i], *side[i], view, op, per_op, unused);
+    scales[i].factor = factor[i];
+    if constexpr (std::is_same_v<Sink, Records>) sink[i]->order();
+  });
+  return scales;
+}
+
 FlameNode diff_tree(const Profile& a, const Profile& b, View view,
                     const std::optional<std::string>& op, bool per_op,
                     std::array<std::optional<double>, 2> factor) {
-  const Profile* side[2] = {&a, &b};
   std::array<std::optional<Trie>, 2> trie;
-  std::array<Scale, 2> scales;
-  parallel_for(2, [&](std::size_t i) {
-    trie[i].emplace(frames_of(*side[i], view));
-    SkippedRoots unused;
-    scales[i] = add_profile(*trie[i], *side[i], view, op, per_op, unused);
-    scales[i].factor = factor[i];
-  });
+  const std::array<Scale, 2> scales = add_sides(trie, a, b, view, op, per_op, factor);
   return Trie::merged(*trie[0], *trie[1], scales);
 }
 
@@ -439,16 +450,8 @@ FlameNode diff_tree(const Profile& a, const Profile& b, View view,
 DiffGraph diff_graph(const Profile& a, const Profile& b, View view,
                      const std::optional<std::string>& op, bool per_op,
                      std::array<std::optional<double>, 2> factor, DiffOptions opt) {
-  const Profile* side[2] = {&a, &b};
   std::array<std::optional<Records>, 2> records;
-  std::array<Scale, 2> scales;
-  parallel_for(2, [&](std::size_t i) {
-    records[i].emplace(frames_of(*side[i], view));
-    SkippedRoots unused;
-    scales[i] = add_profile(*records[i], *side[i], view, op, per_op, unused);
-    scales[i].factor = factor[i];
-    records[i]->order();
-  });
+  const std::array<Scale, 2> scales = add_sides(records, a, b, view, op, per_op, factor);
   const std::vector<Frame> names = Records::rank_both({&*records[0], &*records[1]});
   // Merged once, for both of DiffGraph's passes: the stacks back to back.
   std::vector<Frame> frames;
@@ -472,6 +475,15 @@ DiffGraph diff_graph(const Profile& a, const Profile& b, View view,
       std::move(opt));
 }
 
+// Each side's factor from samples to ns (on-CPU: its sampling period;
+// other views are in ns already); nullopt without a sampling rate.
+std::optional<std::array<std::optional<double>, 2>> ns_factors(const Profile& a, const Profile& b,
+                                                               View view) {
+  if (view != View::OnCpu) return std::array<std::optional<double>, 2>{};
+  if (a.meta.freq_hz == 0 || b.meta.freq_hz == 0) return std::nullopt;
+  return std::array<std::optional<double>, 2>{1e9 / a.meta.freq_hz, 1e9 / b.meta.freq_hz};
+}
+
 }  // namespace
 
 DiffGraph diff_graph(const Profile& a, const Profile& b, View view,
@@ -482,10 +494,9 @@ DiffGraph diff_graph(const Profile& a, const Profile& b, View view,
 std::optional<DiffGraph> diff_graph_ns_per_op(const Profile& a, const Profile& b, View view,
                                               const std::optional<std::string>& op,
                                               DiffOptions opt) {
-  if (view == View::OnCpu && (a.meta.freq_hz == 0 || b.meta.freq_hz == 0)) return std::nullopt;
-  std::array<std::optional<double>, 2> factor;
-  if (view == View::OnCpu) factor = {1e9 / a.meta.freq_hz, 1e9 / b.meta.freq_hz};
-  return diff_graph(a, b, view, op, true, factor, std::move(opt));
+  auto factor = ns_factors(a, b, view);
+  if (!factor) return std::nullopt;
+  return diff_graph(a, b, view, op, true, *factor, std::move(opt));
 }
 
 FlameNode flame_diff_tree(const Profile& a, const Profile& b, View view,
@@ -495,10 +506,9 @@ FlameNode flame_diff_tree(const Profile& a, const Profile& b, View view,
 
 std::optional<FlameNode> flame_diff_tree_ns_per_op(const Profile& a, const Profile& b, View view,
                                                    const std::optional<std::string>& op) {
-  if (view == View::OnCpu && (a.meta.freq_hz == 0 || b.meta.freq_hz == 0)) return std::nullopt;
-  std::array<std::optional<double>, 2> factor;
-  if (view == View::OnCpu) factor = {1e9 / a.meta.freq_hz, 1e9 / b.meta.freq_hz};
-  return diff_tree(a, b, view, op, true, factor);
+  auto factor = ns_factors(a, b, view);
+  if (!factor) return std::nullopt;
+  return diff_tree(a, b, view, op, true, *factor);
 }
 
 }  // namespace fscost
