@@ -353,10 +353,10 @@ int main(int argc, char** argv) {
     print_table(rows, o);
     fmt::print("\n");
     o.peers.rounds = o.repeat;
-    flame_peer_rows(o.peers, {"synthetic", 20, 30}, run_path(dir.path(), "A", 0),
+    flame_peer_rows(o.peers, {"synthetic", 40, 30}, run_path(dir.path(), "A", 0),
                     run_path(dir.path(), "B", 0), dir.path().string());
     const fs::path walk = walk_dir(dir.path());
-    flame_peer_rows(o.peers, {"random walks", 25, 30}, run_path(walk, "A", 0),
+    flame_peer_rows(o.peers, {"random walks", 40, 30}, run_path(walk, "A", 0),
                     run_path(walk, "B", 0), walk.string());
     binary_rows({o.peers.fscost, o.baseline_fscost, (dir.path() / "out").string(),
                  dir.path().string(), o.repeat},
