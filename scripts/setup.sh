@@ -1,7 +1,21 @@
 #!/usr/bin/env bash
 # Installs every Debian package that building, testing and the demo need.
 # Idempotent: installs only what is missing, and runs apt-get update only then.
+#
+#   scripts/setup.sh [--vm]
+#
+# --vm adds what tests/vm/run boots: QEMU, Debian's stock kernel (its image
+# and modules under /boot and /lib/modules; the running kernel is not
+# touched) and a static busybox for the guest's initramfs.
 set -euo pipefail
+
+vm=0
+for a in "$@"; do
+  case $a in
+    --vm) vm=1 ;;
+    *) echo "usage: scripts/setup.sh [--vm]" >&2; exit 2 ;;
+  esac
+done
 
 packages=(
   # toolchain
@@ -24,6 +38,7 @@ packages=(
   # browser test of the HTML report (tests/browser; never a downloaded browser)
   chromium
 )
+((vm)) && packages+=(qemu-system-x86 linux-image-amd64 busybox-static)
 
 missing=()
 for p in "${packages[@]}"; do
