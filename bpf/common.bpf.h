@@ -97,37 +97,7 @@ struct fscost_task {
 	struct fscost_lock_wait locks[2];
 };
 
-/* What runs on each CPU: the task, its operation, and whether it has
- * state. sys_enter and sys_exit keep it for the current task, sched_switch
- * (always attached) for the next one, so it is right whenever `task` is
- * current. XFS events, several per operation, read it with one inlined
- * per-CPU lookup instead of a task storage call each. */
-struct fscost_cpu_now {
-	__u64 task;		/* bpf_get_current_task(); 0 before this CPU's first switch */
-	__u32 op;
-	__u16 has_state;
-	__u16 gen;		/* states_gen when written */
-	/* xfs_trans_alloc of task's operation since the slot was filled, not
-	 * yet in its state's `trans`: counted here without a task storage
-	 * call, moved there when the task is switched out (handle_switch) and
-	 * added at sys_exit. Belongs to `task` whatever `gen` says. */
-	__u32 trans;
-	__u32 pad;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct fscost_cpu_now);
-} cpu_now SEC(".maps");
-
-static __always_inline struct fscost_cpu_now *cpu_now_slot(void)
-{
-	__u32 zero = 0;
-
-	return bpf_map_lookup_elem(&cpu_now, &zero);
-}
+#include "cpu_now.bpf.h"
 
 /* True while every thread of every tracked process has state: userspace
  * seeds the targets' threads (Collector::track) and sched_process_fork gives
@@ -257,12 +227,22 @@ static __always_inline bool current_is_kthread(bool btf)
 	return current_flags(btf) & PF_KTHREAD;
 }
 
+/* A map helper's error as the errno it is. Before Linux 6.4 the map ops
+ * returned int, which reaches the program zero-extended: 6.1's full hash
+ * map gives 4294967289, not -E2BIG (Debian 12's stock kernel, seen with
+ * tests/vm/run; every full-map drop there was counted as
+ * map_update_failed). The low 32 bits are the errno on every kernel. */
+static __always_inline int helper_errno(long ret)
+{
+	return (int)ret;
+}
+
 /* A refused insert: `full` when the map was full (-E2BIG), else
  * map_update_failed (the bucket lock refused a re-entrant or timed-out
  * update), so the drop names the right knob. */
 static __always_inline void count_insert_error(long err, enum fscost_drop full)
 {
-	count_drop(err == -E2BIG ? full : FSCOST_DROP_MAP_UPDATE_FAILED);
+	count_drop(helper_errno(err) == -E2BIG ? full : FSCOST_DROP_MAP_UPDATE_FAILED);
 }
 
 /* The value under key, inserted from init first if absent (another CPU may
@@ -411,10 +391,11 @@ static __always_inline __u64 store_stack_at(void *ctx, __u64 flags, __u32 level)
 		return h;
 	/* -EEXIST: another CPU stored this hash meanwhile (this stack, or one
 	 * colliding with it); read it again to tell which. */
-	stored = err == -EEXIST ? bpf_map_lookup_elem(&stacks, &h) : NULL;
+	stored = helper_errno(err) == -EEXIST ? bpf_map_lookup_elem(&stacks, &h) : NULL;
 	if (stored)
 		return stored_as(stored, st, h);
-	count_drop(err == -E2BIG ? FSCOST_DROP_STACK_FULL : FSCOST_DROP_STACK_UPDATE_FAILED);
+	count_drop(helper_errno(err) == -E2BIG ? FSCOST_DROP_STACK_FULL
+					       : FSCOST_DROP_STACK_UPDATE_FAILED);
 	return 0;
 }
 

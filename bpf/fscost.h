@@ -210,6 +210,22 @@ static inline __attribute__((always_inline)) __u64 fscost_stack_hash(struct fsco
 	return h ? h : 1;
 }
 
+/* --time-functions: up to this many named kernel functions, timed with
+ * fentry/fexit (functions.bpf.c), one BPF object each. */
+#define FSCOST_MAX_FUNCS 8
+
+/* A timed function's calls, per op in a per-CPU array; op 0: outside any
+ * tracked operation (kernel threads, untracked tasks). A call counts at
+ * entry, under the operation it was entered in, and its time (entry to
+ * return of the outermost call, so a recursive call is not timed twice) is
+ * added at return. */
+struct fscost_func_stats {
+	__u64 count;
+	__u64 timed;		/* calls whose return was seen and timed */
+	__u64 total_ns;
+	__u64 max_ns;
+};
+
 /* Indexes of the drop counters in the .bss `drops` array (FSCOST_DROP_TABLE). */
 enum fscost_drop {
 #define FSCOST_X(id, name, what, hint) FSCOST_DROP_##id,

@@ -136,6 +136,10 @@
 	  "already waited on two (an interrupt contending inside a contention)", \
 	  "none needed when small next to the contention counts; "		\
 	  "the BPF side tracks two nested waits per task")			\
+	X(FUNC_CALL_FULL, "function_call_map_full",				\
+	  "--time-functions calls counted but not timed: the map of calls in "	\
+	  "progress (thread, function) was full",				\
+	  "raise --max-threads")						\
 	X(MAP_UPDATE_FAILED, "map_update_failed",				\
 	  "entries lost in an aggregation or per-thread map: an insert failed "	\
 	  "other than by a full map (its bucket lock refused a re-entrant or "	\

@@ -183,6 +183,7 @@ constexpr Key kKeys[] = {
     {"start_unix_ns", meta<&Metadata::start_unix_ns>},
     {"duration_ns", meta<&Metadata::duration_ns>},
     {"paused_ns", meta<&Metadata::paused_ns>},
+    {"drain_ns", meta<&Metadata::drain_ns>},
     {"freq_hz", meta<&Metadata::freq_hz>},
     {"samples_total", field<&Profile::samples_total>},
     {"probes", probes},
@@ -215,6 +216,7 @@ std::vector<std::string> metadata_comments(const Profile& p) {
   add("start_unix_ns", m.start_unix_ns);
   add("duration_ns", m.duration_ns);
   if (m.paused_ns) add("paused_ns", m.paused_ns);
+  if (m.drain_ns) add("drain_ns", m.drain_ns);
   add("freq_hz", m.freq_hz);
   add("samples_total", p.samples_total);
   add("probes", fmt::format("{}", fmt::join(m.probes, "; ")));

@@ -45,6 +45,7 @@ Metadata parse_meta(Checker& c, const Node& n) {
   m.start_unix_ns = c.i64(c.field(n, "start_unix_ns"));
   m.duration_ns = c.u64(c.field(n, "duration_ns"));
   if (auto f = c.find(n, "paused_ns")) m.paused_ns = c.u64(*f);
+  if (auto f = c.find(n, "drain_ns")) m.drain_ns = c.u64(*f);
   m.freq_hz = c.u32(c.field(n, "freq_hz"));
   c.each(c.field(n, "probes"), [&](const Node& p) { m.probes.push_back(c.str(p)); });
   return m;
@@ -292,6 +293,7 @@ ojson meta_json(const Metadata& m) {
                {"freq_hz", m.freq_hz},
                {"probes", m.probes}};
   if (m.paused_ns) out["paused_ns"] = m.paused_ns;
+  if (m.drain_ns) out["drain_ns"] = m.drain_ns;
   return out;
 }
 

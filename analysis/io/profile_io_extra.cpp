@@ -217,6 +217,12 @@ void parse_profile_extra(Checker& c, const Node& root, const Stack& frames, Prof
                                 c.u64(c.field(e, "run_ns"))});
     });
   if (auto f = c.find(root, "prog_missed_by_probe")) parse_counters(c, *f, p.prog_missed_by);
+  if (auto f = c.find(root, "functions"))
+    c.each(*f, [&](const Node& e) {
+      p.functions.push_back({c.str(c.field(e, "function")), c.str(c.field(e, "op")),
+                             c.u64(c.field(e, "count")), c.u64(c.field(e, "timed")),
+                             c.u64(c.field(e, "total_ns")), c.u64(c.field(e, "max_ns"))});
+    });
   if (auto f = c.find(root, "setup"))
     c.each_member(*f, [&](const std::string& name, const Node& v) { p.setup[name] = c.str(v); });
 }
@@ -252,6 +258,12 @@ void add_profile_extra(const Profile& p, FrameTable& table, ojson& doc) {
       arr.push_back({{"name", g.name}, {"runs", g.runs}, {"run_ns", g.run_ns}});
   }
   if (!p.prog_missed_by.empty()) doc["prog_missed_by_probe"] = p.prog_missed_by;
+  if (!p.functions.empty()) {
+    ojson& arr = doc["functions"] = ojson::array();
+    for (const auto& f : p.functions)
+      arr.push_back({{"function", f.function}, {"op", f.op}, {"count", f.count},
+                     {"timed", f.timed}, {"total_ns", f.total_ns}, {"max_ns", f.max_ns}});
+  }
   if (!p.setup.empty()) doc["setup"] = p.setup;
 }
 

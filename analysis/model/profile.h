@@ -37,6 +37,10 @@ struct Metadata {
   // Time the command paused the recording (its FSCOST_CONTROL_FD; the
   // built-in workload over its untimed setup). Optional; 0 when absent.
   std::uint64_t paused_ns = 0;
+  // Reading the kernel-side maps once the recording stopped (the drain):
+  // what grows with the CPU count and the distinct keys. Optional; 0 when
+  // absent.
+  std::uint64_t drain_ns = 0;
 };
 
 // Resource usage of the target. For a command: its whole reaped process tree
@@ -160,6 +164,17 @@ struct ProgramCost {
   std::uint64_t run_ns = 0;     // run_time_ns
 };
 
+// A kernel function timed with fentry/fexit (record --time-functions), by
+// the operation its calls were made in.
+struct FunctionTime {
+  std::string function;        // "xfs_trans_roll"
+  std::string op;              // the operation; empty: outside any tracked one
+  std::uint64_t count = 0;     // calls, recursive ones included
+  std::uint64_t timed = 0;     // outermost calls whose return was seen
+  std::uint64_t total_ns = 0;  // entry to return of those, off-CPU time included
+  std::uint64_t max_ns = 0;
+};
+
 struct Profile {
   Metadata meta;
   Rusage rusage;
@@ -192,6 +207,10 @@ struct Profile {
   // drops.prog_missed by the probe whose program the kernel skipped
   // ("lock:contention_end" → runs); only probes that missed any.
   std::map<std::string, std::uint64_t> prog_missed_by;
+  // record --time-functions: by function in the order named, then by
+  // operation; a function with no call has no row (meta.probes lists what
+  // was attached, or why not). Optional; empty when not asked.
+  std::vector<FunctionTime> functions;
   // The filesystem as built and the machine it ran on, as text the tools
   // printed (docs/PROFILE.md "setup": mkfs_output, fs_info, mount_options,
   // mkfs_version, cpu_model, ...); open-ended names, empty if not recorded.

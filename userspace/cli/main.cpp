@@ -18,6 +18,7 @@
 #include "cli/cmd_import.h"
 #include "cli/commands.h"
 #include "cli/help_format.h"
+#include "collector/function_timer.h"
 #include "collector/libbpf_log.h"
 #include "collector/map_sizes.h"
 #include "model/escape.h"
@@ -64,6 +65,17 @@ void add_record(CLI::App& app, RecordArgs& a, std::function<int()>& run) {
                 "After the command exits, syncfs the --fs filesystem inside the recording "
                 "(op 'sync'): its writeback lands in this profile")
       ->needs(fs);
+  sub->add_option_function<std::string>(
+      "--time-functions",
+      [&a](const std::string& spec) {
+        auto names = fscost::parse_function_list(spec);
+        if (!names) throw CLI::ValidationError(names.error().message);
+        a.collector.time_functions = std::move(names).value();
+      },
+      "Time these kernel functions per operation, entry to return (fentry/fexit; comma list, "
+      "up to 8: xfs_trans_roll,xfs_attr_set). Where the kernel refuses trampolines the "
+      "recording goes on without them, and says why")
+      ->type_name("LIST");
   sub->add_flag("--bpf-stats", a.collector.bpf_stats,
                 "Time fscost's own BPF programs (bpf_stats; costs two clock reads per event)");
   sub->add_flag("--keep-addresses", a.keep_addresses,

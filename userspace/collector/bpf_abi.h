@@ -15,3 +15,4 @@ static_assert(sizeof(fscost_holder_key) == 56 + FSCOST_NAME_LEN);
 static_assert(sizeof(fscost_lock_key) == 56);
 static_assert(sizeof(fscost_lock_val) == 48);
 static_assert(sizeof(fscost_stack) == 8 + 8 * FSCOST_STACK_DEPTH);
+static_assert(sizeof(fscost_func_stats) == 32);

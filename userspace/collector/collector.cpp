@@ -52,6 +52,7 @@ Result<std::unique_ptr<Collector>> Collector::load(const CollectorConfig& cfg, c
   if (int err = fscost_bpf__load(c->skel_.get()))
     return libbpf_error("cannot load the BPF programs", err);
   if (auto r = c->fill_syscall_rules(); !r) return r.error();
+  if (auto r = c->load_function_timer(f); !r) return r.error();
   c->aim(cfg.target_dev, cfg.log_first_sector, cfg.log_end_sector);
   return c;
 }
@@ -95,6 +96,22 @@ Result<std::monostate> Collector::configure(const Features& f) {
     bpf_program__set_autoload(raw, want && !btf_flavour_);
     if (want) probes_.push_back(fmt::format("{} ({})", event, flavour));
   }
+  return std::monostate{};
+}
+
+// After the main object: the timer reads its cpu_now map. A refusal is
+// said, not fatal: the recording goes on without the functions.
+Result<std::monostate> Collector::load_function_timer(const Features& f) {
+  const auto& names = cfg_.time_functions;
+  if (names.empty()) return std::monostate{};
+  const MapSizes z = resolve_map_sizes(cfg_.sizes, static_cast<unsigned>(std::max(1, libbpf_num_possible_cpus())));
+  auto loaded = FunctionTimer::load(names, bpf_map__fd(skel_->maps.cpu_now), z.max_threads, f.tracefs_root);
+  if (!loaded) return loaded.error();
+  for (const auto& [name, why] : loaded.value().refused)
+    skipped_.push_back(fmt::format("fentry/fexit {} ({})", name, why));
+  timer_ = std::move(loaded.value().timer);
+  if (timer_)
+    for (const auto& name : timer_->names()) probes_.push_back(fmt::format("fentry/fexit {}", name));
   return std::monostate{};
 }
 
@@ -204,6 +221,8 @@ Result<std::monostate> Collector::reset() {
   bss->fs_events_other_fs = 0;
   bss->states_complete = false;
   bss->states_gen++;
+  if (timer_)
+    if (auto r = timer_->reset(); !r) return r;
   bss->run_gen++;  // task storage cannot be emptied from here: it goes stale
   seeded_once_ = false;
   prog_base_ = program_counters();
@@ -231,6 +250,7 @@ std::vector<pid_t> Collector::tracked_pids() const {
 void Collector::enable(bool on) {
   // Plain store: handlers read it on their next run; ordering is not needed.
   skel_->bss->enabled = on;
+  if (timer_) timer_->enable(on);
 }
 
 }  // namespace fscost

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "collector/bpf_abi.h"
+#include "collector/function_timer.h"
 #include "collector/hooks.h"
 #include "model/result.h"
 #include "collector/sampler.h"
@@ -37,6 +38,9 @@ struct CollectorConfig {
   bool bpf_stats = false;  // run time per program (kernel.bpf_stats_enabled while loaded)
   ProbeGroups groups;
   bool user_stacks = false;  // user stacks of user-mode samples
+  // --time-functions: kernel functions timed per op with fentry/fexit,
+  // where the kernel allows it (collector/function_timer.h).
+  std::vector<std::string> time_functions;
 };
 
 // What the kernel side aggregated, before symbolization.
@@ -66,6 +70,8 @@ struct RawData {
   // The same by the probe whose program missed them ("lock:contention_end").
   std::map<std::string, std::uint64_t> prog_missed_by;
   std::uint64_t stack_lookups_failed = 0;  // referenced stacks missing from the map
+  // --time-functions, in the order named; empty when not asked or refused.
+  std::vector<FunctionTimes> functions;
 };
 
 class Collector {
@@ -97,13 +103,15 @@ class Collector {
 
   // "<event> (<flavour>)" for every attached probe; stored in the profile.
   const std::vector<std::string>& probes() const { return probes_; }
-  // Hooks asked for but absent on this kernel, "<event> (absent)".
+  // Hooks asked for but absent on this kernel, "<event> (absent)", and
+  // functions it refused to time, "fentry/fexit <function> (<why>)".
   const std::vector<std::string>& skipped() const { return skipped_; }
 
  private:
   Collector() = default;
   Result<std::monostate> configure(const Features& f);
   Result<std::monostate> fill_syscall_rules();
+  Result<std::monostate> load_function_timer(const Features& f);
   struct ProgCounters {
     std::uint64_t run_cnt = 0, run_time_ns = 0, missed = 0;
   };
@@ -124,6 +132,7 @@ class Collector {
   bool btf_flavour_ = false;
   std::vector<std::string> probes_;   // attached, with flavour
   std::vector<std::string> skipped_;  // asked for, but absent on this kernel
+  std::unique_ptr<FunctionTimer> timer_;  // --time-functions, when the kernel allows it
 };
 
 }  // namespace fscost

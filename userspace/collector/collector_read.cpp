@@ -71,14 +71,19 @@ void read_stacks(int fd, RawData& d) {
 
 std::map<std::string, Collector::ProgCounters> Collector::program_counters() const {
   std::map<std::string, ProgCounters> out;
-  bpf_program* prog;
-  bpf_object__for_each_program(prog, skel_->obj) {
-    int fd = bpf_program__fd(prog);
-    if (fd < 0) continue;  // not loaded (other flavour, or group off)
-    bpf_prog_info info{};
-    __u32 len = sizeof(info);
-    if (bpf_obj_get_info_by_fd(fd, &info, &len)) continue;
-    out[bpf_program__name(prog)] = {info.run_cnt, info.run_time_ns, info.recursion_misses};
+  std::vector<bpf_object*> objects{skel_->obj};
+  if (timer_)
+    for (bpf_object* o : timer_->objects()) objects.push_back(o);
+  for (bpf_object* obj : objects) {
+    bpf_program* prog;
+    bpf_object__for_each_program(prog, obj) {
+      int fd = bpf_program__fd(prog);
+      if (fd < 0) continue;  // not loaded (other flavour, group off, slot unused)
+      bpf_prog_info info{};
+      __u32 len = sizeof(info);
+      if (bpf_obj_get_info_by_fd(fd, &info, &len)) continue;
+      out[bpf_program__name(prog)] = {info.run_cnt, info.run_time_ns, info.recursion_misses};
+    }
   }
   return out;
 }
@@ -100,6 +105,7 @@ RawData Collector::read() const {
   // The skeleton's view of the array: sized by the same enum.
   static_assert(sizeof(skel_->bss->drops) == sizeof(d.drops));
   std::copy(std::begin(skel_->bss->drops), std::end(skel_->bss->drops), d.drops.begin());
+  if (timer_) d.functions = timer_->read(d.drops);
   d.samples_total = skel_->bss->samples_total;
   d.fs_events_other_fs = skel_->bss->fs_events_other_fs;
   // Recursion misses of every program, and with bpf_stats their run counts

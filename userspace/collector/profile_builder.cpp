@@ -319,6 +319,13 @@ Profile build_profile(const RawData& raw, const Kallsyms& ksyms, const UserSymbo
   p.drops = convert_drops(raw);
   if (usyms) p.drops.merge(usyms->drops());  // after every frame was named
   p.prog_missed_by = raw.prog_missed_by;
+  for (const auto& fn : raw.functions)
+    for (std::uint32_t op = 0; op < fn.per_op.size(); ++op) {
+      const auto& s = fn.per_op[op];
+      if (s.count || s.timed)
+        p.functions.push_back({fn.name, op == FSCOST_OP_NONE ? "" : op_string(op), s.count,
+                               s.timed, s.total_ns, s.max_ns});
+    }
   return p;
 }
 

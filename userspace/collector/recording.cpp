@@ -134,7 +134,11 @@ void set_duration(Metadata& m, const Rusage& r, const Target& t) {
 }
 
 Result<Profile> Recorder::profile(Metadata meta, const Rusage& rusage, UserSymbolizer* usyms) {
+  auto drain_start = std::chrono::steady_clock::now();
   RawData raw = collector_->read();
+  meta.drain_ns = static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                 std::chrono::steady_clock::now() - drain_start)
+                                                 .count());
   if (usyms) usyms->snapshot(user_sample_pids(raw));  // -a: the ones still alive
   if (!ksyms_) {
     auto k = Kallsyms::load();

@@ -5,6 +5,7 @@
 #include "model/units.h"
 #include "report/profile/json_parts.h"
 #include "report/report.h"
+#include "views/function_view.h"
 #include "views/report_view.h"
 
 namespace fscost {
@@ -26,6 +27,7 @@ json meta_json(const Metadata& m) {
               {"freq_hz", m.freq_hz},
               {"probes", m.probes}};
   if (m.paused_ns) out["paused_ns"] = m.paused_ns;
+  if (m.drain_ns) out["drain_ns"] = m.drain_ns;
   return out;
 }
 
@@ -113,6 +115,16 @@ nlohmann::json report_json(const Profile& p, const ReportOptions& opt) {
               {"fs_events", fs_events_json(fs_event_summary(p))},
               {"drops", p.drops},
               {"samples_total", p.samples_total}};
+  if (FunctionView fv = build_function_view(p); !fv.empty()) {
+    json rows = json::array();
+    auto opt_num = [](std::optional<double> v) { return v ? json(*v) : json(nullptr); };
+    for (const auto& r : fv.rows)
+      rows.push_back({{"function", r.t.function}, {"op", r.t.op}, {"count", r.t.count},
+                      {"timed", r.t.timed}, {"total_ns", r.t.total_ns}, {"max_ns", r.t.max_ns},
+                      {"op_count", r.op_count}, {"calls_per_op", opt_num(r.calls_per_op)},
+                      {"ns_per_call", opt_num(r.ns_per_call)}, {"ns_per_op", opt_num(r.ns_per_op)}});
+    out["functions"] = {{"rows", std::move(rows)}, {"not_timed", fv.refused}};
+  }
   if (view == View::OffCpu) out["offcpu"] = json_parts::offcpu_json(p, opt);
   if (view == View::Locks) out["locks"] = json_parts::locks_json(p, opt);
   return out;

@@ -94,6 +94,7 @@ void oncpu_sections(std::string& out, const Profile& p, const ReportOptions& opt
   }
   fs_event_sections(out, p, v.rows);
   out += '\n';
+  function_sections(out, p);
   background(out, v.background);
   out += '\n';
 }

@@ -33,6 +33,8 @@ void frames_leaf_first(std::string& out, const std::vector<std::string>& frames,
 // The body of each view, between the header and the drop counters.
 void oncpu_sections(std::string& out, const Profile& p, const ReportOptions& opt);
 void fs_event_sections(std::string& out, const Profile& p, const std::vector<OpRow>& rows);
+// record --time-functions: per function and operation; nothing without it.
+void function_sections(std::string& out, const Profile& p);
 void offcpu_sections(std::string& out, const Profile& p, const ReportOptions& opt);
 void lock_sections(std::string& out, const Profile& p, const ReportOptions& opt);
 

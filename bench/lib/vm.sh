@@ -1,0 +1,95 @@
+# shellcheck shell=bash
+# Sourced by bench/run: fscost at many CPUs, on Debian's stock kernel under
+# QEMU (tests/vm/run; issue 44). The guest boots with VM_CPUS vCPUs (2
+# online while its modules load, then the rest: loading modules with 64
+# emulated CPUs online is what is slow), records a VM_CPUS-thread create
+# workload in one shared directory on a RAM-disk XFS, and checks what the
+# CPU count stresses: per-CPU arrays summed over every CPU (each op counted
+# exactly once), the maps' default sizes at that count (no drop), and the
+# drain (reading the maps once the recording stopped). Emulated on 2 host
+# CPUs: the times are not performance figures, and the table says so.
+
+VM_CPUS=64 VM_FILES=200
+
+# vm_guest: what runs inside the guest, as root, in the checkout.
+vm_guest() {
+  cat <<'EOS'
+set -euo pipefail
+modprobe xfs
+modprobe loop
+. scripts/ramdisk.sh
+ramdisk_init 1G
+ramdisk_fresh
+out=/tmp/vm-bench
+mkdir -p "$out"
+echo "kernel $(uname -r)"
+echo "online CPUs: $(nproc)"
+"$FSCOST" record -q -o "$out/p.profile" -- "$WORKLOAD" "$RD_MNT" --workload create \
+  --threads "$THREADS" --dirs shared --files "$FILES" >"$out/workload.json"
+"$FSCOST" report "$out/p.profile" --format json >"$out/report.json"
+python3 - "$out/workload.json" "$out/report.json" <<'PY'
+import json, sys
+issued = json.load(open(sys.argv[1]))
+rep = json.load(open(sys.argv[2]))
+counted = {o["name"]: o["count"] for o in rep["ops"]}
+for op, n in issued["counts"].items():
+    if n:
+        print(f"op {op} issued {n} counted {counted.get(op, 0)}")
+drops = {k: v for k, v in rep["drops"].items() if v}
+print("drops", sum(drops.values()), json.dumps(drops, sort_keys=True))
+print("cpus", rep["meta"]["cpus"])
+print("drain_ms %.1f" % (rep["meta"].get("drain_ns", 0) / 1e6))
+print("samples", rep["samples_total"])
+PY
+EOS
+}
+
+bench_vm() {
+  echo "## ${VM_CPUS} vCPUs: per-CPU maps, drops and drain (stock kernel under QEMU)"
+  echo
+  need_root vm || return 0
+  need_exe vm "$FSCOST" "$WORKLOAD" || return 0
+  local why
+  if ! why=$("$ROOT_DIR/tests/vm/run" --check 2>&1); then
+    skip "vm: ${why#vm: }"
+    return 0
+  fi
+  local files=$VM_FILES mem=$((2048 + 32 * VM_CPUS))
+  [ "$SMOKE" = 1 ] && files=20
+  local start=$SECONDS rc=0
+  (cd "$ROOT_DIR" && "$ROOT_DIR/tests/vm/run" --cpus "$VM_CPUS" --online 2 --mem "$mem" \
+     --timeout 3000 -- env FSCOST="$FSCOST" WORKLOAD="$WORKLOAD" THREADS="$VM_CPUS" \
+     FILES="$files" bash -c "$(vm_guest)") >"$work/vm.out" 2>&1 || rc=$?
+  local wall=$((SECONDS - start))
+  if [ "$rc" -ne 0 ]; then
+    echo "vm: the guest run failed (exit $rc):" >&2
+    tail -n 40 "$work/vm.out" >&2
+    exit 1
+  fi
+  python3 - "$work/vm.out" "$VM_CPUS" "$files" "$wall" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+cpus, files, wall = sys.argv[2], int(sys.argv[3]), sys.argv[4]
+kernel = re.search(r"^kernel (\S+)", text, re.M)
+online = re.search(r"^online CPUs: (\d+)", text, re.M).group(1)
+ops = re.findall(r"^op (\S+) issued (\d+) counted (\d+)", text, re.M)
+drops = re.search(r"^drops (\d+) (.*)$", text, re.M)
+drain = re.search(r"^drain_ms (\S+)", text, re.M).group(1)
+samples = re.search(r"^samples (\d+)", text, re.M).group(1)
+meta_cpus = re.search(r"^cpus (\d+)", text, re.M).group(1)
+print(f"Kernel {kernel.group(1) if kernel else '?'} (Debian's stock image), XFS as a module, default map sizes.")
+print()
+print("| vCPUs online | threads × files | operation | done (workload) | counted (fscost) | equal | drops | drain | samples |")
+print("|---|---|---|---|---|---|---|---|---|")
+for op, done, counted in ops:
+    print(f"| {online} (profile: {meta_cpus}) | {cpus} × {files} | {op} | {done} | {counted} | "
+          f"{'yes' if done == counted else '**no**'} | {drops.group(1)} {drops.group(2) if drops.group(1) != '0' else ''} | "
+          f"{drain} ms | {samples} |")
+print()
+print(f"Host wall clock for the whole guest run (boot, module load, onlining, mkfs, record, report): "
+      f"{wall} s, emulated (TCG) on the host's CPUs: not a performance figure.")
+PY
+  echo
+  echo "command: \`bench/run vm --vm-cpus $VM_CPUS --vm-files $VM_FILES\`"
+  echo
+}
