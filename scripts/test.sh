@@ -20,13 +20,14 @@ stage() { echo "test: $1 took $((SECONDS - $2)) s"; }
 if [[ ${CI:-} == true ]]; then scripts/setup.sh --vm; else scripts/setup.sh; fi
 
 logs=$(mktemp -d "${TMPDIR:-/tmp}/fscost-test.XXXXXX")
-builder=""
+builder="" vm=""
 # The builder is its own process group (job control, set -m): stopping the
 # tests stops its compilers too. Not its own session (setsid): with the
 # kernel's autogroups a new session is a new scheduling group that gets
 # half the CPUs whatever its nice (measured: nice-19 clang at 50% beside
 # the nice-0 build).
-trap '[[ -z $builder ]] || kill -- "-$builder" 2>/dev/null; rm -rf "$logs"' EXIT
+trap '[[ -z $builder ]] || kill -- "-$builder" 2>/dev/null; [[ -z $vm ]] || kill -- "-$vm" 2>/dev/null
+      rm -rf "$logs"' EXIT
 status=0
 
 # The sanitized tree builds at nice 19 from the start: beside the main
@@ -55,10 +56,22 @@ if ((EUID != 0)); then
 fi
 
 # --no-tests=error: a build that registered no tests must not pass as green.
+# The stock-kernel tests (vm.*, QEMU) run later, beside the fuzzers.
 start=$SECONDS
-ctest --test-dir build --output-on-failure --no-tests=error -j"$(nproc)" 2>&1 |
+ctest --test-dir build --output-on-failure --no-tests=error -j"$(nproc)" -E '^vm\.' 2>&1 |
   tee "$logs/1-ctest.log" || status=1
 stage ctest "$start"
+
+# The in-guest runtime tests on Debian's stock kernel (tests/vm/): emulation
+# takes both CPUs for minutes, so never beside the runtime tests (their
+# HostMeter would see it); beside the hardening stage's fuzzers, which run
+# for a fixed time whatever CPU they get, they cost the run little.
+# No log without such a test (an analysis-only tree): a log without
+# ctest's summary line counts as a failure below.
+vm_tests() {
+  ctest --test-dir build -N -R '^vm\.' | grep -q '^Total Tests: 0$' && return 0
+  ctest --test-dir build --output-on-failure -R '^vm\.' >"$logs/3-vm.log" 2>&1
+}
 
 if [[ $hardening != 0 ]]; then
   if ! wait "$builder"; then
@@ -68,9 +81,21 @@ if [[ $hardening != 0 ]]; then
   builder=""
   stage "the hardening build (beside ctest, at nice 19)" "$built"
   start=$SECONDS
+  set -m  # its own process group, as the builder: stopping the tests stops QEMU
+  vm_tests &
+  vm=$!
+  set +m
   scripts/hardening.sh test 2>&1 | tee "$logs/2-hardening.log" || status=1
   stage "the hardening tests" "$start"
+  wait "$vm" || status=1
+  vm=""
+  stage "the stock-kernel tests (beside them)" "$start"
+else
+  start=$SECONDS
+  vm_tests || status=1
+  stage "the stock-kernel tests" "$start"
 fi
+[[ ! -f $logs/3-vm.log ]] || cat "$logs/3-vm.log"
 
 # Both ctest runs in one closing line. A run without ctest's summary line
 # (its build failed) counts as one failure.
