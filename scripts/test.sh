@@ -15,9 +15,12 @@ hardening=${FSCOST_HARDENING:-1}
 begin=$SECONDS
 stage() { echo "test: $1 took $((SECONDS - $2)) s"; }
 
-# CI also gets what the stock-kernel test boots (tests/vm/); a developer's
-# machine only with `scripts/setup.sh --vm` (it installs a kernel package).
-if [[ ${CI:-} == true ]]; then scripts/setup.sh --vm; else scripts/setup.sh; fi
+# The stock-kernel tests (tests/vm/, QEMU) only with FSCOST_VM_TESTS=1: a
+# guest run hung once in a soft lockup while the host was loaded (docs/
+# FEATURES.md, "Kernels fscost has run on"), and a test that hangs now and
+# then does not belong in every CI run until that is understood.
+vm_wanted=${FSCOST_VM_TESTS:-0}
+if [[ $vm_wanted == 1 ]]; then scripts/setup.sh --vm; else scripts/setup.sh; fi
 
 logs=$(mktemp -d "${TMPDIR:-/tmp}/fscost-test.XXXXXX")
 builder="" vm=""
@@ -63,12 +66,11 @@ ctest --test-dir build --output-on-failure --no-tests=error -j"$(nproc)" -E '^vm
 stage ctest "$start"
 
 # The in-guest runtime tests on Debian's stock kernel (tests/vm/): emulation
-# takes both CPUs for minutes, so never beside the runtime tests (their
-# HostMeter would see it); beside the hardening stage's fuzzers, which run
-# for a fixed time whatever CPU they get, they cost the run little.
-# No log without such a test (an analysis-only tree): a log without
-# ctest's summary line counts as a failure below.
+# takes both CPUs, so alone, at the end (beside the ASan tests it ran 5x
+# slower). No log without such a test (an analysis-only tree): a log
+# without ctest's summary line counts as a failure below.
 vm_tests() {
+  [[ $vm_wanted == 1 ]] || return 0
   ctest --test-dir build -N -R '^vm\.' | grep -q '^Total Tests: 0$' && return 0
   ctest --test-dir build --output-on-failure -R '^vm\.' >"$logs/3-vm.log" 2>&1
 }
@@ -81,21 +83,20 @@ if [[ $hardening != 0 ]]; then
   builder=""
   stage "the hardening build (beside ctest, at nice 19)" "$built"
   start=$SECONDS
+  scripts/hardening.sh test 2>&1 | tee "$logs/2-hardening.log" || status=1
+  stage "the hardening tests" "$start"
+fi
+if [[ $vm_wanted == 1 ]]; then
+  start=$SECONDS
   set -m  # its own process group, as the builder: stopping the tests stops QEMU
   vm_tests &
   vm=$!
   set +m
-  scripts/hardening.sh test 2>&1 | tee "$logs/2-hardening.log" || status=1
-  stage "the hardening tests" "$start"
   wait "$vm" || status=1
   vm=""
-  stage "the stock-kernel tests (beside them)" "$start"
-else
-  start=$SECONDS
-  vm_tests || status=1
   stage "the stock-kernel tests" "$start"
+  [[ ! -f $logs/3-vm.log ]] || cat "$logs/3-vm.log"
 fi
-[[ ! -f $logs/3-vm.log ]] || cat "$logs/3-vm.log"
 
 # Both ctest runs in one closing line. A run without ctest's summary line
 # (its build failed) counts as one failure.
