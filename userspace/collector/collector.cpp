@@ -30,6 +30,12 @@ Error libbpf_error(const char* what, int err) {
 
 int set_size(bpf_map* map, std::uint32_t n) { return bpf_map__set_max_entries(map, n); }
 
+// What --max-* asked, or the defaults for this machine's CPU count; the
+// main object's maps and the function timer's are sized from the same.
+MapSizes map_sizes(const MapSizeOptions& asked) {
+  return resolve_map_sizes(asked, static_cast<unsigned>(std::max(1, libbpf_num_possible_cpus())));
+}
+
 // A kernel without task storage cannot create that map at all, though only
 // dead code refers to it there: a one-entry hash stands in.
 int without_task_storage(bpf_map* map, const Features& f) {
@@ -72,7 +78,7 @@ Result<std::monostate> Collector::configure(const Features& f) {
   // the `tasks` hash: the map not in use shrinks to one entry.
   btf_flavour_ = f.tp_btf && f.task_storage;
   s->rodata->use_task_storage = btf_flavour_;
-  const MapSizes z = resolve_map_sizes(cfg_.sizes, static_cast<unsigned>(std::max(1, libbpf_num_possible_cpus())));
+  const MapSizes z = map_sizes(cfg_.sizes);
   if (set_size(s->maps.stacks, z.stack_storage) || set_size(s->maps.samples, z.max_stacks) ||
       set_size(s->maps.tasks, btf_flavour_ ? 1 : z.max_threads) ||
       set_size(s->maps.tracked, z.max_procs) || set_size(s->maps.offcpu, z.max_offcpu) ||
@@ -104,7 +110,7 @@ Result<std::monostate> Collector::configure(const Features& f) {
 Result<std::monostate> Collector::load_function_timer(const Features& f) {
   const auto& names = cfg_.time_functions;
   if (names.empty()) return std::monostate{};
-  const MapSizes z = resolve_map_sizes(cfg_.sizes, static_cast<unsigned>(std::max(1, libbpf_num_possible_cpus())));
+  const MapSizes z = map_sizes(cfg_.sizes);
   auto loaded = FunctionTimer::load(names, bpf_map__fd(skel_->maps.cpu_now), z.max_threads, f.tracefs_root);
   if (!loaded) return loaded.error();
   for (const auto& [name, why] : loaded.value().refused)
