@@ -196,6 +196,44 @@ struct {
 	__type(value, __u32);
 } stack_nest SEC(".maps");
 
+/* How many inserts of ours are running on this CPU. An insert into a
+ * preallocated hash takes its per-CPU freelist lock; contention on that lock
+ * fires lock:contention_begin and _end on this CPU inside the insert, and a
+ * lock program inserting into the same map there would take the lock again:
+ * queued behind, or held by, the very program it interrupted. 6.1's
+ * kernel/bpf/percpu_freelist.c takes it with plain raw_spin_lock(), so that
+ * is a deadlock. The lock programs read this and stay out. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} inserting SEC(".maps");
+
+/* bpf_map_update_elem, marked as running for the lock programs. Plain
+ * increments: a program interrupting this one restores the count before
+ * this one resumes. */
+static __always_inline long insert_elem(void *map, const void *key, const void *value,
+					__u64 flags)
+{
+	__u32 zero = 0, *busy = bpf_map_lookup_elem(&inserting, &zero);
+	long err;
+
+	if (busy)
+		*busy += 1;
+	err = bpf_map_update_elem(map, key, value, flags);
+	if (busy)
+		*busy -= 1;
+	return err;
+}
+
+static __always_inline bool inside_our_insert(void)
+{
+	__u32 zero = 0, *busy = bpf_map_lookup_elem(&inserting, &zero);
+
+	return busy && *busy;
+}
+
 static __always_inline void count_drop(enum fscost_drop d)
 {
 	__sync_fetch_and_add(&drops[d], 1);
@@ -255,7 +293,7 @@ static __always_inline void *lookup_or_init(void *map, const void *key, const vo
 
 	if (v)
 		return v;
-	err = bpf_map_update_elem(map, key, init, BPF_NOEXIST);
+	err = insert_elem(map, key, init, BPF_NOEXIST);
 	v = bpf_map_lookup_elem(map, key);
 	if (!v)
 		count_insert_error(err, full);
@@ -386,7 +424,7 @@ static __always_inline __u64 store_stack_at(void *ctx, __u64 flags, __u32 level)
 	stored = bpf_map_lookup_elem(&stacks, &h);
 	if (stored)
 		return stored_as(stored, st, h);
-	err = bpf_map_update_elem(&stacks, &h, st, BPF_NOEXIST);
+	err = insert_elem(&stacks, &h, st, BPF_NOEXIST);
 	if (!err)
 		return h;
 	/* -EEXIST: another CPU stored this hash meanwhile (this stack, or one

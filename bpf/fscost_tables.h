@@ -140,6 +140,11 @@
 	  "--time-functions calls counted but not timed: the map of calls in "	\
 	  "progress (thread, function) was full",				\
 	  "raise --max-threads")						\
+	X(LOCK_IN_TRACER, "lock_in_tracer",					\
+	  "lock contentions not timed: they were inside fscost's own insert into " \
+	  "one of its maps on that CPU (a lock program inserting there could "	\
+	  "take the map's freelist lock its interrupted insert holds: a deadlock)", \
+	  "none needed: the wait was the tracer's own, not the workload's")	\
 	X(MAP_UPDATE_FAILED, "map_update_failed",				\
 	  "entries lost in an aggregation or per-thread map: an insert failed "	\
 	  "other than by a full map (its bucket lock refused a re-entrant or "	\

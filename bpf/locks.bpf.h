@@ -146,6 +146,10 @@ static __always_inline void handle_contention_begin(void *ctx, void *lock, __u32
 
 	if (!enabled)
 		return;
+	if (inside_our_insert()) {
+		count_drop(FSCOST_DROP_LOCK_IN_TRACER);
+		return;
+	}
 	t = lock_task(btf);
 	if (!t)
 		return;
@@ -216,9 +220,13 @@ static __always_inline void record_wait(struct fscost_task *t, struct fscost_loc
 
 static __always_inline void handle_contention_end(void *ctx, void *lock, bool btf)
 {
-	struct fscost_task *t = current_state(btf);
+	struct fscost_task *t;
 	__u32 d;
 
+	/* its begin was skipped (counted there): nothing of ours to pop */
+	if (inside_our_insert())
+		return;
+	t = current_state(btf);
 	if (!t || !t->lock_depth)
 		return;
 	d = t->lock_depth - 1;

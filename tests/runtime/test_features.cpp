@@ -3,6 +3,9 @@
 // (fentry, kprobes) only has to come with a reason when absent.
 #include <gtest/gtest.h>
 
+#include <sys/utsname.h>
+
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -95,11 +98,34 @@ TEST(Features, EveryNoHasAReason) {
   has_reason_if_no(f.fentry, "fentry");
   has_reason_if_no(f.kprobes, "kprobes");
   has_reason_if_no(f.task_storage, "task_storage");
+  has_reason_if_no(f.task_storage_in_locks, "task_storage in locks");
   has_reason_if_no(f.kallsyms_data, "kallsyms data");
   for (const auto& [tp, present] : f.tracepoints) has_reason_if_no(present, tp);
   std::string d = describe(f);
   EXPECT_NE(d.find("fentry:"), std::string::npos) << d;
   EXPECT_EQ(d.find("no\n"), std::string::npos) << "a bare no without reason:\n" << d;
+}
+
+// The allocator is read from BTF; here it is checked against what the
+// kernel's version says: bpf_mem_alloc backs task storage from Linux 6.4
+// (6.18 here: yes; Debian 12's 6.1 in tests/vm: no). Record's flavour
+// follows it: tp_btf and task storage only where that is safe.
+TEST(Features, TaskStorageInLocksFollowsTheAllocator) {
+  FSCOST_REQUIRE_ROOT();
+  Features f = Features::probe();
+  ASSERT_TRUE(f.task_storage) << f.reason("task_storage");
+  utsname u{};
+  ASSERT_EQ(::uname(&u), 0);
+  int major = 0, minor = 0;
+  ASSERT_EQ(std::sscanf(u.release, "%d.%d", &major, &minor), 2) << u.release;
+  bool mem_alloc = major > 6 || (major == 6 && minor >= 4);
+  std::string why = f.reason("task_storage in locks");
+  EXPECT_EQ(f.task_storage_in_locks, mem_alloc) << u.release << ": " << why;
+  if (!f.task_storage_in_locks) {
+    EXPECT_NE(why.find("kmalloc"), std::string::npos) << why;
+  }
+  std::string d = describe(f);
+  EXPECT_NE(d.find("task_storage in locks:"), std::string::npos) << d;
 }
 
 TEST(Features, GetProbesOnce) {

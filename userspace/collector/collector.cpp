@@ -75,8 +75,10 @@ Result<std::monostate> Collector::configure(const Features& f) {
   s->rodata->want_locks = g.locks;
   s->rodata->want_user_stacks = cfg_.user_stacks;
   // tp_btf programs keep per-thread state in task storage, raw_tp ones in
-  // the `tasks` hash: the map not in use shrinks to one entry.
-  btf_flavour_ = f.tp_btf && f.task_storage;
+  // the `tasks` hash: the map not in use shrinks to one entry. Task storage
+  // only where creating it inside a lock's slow path cannot deadlock
+  // (Features::task_storage_in_locks).
+  btf_flavour_ = f.tp_btf && f.task_storage && f.task_storage_in_locks;
   s->rodata->use_task_storage = btf_flavour_;
   const MapSizes z = map_sizes(cfg_.sizes);
   if (set_size(s->maps.stacks, z.stack_storage) || set_size(s->maps.samples, z.max_stacks) ||

@@ -1,5 +1,6 @@
 #include "collector/kernel_features.h"
 
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <fmt/format.h>
 #include <linux/perf_event.h>
@@ -50,6 +51,7 @@ constexpr Row kRows[] = {
     {"stack_trace map", &Features::stack_trace_map},
     {"ringbuf", &Features::ringbuf},
     {"task_storage", &Features::task_storage},
+    {"task_storage in locks", &Features::task_storage_in_locks},
     {"kallsyms", &Features::kallsyms},
     {"kallsyms data", &Features::kallsyms_data},
 };
@@ -239,9 +241,43 @@ void probe_map(Features& f, const char* key, bool Features::*member, bpf_map_typ
   if (ret < 0) f.why[key] = fmt::format("map probe failed: {}", strerror(-ret));
 }
 
+// Whether task storage's elements come from bpf_mem_alloc: its map then
+// has the allocator's members (bpf_ma, selem_ma; 6.18 has both, 6.1
+// neither). Read from the
+// kernel's BTF, not its version, so that a backport counts; a layout this
+// does not know reads as "no", the safe side (the raw_tp flavour).
+void probe_storage_allocator(Features& f) {
+  const char* key = "task_storage in locks";
+  if (!f.task_storage) {
+    f.why[key] = "no task storage";
+    return;
+  }
+  std::unique_ptr<btf, void (*)(btf*)> vmlinux(btf__load_vmlinux_btf(), btf__free);
+  if (!vmlinux) {
+    f.why[key] = "cannot read the kernel's BTF";
+    return;
+  }
+  const btf* b = vmlinux.get();
+  int id = btf__find_by_name_kind(b, "bpf_local_storage_map", BTF_KIND_STRUCT);
+  const btf_type* t = id > 0 ? btf__type_by_id(b, id) : nullptr;
+  if (t) {
+    const btf_member* m = btf_members(t);
+    for (int i = 0; i < btf_vlen(t); ++i, ++m) {
+      std::string_view name = btf__name_by_offset(b, m->name_off);
+      if (name == "bpf_ma" || name == "selem_ma") {
+        f.task_storage_in_locks = true;
+        return;
+      }
+    }
+  }
+  f.why[key] =
+      "task storage allocates with kmalloc (before Linux 6.4): a thread's state created in a "
+      "lock's slow path could deadlock, so record keeps it in the raw_tp flavour's hash";
+}
+
 void probe_maps(Features& f) {
   if (!f.can_load_bpf) {  // map creation would fail with EPERM, not "unsupported"
-    for (const char* key : {"stack_trace map", "ringbuf", "task_storage"})
+    for (const char* key : {"stack_trace map", "ringbuf", "task_storage", "task_storage in locks"})
       f.why[key] = "BPF unavailable";
     return;
   }
@@ -249,6 +285,7 @@ void probe_maps(Features& f) {
   probe_map(f, "stack_trace map", &Features::stack_trace_map, BPF_MAP_TYPE_STACK_TRACE);
   probe_map(f, "ringbuf", &Features::ringbuf, BPF_MAP_TYPE_RINGBUF);
   probe_map(f, "task_storage", &Features::task_storage, BPF_MAP_TYPE_TASK_STORAGE);
+  probe_storage_allocator(f);
 }
 
 // Record needs only to know that addresses are visible (it reads the

@@ -43,6 +43,12 @@ struct Features {
   bool stack_trace_map = false;
   bool ringbuf = false;
   bool task_storage = false;
+  // Task storage allocates from BPF's own allocator (bpf_mem_alloc, Linux
+  // 6.4), not kmalloc: a tp_btf program may create a thread's state inside a
+  // lock's slow path or a context switch. Before, that kmalloc can wait on
+  // the very allocator lock being contended (a deadlock), so record uses the
+  // raw_tp flavour and its preallocated hash there.
+  bool task_storage_in_locks = false;
 
   bool kallsyms = false;       // real addresses in /proc/kallsyms
   bool kallsyms_data = false;  // vmlinux data objects listed (static lock names)
