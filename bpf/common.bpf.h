@@ -196,10 +196,11 @@ struct {
 	__type(value, __u32);
 } stack_nest SEC(".maps");
 
-/* How many inserts of ours are running on this CPU. An insert into a
- * preallocated hash takes its per-CPU freelist lock; contention on that lock
- * fires lock:contention_begin and _end on this CPU inside the insert, and a
- * lock program inserting into the same map there would take the lock again:
+/* How many inserts (and deletes) of ours are running on this CPU. An insert
+ * into a preallocated hash takes its per-CPU freelist lock, a delete too;
+ * contention on that lock fires lock:contention_begin and _end on this CPU
+ * inside the insert, and a lock program inserting into the same map there
+ * would take the lock again:
  * queued behind, or held by, the very program it interrupted. 6.1's
  * kernel/bpf/percpu_freelist.c takes it with plain raw_spin_lock(), so that
  * is a deadlock. The lock programs read this and stay out. */
@@ -222,6 +223,21 @@ static __always_inline long insert_elem(void *map, const void *key, const void *
 	if (busy)
 		*busy += 1;
 	err = bpf_map_update_elem(map, key, value, flags);
+	if (busy)
+		*busy -= 1;
+	return err;
+}
+
+/* bpf_map_delete_elem, marked as insert_elem: a delete pushes the element
+ * onto the freelist, under the same lock. */
+static __always_inline long delete_elem(void *map, const void *key)
+{
+	__u32 zero = 0, *busy = bpf_map_lookup_elem(&inserting, &zero);
+	long err;
+
+	if (busy)
+		*busy += 1;
+	err = bpf_map_delete_elem(map, key);
 	if (busy)
 		*busy -= 1;
 	return err;

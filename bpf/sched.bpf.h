@@ -216,12 +216,12 @@ static __always_inline void handle_exit(struct task_struct *task, bool btf)
 	__u32 tid = BPF_CORE_READ(task, pid);
 
 	if (want_locks)
-		bpf_map_delete_elem(&blocked, &tid);
+		delete_elem(&blocked, &tid);
 	if (btf) {
 		bpf_task_storage_delete(&task_store, task);
 		return;
 	}
-	bpf_map_delete_elem(&tasks, &tid);
+	delete_elem(&tasks, &tid);
 }
 
 /* Every context switch on the machine comes here: untracked tasks cost a
