@@ -196,56 +196,60 @@ struct {
 	__type(value, __u32);
 } stack_nest SEC(".maps");
 
-/* How many inserts (and deletes) of ours are running on this CPU. An insert
- * into a preallocated hash takes its per-CPU freelist lock, a delete too;
- * contention on that lock fires lock:contention_begin and _end on this CPU
- * inside the insert, and a lock program inserting into the same map there
- * would take the lock again:
- * queued behind, or held by, the very program it interrupted. 6.1's
- * kernel/bpf/percpu_freelist.c takes it with plain raw_spin_lock(), so that
- * is a deadlock. The lock programs read this and stay out. */
+/* How many inserts or deletes of ours are running on this CPU. Both take
+ * a preallocated hash's per-CPU freelist lock; contention on it fires
+ * lock:contention_begin and _end on this CPU inside the update, and a lock
+ * program inserting into the same map there would take the lock again,
+ * queued behind or held by the very program it interrupted: with 6.1's
+ * plain raw_spin_lock() in kernel/bpf/percpu_freelist.c, a deadlock. The
+ * lock programs read this and stay out. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, __u32);
-} inserting SEC(".maps");
+} map_writing SEC(".maps");
 
-/* bpf_map_update_elem, marked as running for the lock programs. Plain
- * increments: a program interrupting this one restores the count before
- * this one resumes. */
+/* Plain increments: a program interrupting this one restores the count
+ * before this one resumes. */
+static __always_inline __u32 *writing_begin(void)
+{
+	__u32 zero = 0, *busy = bpf_map_lookup_elem(&map_writing, &zero);
+
+	if (busy)
+		*busy += 1;
+	return busy;
+}
+
+static __always_inline void writing_end(__u32 *busy)
+{
+	if (busy)
+		*busy -= 1;
+}
+
+/* bpf_map_update_elem and bpf_map_delete_elem, marked for the lock programs. */
 static __always_inline long insert_elem(void *map, const void *key, const void *value,
 					__u64 flags)
 {
-	__u32 zero = 0, *busy = bpf_map_lookup_elem(&inserting, &zero);
-	long err;
+	__u32 *busy = writing_begin();
+	long err = bpf_map_update_elem(map, key, value, flags);
 
-	if (busy)
-		*busy += 1;
-	err = bpf_map_update_elem(map, key, value, flags);
-	if (busy)
-		*busy -= 1;
+	writing_end(busy);
 	return err;
 }
 
-/* bpf_map_delete_elem, marked as insert_elem: a delete pushes the element
- * onto the freelist, under the same lock. */
 static __always_inline long delete_elem(void *map, const void *key)
 {
-	__u32 zero = 0, *busy = bpf_map_lookup_elem(&inserting, &zero);
-	long err;
+	__u32 *busy = writing_begin();
+	long err = bpf_map_delete_elem(map, key);
 
-	if (busy)
-		*busy += 1;
-	err = bpf_map_delete_elem(map, key);
-	if (busy)
-		*busy -= 1;
+	writing_end(busy);
 	return err;
 }
 
-static __always_inline bool inside_our_insert(void)
+static __always_inline bool inside_our_map_write(void)
 {
-	__u32 zero = 0, *busy = bpf_map_lookup_elem(&inserting, &zero);
+	__u32 zero = 0, *busy = bpf_map_lookup_elem(&map_writing, &zero);
 
 	return busy && *busy;
 }

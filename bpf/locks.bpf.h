@@ -146,7 +146,7 @@ static __always_inline void handle_contention_begin(void *ctx, void *lock, __u32
 
 	if (!enabled)
 		return;
-	if (inside_our_insert()) {
+	if (inside_our_map_write()) {
 		count_drop(FSCOST_DROP_LOCK_IN_TRACER);
 		return;
 	}
@@ -224,7 +224,7 @@ static __always_inline void handle_contention_end(void *ctx, void *lock, bool bt
 	__u32 d;
 
 	/* its begin was skipped (counted there): nothing of ours to pop */
-	if (inside_our_insert())
+	if (inside_our_map_write())
 		return;
 	t = current_state(btf);
 	if (!t || !t->lock_depth)

@@ -243,9 +243,9 @@ void probe_map(Features& f, const char* key, bool Features::*member, bpf_map_typ
 
 // Whether task storage's elements come from bpf_mem_alloc: its map then
 // has the allocator's members (bpf_ma, selem_ma; 6.18 has both, 6.1
-// neither). Read from the
-// kernel's BTF, not its version, so that a backport counts; a layout this
-// does not know reads as "no", the safe side (the raw_tp flavour).
+// neither). Read from the kernel's BTF, not its version, so that a
+// backport counts; a layout this does not know reads as "no", the safe
+// side (the raw_tp flavour).
 void probe_storage_allocator(Features& f) {
   const char* key = "task_storage in locks";
   if (!f.task_storage) {
@@ -271,7 +271,7 @@ void probe_storage_allocator(Features& f) {
     }
   }
   f.why[key] =
-      "task storage allocates with kmalloc (before Linux 6.4): a thread's state created in a "
+      "task storage allocates with kmalloc (as before Linux 6.4): a thread's state created in a "
       "lock's slow path could deadlock, so record keeps it in the raw_tp flavour's hash";
 }
 
