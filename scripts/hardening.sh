@@ -6,19 +6,21 @@
 # target for FSCOST_FUZZ_SECONDS (default 60) over a copy of its seed
 # corpus. Any failing test, crash, hang, leak or sanitizer report fails it.
 #
-#   scripts/hardening.sh [all|build|test]    # default all
+#   scripts/hardening.sh [all|build|test|unit|fuzz]    # default all
 #
-# test.sh runs `build` at nice 19 while the runtime tests run (it takes only
-# the CPU they leave idle), then `test`.
+# test = unit (the sanitized analysis unit tests) then fuzz (the fuzz.*
+# tests). test.sh runs `build` at nice 19 while the runtime tests run (it
+# takes only the CPU they leave idle), then `unit`, then `fuzz` beside the
+# stock-kernel tests: a fuzz test runs for its time whatever CPU it gets.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 dir=${FSCOST_FUZZ_BUILD:-build-fuzz}
 seconds=${FSCOST_FUZZ_SECONDS:-60}
 phase=${1:-all}
-case $phase in all|build|test) ;; *) echo "usage: $0 [all|build|test]" >&2; exit 2 ;; esac
+case $phase in all|build|test|unit|fuzz) ;; *) echo "usage: $0 [all|build|test|unit|fuzz]" >&2; exit 2 ;; esac
 
-if [[ $phase != test ]]; then
+if [[ $phase == all || $phase == build ]]; then
   # -O1: fast enough to fuzz, and half the compile time of -O2 under ASan;
   # -g1: line tables, all a sanitizer's report needs.
   CC=clang CXX=clang++ cmake -S . -B "$dir" -DFSCOST_ANALYSIS_ONLY=ON -DFSCOST_FUZZ=ON -DFSCOST_WERROR=ON \
@@ -28,8 +30,12 @@ if [[ $phase != test ]]; then
     fuzz_profile_json fuzz_folded fuzz_perf_script fuzz_pprof
 fi
 
-if [[ $phase != build ]]; then
-  # Any UBSan report is fatal (-fno-sanitize-recover=all); print its stack.
-  export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-  ctest --test-dir "$dir" --output-on-failure --no-tests=error -j"$(nproc)" -R '^(unit|fuzz)\.'
-fi
+# Any UBSan report is fatal (-fno-sanitize-recover=all); print its stack.
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+case $phase in
+  all|test) tests='^(unit|fuzz)\.' ;;
+  unit) tests='^unit\.' ;;
+  fuzz) tests='^fuzz\.' ;;
+  *) exit 0 ;;
+esac
+ctest --test-dir "$dir" --output-on-failure --no-tests=error -j"$(nproc)" -R "$tests"

@@ -57,15 +57,17 @@ if ((EUID != 0)); then
 fi
 
 # --no-tests=error: a build that registered no tests must not pass as green.
-# The stock-kernel tests (vm.*, QEMU) run later, beside the fuzzers.
+# The stock-kernel tests (vm.*, QEMU) run later, beside the fuzz tests.
 start=$SECONDS
 ctest --test-dir build --output-on-failure --no-tests=error -j"$(nproc)" -E '^vm\.' 2>&1 |
   tee "$logs/1-ctest.log" || status=1
+# Its skip reasons, before the stock-kernel tests' ctest replaces the file.
+cp build/Testing/Temporary/LastTest.log "$logs/main-last.txt" 2>/dev/null || true
 stage ctest "$start"
 
 # The in-guest runtime tests on Debian's stock kernel (tests/vm/): emulation
-# takes both CPUs, so alone, at the end (beside the ASan tests it ran 5x
-# slower). No log without such a test (an analysis-only tree): a log
+# takes a CPU, so at the end, beside the time-boxed fuzz tests only (beside
+# the ASan unit tests it ran 5x slower, and they are not time-boxed). No log without such a test (an analysis-only tree): a log
 # without ctest's summary line counts as a failure below.
 vm_tests() {
   [[ $vm_wanted == 1 ]] || return 0
@@ -81,18 +83,29 @@ if [[ $hardening != 0 ]]; then
   builder=""
   stage "the hardening build (beside ctest, at nice 19)" "$built"
   start=$SECONDS
-  scripts/hardening.sh test 2>&1 | tee "$logs/2-hardening.log" || status=1
-  stage "the hardening tests" "$start"
+  scripts/hardening.sh unit 2>&1 | tee "$logs/2-hardening.log" || status=1
+  # Its skip reasons, before the fuzz run's ctest replaces the file.
+  cp "${FSCOST_FUZZ_BUILD:-build-fuzz}/Testing/Temporary/LastTest.log" "$logs/unit-last.txt" 2>/dev/null || true
+  stage "the sanitized unit tests" "$start"
 fi
 if [[ $vm_wanted == 1 ]]; then
-  start=$SECONDS
+  vm_start=$SECONDS
   set -m  # its own process group, as the builder: stopping the tests stops QEMU
   vm_tests &
   vm=$!
   set +m
+fi
+# The fuzz tests beside the guest: each fuzzes for its time whatever CPU
+# it gets, so the guest costs them executions, not minutes.
+if [[ $hardening != 0 ]]; then
+  start=$SECONDS
+  scripts/hardening.sh fuzz 2>&1 | tee "$logs/2-fuzz.log" || status=1
+  stage "the fuzz tests" "$start"
+fi
+if [[ -n $vm ]]; then
   wait "$vm" || status=1
   vm=""
-  stage "the stock-kernel tests" "$start"
+  stage "the stock-kernel tests" "$vm_start"
   [[ ! -f $logs/3-vm.log ]] || cat "$logs/3-vm.log"
 fi
 
@@ -119,10 +132,11 @@ sed -nE 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: ([^ ]+) .* ([0-9.]+) sec$/\2 \1/p' "
 # Why each test skipped: ctest keeps a skipped test's output in its log only.
 if ((skipped > 0)); then
   echo "test: skipped, and why:"
-  for dir in build "${FSCOST_FUZZ_BUILD:-build-fuzz}"; do
-    [ -f "$dir/Testing/Temporary/LastTest.log" ] || continue
+  for last in "$logs/main-last.txt" "$logs/unit-last.txt" \
+              "${FSCOST_FUZZ_BUILD:-build-fuzz}/Testing/Temporary/LastTest.log"; do
+    [ -f "$last" ] || continue
     awk '/^[0-9]+\/[0-9]+ Testing: / { name = $3 }
-         /: Skipped$/ { getline why; print "  " name ": " why }' "$dir/Testing/Temporary/LastTest.log"
+         /: Skipped$/ { getline why; print "  " name ": " why }' "$last"
   done
 fi
 stage "everything" "$begin"
