@@ -67,8 +67,9 @@ stage ctest "$start"
 
 # The in-guest runtime tests on Debian's stock kernel (tests/vm/): emulation
 # takes a CPU, so at the end, beside the time-boxed fuzz tests only (beside
-# the ASan unit tests it ran 5x slower, and they are not time-boxed). No log without such a test (an analysis-only tree): a log
-# without ctest's summary line counts as a failure below.
+# the ASan unit tests, which are not time-boxed, it ran 5x slower). No log
+# without such a test (an analysis-only tree): a log without ctest's
+# summary line counts as a failure below.
 vm_tests() {
   [[ $vm_wanted == 1 ]] || return 0
   ctest --test-dir build -N -R '^vm\.' | grep -q '^Total Tests: 0$' && return 0
