@@ -202,7 +202,10 @@ struct {
  * program inserting into the same map there would take the lock again,
  * queued behind or held by the very program it interrupted: with 6.1's
  * plain raw_spin_lock() in kernel/bpf/percpu_freelist.c, a deadlock. The
- * lock programs read this and stay out. */
+ * lock programs read this and stay out. Only writes to maps the lock
+ * programs also insert into need the mark (stacks, tasks, and what
+ * lookup_or_init fills); `blocked` and `tracked`, written per context
+ * switch and fork, go unmarked. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);

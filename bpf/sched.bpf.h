@@ -162,7 +162,7 @@ static __always_inline void switch_out(void *ctx, struct fscost_task *t,
 		struct fscost_blocked b = { .op = t->op, .reason = t->off_reason, .stack = t->off_stack,
 					    .since_ns = now };
 		__u32 tid = BPF_CORE_READ(prev, pid);
-		long err = insert_elem(&blocked, &tid, &b, BPF_ANY);
+		long err = bpf_map_update_elem(&blocked, &tid, &b, BPF_ANY);
 
 		if (err)
 			count_insert_error(err, FSCOST_DROP_HOLDER_MAP_FULL);
@@ -216,7 +216,7 @@ static __always_inline void handle_exit(struct task_struct *task, bool btf)
 	__u32 tid = BPF_CORE_READ(task, pid);
 
 	if (want_locks)
-		delete_elem(&blocked, &tid);
+		bpf_map_delete_elem(&blocked, &tid);
 	if (btf) {
 		bpf_task_storage_delete(&task_store, task);
 		return;
@@ -327,7 +327,7 @@ static __always_inline void handle_fork(struct task_struct *parent, struct task_
 		return;
 	if (!bpf_map_lookup_elem(&tracked, &ptgid))
 		return;
-	if (ptgid != ctgid && (err = insert_elem(&tracked, &ctgid, &one, BPF_ANY))) {
+	if (ptgid != ctgid && (err = bpf_map_update_elem(&tracked, &ctgid, &one, BPF_ANY))) {
 		count_insert_error(err, FSCOST_DROP_TRACKED_MAP_FULL);
 		return;
 	}
