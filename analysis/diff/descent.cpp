@@ -13,6 +13,7 @@
 // call tree").
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -259,6 +260,8 @@ class Descent {
     if (find_moved_) moved_work();
     if (!keys_only_) drop_callers_of_findings();
     Result r;
+    r.shares.reserve(found_.size());
+    r.share_nodes.reserve(found_.size());
     for (auto& f : found_) {
       r.shares.push_back(std::move(f.share));
       r.share_nodes.push_back(f.node);
@@ -354,26 +357,50 @@ class Descent {
     const RunTrie::Node node = in_.trie.node(n);
     const auto ea = cols_.side_values(node.counts, false), eb = cols_.side_values(node.counts, true);
     std::vector<double> ka, kb;  // a child's counts, refilled for each test
-    auto test = [&](const RunTrie::Node& kid, double phi, double df) {
+    auto fill = [&](const RunTrie::Node& kid) {
       cols_.side_values(kid.counts, false, ka);
       cols_.side_values(kid.counts, true, kb);
-      return stats::count_test(ka, ea, kb, eb, cfg_.level, phi, df);
     };
+    // Only a q below alpha is read (family, sweep): p is exact where it can
+    // be at most alpha (count_screen), and no interval is made. A child's
+    // t under any dispersion is at most its Poisson t (φ = 1): one that
+    // stays under the screen's bound with φ = 1 has p above alpha however
+    // the family moderates it, and is not tested again (0.99: inside the
+    // screen's own 0.999, so count_screen would say p = 1 of it too).
+    const double bound = 0.99 * stats::normal_critical(cfg_.alpha);
+    const bool screen = cfg_.alpha > 0 && cfg_.alpha < 1;
+    std::vector<bool> may_pass;
     // First each child on its own; then the family's common dispersion
     // (Σχ² / Σdf) moderates each one's.
     double chi2 = 0, df = 0;
     for (std::uint32_t k : node.kids) {
       const auto kid = in_.trie.node(k);
       if (cols_.total(kid.counts) < kMinSamples) continue;
-      auto t = test(kid, 1, 0);
-      if (!t.valid || !std::isfinite(t.p)) continue;
+      fill(kid);
+      const stats::CountTest t = stats::count_t(ka, ea, kb, eb, 1, 0);
+      if (!t.valid || std::isnan(t.t)) continue;  // count_test's p would be NaN
       tested.push_back(k);
+      may_pass.push_back(!screen || std::fabs(t.t) * std::sqrt(t.dispersion) >= bound);
       chi2 += t.chi2;
       df += t.df;
+      if (!may_pass.back()) {  // its rates are the moderated test's
+        stats::CountTest lean;
+        lean.valid = true;
+        lean.rate_a = t.rate_a;
+        lean.rate_b = t.rate_b;
+        lean.p = 1;
+        tests.push_back(lean);
+      } else {
+        tests.emplace_back();
+      }
     }
     const double common = df > 0 ? std::max(1.0, chi2 / df) : 1;
     const double prior_df = std::min(kPriorDf, df);
-    for (std::uint32_t k : tested) tests.push_back(test(in_.trie.node(k), common, prior_df));
+    for (std::size_t i = 0; i < tested.size(); ++i) {
+      if (!may_pass[i]) continue;
+      fill(in_.trie.node(tested[i]));
+      tests[i] = stats::count_screen(ka, ea, kb, eb, common, prior_df, cfg_.alpha);
+    }
   }
 
   // Node `n`'s children (reached by `path`) on their share of its samples,
@@ -591,7 +618,9 @@ class Descent {
     ShareChange share;
     std::uint32_t node;
   };
-  std::vector<Found> found_;
+  // A deque: a Found is large (its Comparison), and the sweep of a big
+  // tree finds thousands, which a vector moved at every growth.
+  std::deque<Found> found_;
   std::vector<MovedWork> moved_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> moved_nodes_;
   bool find_moved_;

@@ -50,11 +50,6 @@ Moments moments(std::span<const double> x) {
   return m;
 }
 
-// P(|T| ≥ |t|) for Student's t with df degrees of freedom.
-double t_two_sided_p(double t, double df) {
-  if (std::isnan(t) || !(df > 0)) return kNaN;
-  return std::min(1.0, 2 * cdf(complement(StudentT(df), std::abs(t))));
-}
 
 // Counts of U = 0..m·n over all C(m+n, m) orderings without ties: the
 // coefficients of the Gaussian binomial [m+n choose m]_q, built as
@@ -107,6 +102,11 @@ double normal_u_p(double u, std::size_t m, std::size_t n, double tie_sum) {
 }
 
 }  // namespace
+
+double t_two_sided_p(double t, double df) {
+  if (std::isnan(t) || !(df > 0)) return kNaN;
+  return std::min(1.0, 2 * cdf(complement(StudentT(df), std::abs(t))));
+}
 
 Summary summarize(std::span<const double> x, double level) {
   Moments m = moments(x);
@@ -179,15 +179,21 @@ Welch welch_test(std::span<const double> a, std::span<const double> b, double le
   return w;
 }
 
-CountTest count_test(std::span<const double> ka, std::span<const double> ea,
-                     std::span<const double> kb, std::span<const double> eb, double level,
-                     double prior_dispersion, double prior_df) {
-  CountTest c;
+namespace {
+
+// count_test up to its t: rates, χ², dispersion and df. False where the
+// test is invalid (then `c` is count_test's invalid result) or no sample
+// was seen (then p = 1 and the interval [0, 0] are set).
+bool count_core(std::span<const double> ka, std::span<const double> ea,
+                std::span<const double> kb, std::span<const double> eb, double prior_dispersion,
+                double prior_df, CountTest& c) {
   auto sum = [](std::span<const double> x) { return std::accumulate(x.begin(), x.end(), 0.0); };
   const double Ka = sum(ka), Ea = sum(ea), Kb = sum(kb), Eb = sum(eb);
   if (ka.size() < 2 || kb.size() < 2 || ka.size() != ea.size() || kb.size() != eb.size() ||
-      !(Ea > 0) || !(Eb > 0) || !std::isfinite(Ka + Kb))
-    return {false, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN};
+      !(Ea > 0) || !(Eb > 0) || !std::isfinite(Ka + Kb)) {
+    c = {false, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN};
+    return false;
+  }
   c.valid = true;
   c.exposure_a = Ea;
   c.exposure_b = Eb;
@@ -210,15 +216,61 @@ CountTest count_test(std::span<const double> ka, std::span<const double> ea,
     c.t = 0;
     c.p = 1;
     c.ci_lo = c.ci_hi = 0;
-    return c;
+    return false;
   }
   c.t = c.diff / std::sqrt(c.dispersion * r0 * (1 / Ea + 1 / Eb));
+  return true;
+}
+
+}  // namespace
+
+CountTest count_test(std::span<const double> ka, std::span<const double> ea,
+                     std::span<const double> kb, std::span<const double> eb, double level,
+                     double prior_dispersion, double prior_df) {
+  CountTest c;
+  if (!count_core(ka, ea, kb, eb, prior_dispersion, prior_df, c)) return c;
   c.p = t_two_sided_p(c.t, c.df);
   double half = t_quantile((1 + level) / 2, c.df) *
-                std::sqrt(c.dispersion * (c.rate_a / Ea + c.rate_b / Eb));
+                std::sqrt(c.dispersion * (c.rate_a / c.exposure_a + c.rate_b / c.exposure_b));
   c.ci_lo = c.diff - half;
   c.ci_hi = c.diff + half;
   return c;
+}
+
+CountTest count_t(std::span<const double> ka, std::span<const double> ea,
+                  std::span<const double> kb, std::span<const double> eb, double prior_dispersion,
+                  double prior_df) {
+  CountTest c;
+  if (count_core(ka, ea, kb, eb, prior_dispersion, prior_df, c)) c.p = c.ci_lo = c.ci_hi = kNaN;
+  return c;
+}
+
+CountTest count_screen(std::span<const double> ka, std::span<const double> ea,
+                       std::span<const double> kb, std::span<const double> eb,
+                       double prior_dispersion, double prior_df, double p_max) {
+  CountTest c;
+  if (!count_core(ka, ea, kb, eb, prior_dispersion, prior_df, c)) return c;
+  c.ci_lo = c.ci_hi = kNaN;
+  // P(|T_df| ≥ t) > P(|Z| ≥ t) for every t > 0 and finite df (Student's
+  // t quantiles lie above the normal's): below the normal's critical value
+  // p is above p_max, and the incomplete beta function is not evaluated.
+  // The margin keeps the rounding of either side out of it.
+  if (p_max > 0 && p_max < 1 && std::fabs(c.t) < 0.999 * normal_critical(p_max)) {
+    c.p = 1;
+  } else {
+    c.p = t_two_sided_p(c.t, c.df);
+  }
+  return c;
+}
+
+double normal_critical(double p_max) {
+  // One value per thread: the descents ask with the same alpha throughout.
+  thread_local double last_p = kNaN, last_z = kNaN;
+  if (p_max != last_p) {
+    last_z = quantile(complement(Normal(0, 1), p_max / 2));
+    last_p = p_max;
+  }
+  return last_z;
 }
 
 Floored floored_test(double diff, double se, double df, double level) {

@@ -30,6 +30,9 @@ Summary summarize(std::span<const double> x, double level = 0.95);
 // Quantile of Student's t with `df` degrees of freedom (df may be
 // fractional, as Welch's is), p in (0, 1).
 double t_quantile(double p, double df);
+// P(|T| ≥ |t|) for Student's t with df degrees of freedom; NaN for a NaN t
+// or df ≤ 0.
+double t_two_sided_p(double t, double df);
 
 // Welch's two-sample t test of mean(b) − mean(a).
 struct Welch {
@@ -79,6 +82,28 @@ struct CountTest {
 CountTest count_test(std::span<const double> ka, std::span<const double> ea,
                      std::span<const double> kb, std::span<const double> eb,
                      double level = 0.95, double prior_dispersion = 1, double prior_df = 0);
+
+// count_test for a family that only keeps what is significant (the
+// descents' BH, diff/descent.cpp): no interval (ci_lo, ci_hi NaN), and p
+// exact only where it can be at most `p_max`; a p certainly above it
+// reads 1. Benjamini–Hochberg's q of a p at most p_max does not depend on
+// the values of the p-values above p_max, only on how many there are
+// (each of their terms p·m/j exceeds p_max), so every q < p_max, and which
+// ones those are, stay what count_test's p would give.
+CountTest count_screen(std::span<const double> ka, std::span<const double> ea,
+                       std::span<const double> kb, std::span<const double> eb,
+                       double prior_dispersion, double prior_df, double p_max);
+
+// count_test up to its statistic: rates, χ², dispersion, df and t, with
+// p and the interval NaN (p 1 and the interval [0, 0] where neither side
+// has a sample, as count_test's). count_test's p is NaN exactly where t is.
+CountTest count_t(std::span<const double> ka, std::span<const double> ea,
+                  std::span<const double> kb, std::span<const double> eb, double prior_dispersion,
+                  double prior_df);
+
+// z with P(|Z| ≥ z) = p for the standard normal: a lower bound of every
+// Student's t critical value at p.
+double normal_critical(double p);
 
 // A test whose standard error is floored from outside: `se` is a noise
 // measured between compares on this host (fscost calibrate), wider than

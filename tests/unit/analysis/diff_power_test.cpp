@@ -73,6 +73,57 @@ TEST(CountTest, UndefinedWithoutRunsOrExposure) {
   EXPECT_EQ(none.p, 1);
 }
 
+// The descents' screened test (count_screen): below the normal's critical
+// value a Student's t p-value lies above p_max at every df the descents
+// use (and fractional ones), so skipping it changes no decision.
+TEST(CountScreen, NormalCriticalValueBoundsStudentsT) {
+  for (double p_max : {0.05, 0.01, 0.05 / 40, 1e-6}) {
+    const double z = stats::normal_critical(p_max);
+    for (double df : {1.0, 2.0, 2.5, 3.0, 8.0, 18.0, 28.0, 38.0, 100.0, 1e4})
+      for (double f = 0; f < 0.999; f += 0.01) {
+        const double t = f * z;
+        EXPECT_GT(stats::t_two_sided_p(t, df), p_max) << "t " << t << " df " << df;
+      }
+  }
+}
+
+// Every figure of count_screen is count_test's, but the interval, and p
+// where it is above p_max; whether p ≤ p_max never differs.
+TEST(CountScreen, SameTestWithoutTheIntervalOrPAboveTheBound) {
+  Draw d(43);
+  std::size_t exact = 0, screened = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::vector<double> ka, kb, ea, eb;
+    const double shift = 1 + 0.002 * (trial % 200);
+    for (int r = 0; r < 5; ++r) {
+      ea.push_back(1000 + 10 * r);
+      eb.push_back(1000 + 7 * r);
+      ka.push_back(static_cast<double>(d.poisson(40)));
+      kb.push_back(static_cast<double>(d.poisson(40 * shift)));
+    }
+    const double phi = 1 + 0.01 * (trial % 50), prior_df = trial % 3 == 0 ? 0 : 20;
+    const stats::CountTest c = stats::count_test(ka, ea, kb, eb, 0.95, phi, prior_df);
+    const stats::CountTest s = stats::count_screen(ka, ea, kb, eb, phi, prior_df, 0.05);
+    ASSERT_EQ(c.valid, s.valid);
+    EXPECT_EQ(c.rate_a, s.rate_a);
+    EXPECT_EQ(c.rate_b, s.rate_b);
+    EXPECT_EQ(c.chi2, s.chi2);
+    EXPECT_EQ(c.df, s.df);
+    EXPECT_EQ(c.t, s.t);
+    EXPECT_EQ(c.p <= 0.05, s.p <= 0.05);
+    if (s.p == 1 && c.p != 1) {
+      ++screened;
+      EXPECT_GT(c.p, 0.05);
+    } else {
+      ++exact;
+      EXPECT_EQ(c.p, s.p);
+    }
+  }
+  // The draws reach both branches.
+  EXPECT_GT(exact, 100u);
+  EXPECT_GT(screened, 100u);
+}
+
 // Exposure scales the rate: twice the samples over twice the operations is
 // no change.
 TEST(CountTest, RatesAreSamplesOverExposure) {
