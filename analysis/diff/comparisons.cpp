@@ -381,21 +381,39 @@ Comparison compare(std::vector<double> a, std::vector<double> b, std::string uni
   return c;
 }
 
+namespace {
+
+// Back to counts: the count test needs them, the values are ns/op. False
+// where a run has samples without a known exposure.
+bool sample_counts(const std::vector<double>& v, const std::vector<double>& e,
+                   std::vector<double>& k) {
+  if (v.size() != e.size()) return false;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (!(e[i] > 0) && v[i] != 0) return false;  // samples without a known exposure
+    k.push_back(std::round(v[i] * e[i]));
+  }
+  return true;
+}
+
+// Side `mine`'s values (or exposures) without its run `r`, the other's
+// whole; `which`: the run of each value, empty where value i is run i's.
+std::vector<double> side_without(const std::vector<double>& v,
+                                 const std::vector<std::uint32_t>& which, bool mine,
+                                 std::size_t r) {
+  std::vector<double> out;
+  out.reserve(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (!mine || (which.empty() ? i : which[i]) != r) out.push_back(v[i]);
+  return out;
+}
+
+}  // namespace
+
 Comparison compare_samples(std::vector<double> a, const std::vector<double>& exposure_a,
                            std::vector<double> b, const std::vector<double>& exposure_b,
                            double level, double alpha, std::string unit) {
-  // Back to counts: the count test needs them, the values are ns/op.
-  auto counts = [](const std::vector<double>& v, const std::vector<double>& e,
-                   std::vector<double>& k) {
-    if (v.size() != e.size()) return false;
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      if (!(e[i] > 0) && v[i] != 0) return false;  // samples without a known exposure
-      k.push_back(std::round(v[i] * e[i]));
-    }
-    return true;
-  };
   std::vector<double> ka, kb;
-  bool known = counts(a, exposure_a, ka) && counts(b, exposure_b, kb);
+  bool known = sample_counts(a, exposure_a, ka) && sample_counts(b, exposure_b, kb);
   Comparison c = compare(std::move(a), std::move(b), std::move(unit), level, alpha);
   c.sampled = true;
   c.exposure_a = exposure_a;
@@ -411,23 +429,39 @@ Comparison without_run(const Comparison& c, std::size_t run, std::size_t runs_a,
                        const DiffConfig& cfg) {
   const bool in_b = run >= runs_a;
   const std::size_t r = in_b ? run - runs_a : run;
-  // Side `mine`'s values (and exposures) without run r; the other's whole.
-  auto side = [&](const std::vector<double>& v, const std::vector<std::uint32_t>& which,
-                  bool mine) {
-    std::vector<double> out;
-    out.reserve(v.size());
-    for (std::size_t i = 0; i < v.size(); ++i)
-      if (!mine || (which.empty() ? i : which[i]) != r) out.push_back(v[i]);
-    return out;
-  };
-  std::vector<double> a = side(c.a, c.run_a, !in_b), b = side(c.b, c.run_b, in_b);
+  std::vector<double> a = side_without(c.a, c.run_a, !in_b, r);
+  std::vector<double> b = side_without(c.b, c.run_b, in_b, r);
+  if (c.sampled)
+    return compare_samples(std::move(a), side_without(c.exposure_a, {}, !in_b, r), std::move(b),
+                           side_without(c.exposure_b, {}, in_b, r), cfg.level, cfg.alpha, c.unit);
+  return compare(std::move(a), std::move(b), c.unit, cfg.level, cfg.alpha);
+}
+
+Comparison retest_without_run(const Comparison& c, std::size_t run, std::size_t runs_a,
+                              const DiffConfig& cfg) {
+  const bool in_b = run >= runs_a;
+  const std::size_t r = in_b ? run - runs_a : run;
   Comparison out;
-  if (c.sampled) {
-    out = compare_samples(std::move(a), side(c.exposure_a, {}, !in_b), std::move(b),
-                          side(c.exposure_b, {}, in_b), cfg.level, cfg.alpha, c.unit);
-  } else {
-    out = compare(std::move(a), std::move(b), c.unit, cfg.level, cfg.alpha);
-  }
+  out.unit = c.unit;
+  out.a = side_without(c.a, c.run_a, !in_b, r);
+  out.b = side_without(c.b, c.run_b, in_b, r);
+  out.sa = stats::summarize(out.a, cfg.level);
+  out.sb = stats::summarize(out.b, cfg.level);
+  out.welch = stats::welch_screen(out.a, out.b, cfg.alpha);
+  out.effect = kNaN;  // not computed, nor Mann–Whitney
+  out.mwu.u = out.mwu.p = kNaN;
+  out.rel = out.sa.mean != 0 && std::isfinite(out.sa.mean) ? out.delta() / out.sa.mean : kNaN;
+  set_verdict(out, out.welch.p, cfg.alpha);
+  if (!c.sampled) return out;
+  out.sampled = true;
+  out.exposure_a = side_without(c.exposure_a, {}, !in_b, r);
+  out.exposure_b = side_without(c.exposure_b, {}, in_b, r);
+  std::vector<double> ka, kb;
+  if (!sample_counts(out.a, out.exposure_a, ka) || !sample_counts(out.b, out.exposure_b, kb))
+    return out;
+  out.test = StatTest::Counts;
+  out.counts = stats::count_screen(ka, out.exposure_a, kb, out.exposure_b, 1, 0, cfg.alpha);
+  set_verdict(out, out.counts.p, cfg.alpha);
   return out;
 }
 

@@ -103,6 +103,14 @@ bool op_tested(const std::string& op, const Comparison& count, const DiffConfig&
 // would have it: its own test on the other runs' values. No q, no floor.
 Comparison without_run(const Comparison& c, std::size_t run, std::size_t runs_a,
                        const DiffConfig& cfg);
+// What the jackknife reads of without_run's result, and no more: the
+// values, exposures and summaries, the deciding test's validity, rates and
+// exposures, and its p where that can be at most cfg.alpha (a larger p
+// reads 1: stats::count_screen), with the verdict set_verdict gives that
+// p. No interval of a test, no Mann–Whitney, no Hedges' g (NaN). Every
+// figure it does have is without_run's to the bit, and whether p ≤ alpha.
+Comparison retest_without_run(const Comparison& c, std::size_t run, std::size_t runs_a,
+                              const DiffConfig& cfg);
 
 // After control_fdr: per tested op, its call tree tested top-down, each
 // node's children on their share of its samples (OpDiff::shares).

@@ -48,17 +48,17 @@ OpDiff op_without(const OpDiff& op, std::size_t run, std::size_t runs_a, const D
                   std::size_t& looked_at) {
   OpDiff o;
   o.op = op.op;
-  o.count = without_run(op.count, run, runs_a, cfg);
+  o.count = retest_without_run(op.count, run, runs_a, cfg);
   o.tested = op_tested(o.op, o.count, cfg);
   looked_at = 0;
   if (!o.tested) return o;
   for (const auto& [event, c] : op.fs_events)
-    o.fs_events.emplace(event, without_run(c, run, runs_a, cfg));
+    o.fs_events.emplace(event, retest_without_run(c, run, runs_a, cfg));
   for (const auto& l : op.locks) {
     LockDiff k;
     k.name = l.name;
     k.type = l.type;
-    k.contentions = without_run(l.contentions, run, runs_a, cfg);
+    k.contentions = retest_without_run(l.contentions, run, runs_a, cfg);
     o.locks.push_back(std::move(k));
   }
   // The functions some kept run sampled; a family is one of two of them.
@@ -73,7 +73,7 @@ OpDiff op_without(const OpDiff& op, std::size_t run, std::size_t runs_a, const D
   o.functions.resize(candidates.size());
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     o.functions[i].name = candidates[i]->name;
-    o.functions[i].inclusive = without_run(candidates[i]->inclusive, run, runs_a, cfg);
+    o.functions[i].inclusive = retest_without_run(candidates[i]->inclusive, run, runs_a, cfg);
   }
   for (const auto& f : op.families) {
     auto it = members.find(std::string_view(f.name).substr(0, f.name.size() - 2));  // "xfs_attr_*"
@@ -82,7 +82,7 @@ OpDiff op_without(const OpDiff& op, std::size_t run, std::size_t runs_a, const D
     if (!one_side_only(f.inclusive, run, runs_a)) continue;
     FamilyDiff k;
     k.name = f.name;
-    k.inclusive = without_run(f.inclusive, run, runs_a, cfg);
+    k.inclusive = retest_without_run(f.inclusive, run, runs_a, cfg);
     o.families.push_back(std::move(k));
   }
   return o;
@@ -112,7 +112,7 @@ std::vector<Diff> left_out_diffs(const Diff& d) {
     l.runs_a = d.runs_a - (run < d.runs_a ? 1 : 0);
     l.runs_b = d.runs_b - (run < d.runs_a ? 0 : 1);
     for (const auto& [kind, c] : d.device_bytes_by_kind)
-      l.device_bytes_by_kind.emplace_back(kind, without_run(c, run, d.runs_a, d.config));
+      l.device_bytes_by_kind.emplace_back(kind, retest_without_run(c, run, d.runs_a, d.config));
     for (const auto& bg : d.background) {
       BackgroundDiff k;
       k.name = bg.name;

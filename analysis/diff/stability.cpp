@@ -191,10 +191,14 @@ void mark_fragile(Diff& d, const std::vector<Diff>& left_out, const std::vector<
     if (auto it = families.find(&c);
         it != families.end() && !family_without(*it->second.second, *it->second.first, run, d.runs_a))
       return false;
-    Comparison k = without_run(c, run, d.runs_a, d.config);
-    if (auto it = floored.find(&c); it != floored.end()) {
+    // A floored figure is tested again whole (apply_floor reads its
+    // interval); any other only as far as its verdict.
+    auto it = floored.find(&c);
+    Comparison k = it != floored.end() ? without_run(c, run, d.runs_a, d.config)
+                                       : retest_without_run(c, run, d.runs_a, d.config);
+    if (it != floored.end()) {
       const auto [f, op] = it->second;
-      if (op_tested(op->op, without_run(op->count, run, d.runs_a, d.config), d.config))
+      if (op_tested(op->op, retest_without_run(op->count, run, d.runs_a, d.config), d.config))
         apply_floor(k, *f, *d.config.calibration, d.config.level);
     }
     return k.tested() && k.p() <= d.config.alpha && direction(k.delta()) == direction(c.delta());

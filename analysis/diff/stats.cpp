@@ -156,10 +156,17 @@ Resolution resolution(std::span<const double> a, std::span<const double> b, doub
   return r;
 }
 
-Welch welch_test(std::span<const double> a, std::span<const double> b, double level) {
+namespace {
+
+// welch_test up to its t and df. False where it is decided already
+// (invalid, or both standard deviations 0): then `w` is complete.
+bool welch_core(std::span<const double> a, std::span<const double> b, Welch& w) {
   Moments ma = moments(a), mb = moments(b);
-  if (ma.n < 2 || mb.n < 2) return {false, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN};
-  Welch w{.valid = true, .diff = mb.mean - ma.mean};
+  if (ma.n < 2 || mb.n < 2) {
+    w = {false, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN};
+    return false;
+  }
+  w = Welch{.valid = true, .diff = mb.mean - ma.mean};
   double va = ma.var / static_cast<double>(ma.n), vb = mb.var / static_cast<double>(mb.n);
   w.se = std::sqrt(va + vb);
   if (w.se == 0) {  // deterministic counts: any difference is certain
@@ -167,15 +174,41 @@ Welch welch_test(std::span<const double> a, std::span<const double> b, double le
     w.t = w.diff == 0 ? 0 : std::copysign(kInf, w.diff);
     w.p = w.diff == 0 ? 1 : 0;
     w.ci_lo = w.ci_hi = w.diff;
-    return w;
+    return false;
   }
   w.df = (va + vb) * (va + vb) /
          (va * va / static_cast<double>(ma.n - 1) + vb * vb / static_cast<double>(mb.n - 1));
   w.t = w.diff / w.se;
+  return true;
+}
+
+// A two-sided p that is only needed where it is at most p_max: 1 where it
+// is certainly above. P(|T_df| ≥ t) > P(|Z| ≥ t) for every t > 0 and
+// finite df (Student's t quantiles lie above the normal's), so below the
+// normal's critical value p is above p_max and the incomplete beta
+// function is not evaluated. The margin keeps rounding out of it.
+double screened_p(double t, double df, double p_max) {
+  if (p_max > 0 && p_max < 1 && std::fabs(t) < 0.999 * normal_critical(p_max)) return 1;
+  return t_two_sided_p(t, df);
+}
+
+}  // namespace
+
+Welch welch_test(std::span<const double> a, std::span<const double> b, double level) {
+  Welch w;
+  if (!welch_core(a, b, w)) return w;
   w.p = t_two_sided_p(w.t, w.df);
   double half = t_quantile((1 + level) / 2, w.df) * w.se;
   w.ci_lo = w.diff - half;
   w.ci_hi = w.diff + half;
+  return w;
+}
+
+Welch welch_screen(std::span<const double> a, std::span<const double> b, double p_max) {
+  Welch w;
+  if (!welch_core(a, b, w)) return w;
+  w.p = screened_p(w.t, w.df, p_max);
+  w.ci_lo = w.ci_hi = kNaN;
   return w;
 }
 
@@ -251,15 +284,7 @@ CountTest count_screen(std::span<const double> ka, std::span<const double> ea,
   CountTest c;
   if (!count_core(ka, ea, kb, eb, prior_dispersion, prior_df, c)) return c;
   c.ci_lo = c.ci_hi = kNaN;
-  // P(|T_df| ≥ t) > P(|Z| ≥ t) for every t > 0 and finite df (Student's
-  // t quantiles lie above the normal's): below the normal's critical value
-  // p is above p_max, and the incomplete beta function is not evaluated.
-  // The margin keeps the rounding of either side out of it.
-  if (p_max > 0 && p_max < 1 && std::fabs(c.t) < 0.999 * normal_critical(p_max)) {
-    c.p = 1;
-  } else {
-    c.p = t_two_sided_p(c.t, c.df);
-  }
+  c.p = screened_p(c.t, c.df, p_max);
   return c;
 }
 

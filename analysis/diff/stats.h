@@ -48,6 +48,11 @@ struct Welch {
 // Both standard deviations 0 (deterministic counts): p = 0 if the means
 // differ, 1 if not, with the interval [diff, diff] and df = NaN, t = ±inf/0.
 Welch welch_test(std::span<const double> a, std::span<const double> b, double level = 0.95);
+// welch_test for a verdict only (the jackknife's retests): no interval
+// (ci_lo, ci_hi NaN, but where both deviations are 0), and p exact only
+// where it can be at most `p_max`; a p certainly above it reads 1
+// (count_screen says why that decides the same).
+Welch welch_screen(std::span<const double> a, std::span<const double> b, double p_max);
 
 // A test on sample counts for figures that come from cpu-clock samples:
 // run i of a side saw k_i samples over exposure e_i (its operations ×
