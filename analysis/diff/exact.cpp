@@ -36,16 +36,14 @@ bool present_only(const std::vector<double>& on, const std::vector<double>& off,
          std::ranges::all_of(off, [](double v) { return v == 0; }) && expected_off >= floor;
 }
 
-namespace {
-
-// An op's function or family by the presence rule (internal.h): its
-// Counts test's rate on one side and the other side's exposure.
 bool present_by_counts(const Comparison& c, bool in_b, double floor) {
   if (c.test != StatTest::Counts || !c.counts.valid) return false;
   const double rate = in_b ? c.counts.rate_b : c.counts.rate_a;
   const double exposure = in_b ? c.counts.exposure_a : c.counts.exposure_b;
   return present_only(in_b ? c.b : c.a, in_b ? c.a : c.b, rate * exposure, floor);
 }
+
+namespace {
 
 // Each function's and family's new_in_b and gone_in_b: the presence rule,
 // Bonferroni over the op's functions and families.

@@ -84,6 +84,9 @@ void paths_left_out(const Diff& d, const RunSet& a, const RunSet& b, const MeanS
 double presence_floor(std::size_t m);
 bool present_only(const std::vector<double>& on, const std::vector<double>& off,
                   double expected_off, double floor);
+// An op's function or family by that rule: its count test's rate on the
+// side `in_b` names, over the other side's exposure.
+bool present_by_counts(const Comparison& c, bool in_b, double floor);
 
 // After control_fdr: each tested op's exact changes (events and
 // contentions per op beyond their run-to-run spread) and new code (present

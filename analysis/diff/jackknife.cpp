@@ -70,21 +70,32 @@ OpDiff op_without(const OpDiff& op, std::size_t run, std::size_t runs_a, const D
     if (auto fam = function_family(f.name); !fam.empty()) ++members[fam];
     if (one_side_only(f.inclusive, run, runs_a)) candidates.push_back(&f);
   }
-  o.functions.resize(candidates.size());
-  for (std::size_t i = 0; i < candidates.size(); ++i) {
-    o.functions[i].name = candidates[i]->name;
-    o.functions[i].inclusive = retest_without_run(candidates[i]->inclusive, run, runs_a, cfg);
-  }
+  std::vector<const FamilyDiff*> family_candidates;
   for (const auto& f : op.families) {
     auto it = members.find(std::string_view(f.name).substr(0, f.name.size() - 2));  // "xfs_attr_*"
     if (it == members.end() || it->second < 2) continue;
     ++looked_at;
-    if (!one_side_only(f.inclusive, run, runs_a)) continue;
-    FamilyDiff k;
-    k.name = f.name;
-    k.inclusive = retest_without_run(f.inclusive, run, runs_a, cfg);
-    o.families.push_back(std::move(k));
+    if (one_side_only(f.inclusive, run, runs_a)) family_candidates.push_back(&f);
   }
+  // Only what the presence rule marks is kept (find_exact_changes marks
+  // it again): a FunctionDiff is large, and runs of different code on
+  // each side make thousands of candidates per run left out.
+  const double floor = presence_floor(looked_at);
+  auto present = [floor](const Comparison& c) {
+    return present_by_counts(c, true, floor) || present_by_counts(c, false, floor);
+  };
+  for (const FunctionDiff* f : candidates)
+    if (Comparison c = retest_without_run(f->inclusive, run, runs_a, cfg); present(c)) {
+      FunctionDiff& k = o.functions.emplace_back();
+      k.name = f->name;
+      k.inclusive = std::move(c);
+    }
+  for (const FamilyDiff* f : family_candidates)
+    if (Comparison c = retest_without_run(f->inclusive, run, runs_a, cfg); present(c)) {
+      FamilyDiff& k = o.families.emplace_back();
+      k.name = f->name;
+      k.inclusive = std::move(c);
+    }
   return o;
 }
 
