@@ -9,6 +9,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
+#include "model/parallel.h"
 #include "report/diff_report.h"
 #include "report/diff/html_graphs.h"
 #include "report/diff/html_tables.h"
@@ -185,12 +186,21 @@ Status write_diff_outputs(const Diff& d, const RunSet& a, const RunSet& b, const
   // user's symlink could re-point (file_io.h, claim_output_dir).
   auto out = claim_output_dir(dir);
   if (!out) return out.error();
-  std::string json = diff_json_text(d);
-  for (const auto& [name, data] : {std::pair{"summary.txt", render_diff_summary(d)},
-                                   {"tables.txt", render_diff_text(d)},
-                                   {"summary.json", std::move(json)},
-                                   {"report.html", render_diff_html(d, a, b, opt)}}) {
-    Status s = write_file_atomic(data, out.value(), name);
+  // The page (its graphs drawn in parallel already) beside the JSON and
+  // the text: each reads the diff only.
+  std::string text[4];
+  parallel_for(2, [&](std::size_t i) {
+    if (i == 0) {
+      text[3] = render_diff_html(d, a, b, opt);
+      return;
+    }
+    text[0] = render_diff_summary(d);
+    text[1] = render_diff_text(d);
+    text[2] = diff_json_text(d);
+  });
+  const char* names[4] = {"summary.txt", "tables.txt", "summary.json", "report.html"};
+  for (std::size_t i = 0; i < 4; ++i) {
+    Status s = write_file_atomic(text[i], out.value(), names[i]);
     if (!s) return s;
   }
   if (json_opt.all_functions)
