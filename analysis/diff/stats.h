@@ -99,6 +99,20 @@ CountTest count_screen(std::span<const double> ka, std::span<const double> ea,
                        std::span<const double> kb, std::span<const double> eb,
                        double prior_dispersion, double prior_df, double p_max);
 
+// count_screen from one side's sums instead of its runs: `runs` runs,
+// Σk samples, Σe exposure and Σ k²/e over the runs with e > 0 (k is 0
+// where e is). χ² is then Σk²/(e r) − 2Σk + rΣe, which equals count_test's
+// sum of (k − e r)²/(e r) up to rounding (not to the bit): for a test done
+// many times with one run left out of the same sums (the call-tree
+// descents of the jackknife, diff/descent.cpp), where only p ≤ p_max is
+// read. `p_max` 0: no p (NaN), as count_t.
+struct CountSums {
+  std::size_t runs = 0;
+  double samples = 0, exposure = 0, squares = 0;
+};
+CountTest count_screen_sums(const CountSums& a, const CountSums& b, double prior_dispersion,
+                            double prior_df, double p_max);
+
 // count_test up to its statistic: rates, χ², dispersion, df and t, with
 // p and the interval NaN (p 1 and the interval [0, 0] where neither side
 // has a sample, as count_test's). count_test's p is NaN exactly where t is.
