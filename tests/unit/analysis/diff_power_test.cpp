@@ -124,6 +124,60 @@ TEST(CountScreen, SameTestWithoutTheIntervalOrPAboveTheBound) {
   EXPECT_GT(screened, 100u);
 }
 
+// The jackknife descents' test from sums (count_screen_sums): a child's
+// counts under its caller's, with a run's terms taken off the sums, give
+// count_test's rates exactly and its χ² and t to rounding, and the same
+// answer to whether p ≤ 0.05.
+TEST(CountScreen, FromSumsLessARunIsTheTestWithoutIt) {
+  Draw d(44);
+  std::size_t significant = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::vector<double> ka, kb, ea, eb;
+    const double shift = 1 + 0.003 * (trial % 200);
+    for (int r = 0; r < 6; ++r) {
+      ea.push_back(static_cast<double>(d.poisson(2000)));
+      eb.push_back(static_cast<double>(d.poisson(2000)));
+      ka.push_back(std::min(ea.back(), static_cast<double>(d.poisson(60))));
+      kb.push_back(std::min(eb.back(), static_cast<double>(d.poisson(60 * shift))));
+    }
+    if (trial % 7 == 0) ka[2] = ea[2] = 0;  // a run where the caller has no samples
+    auto sums = [](const std::vector<double>& k, const std::vector<double>& e, std::size_t skip) {
+      stats::CountSums s;
+      for (std::size_t i = 0; i < k.size(); ++i) {
+        s.samples += k[i];
+        s.exposure += e[i];
+        if (e[i] > 0) s.squares += k[i] * k[i] / e[i];
+        ++s.runs;
+      }
+      if (skip < k.size()) {  // taken off, as the descent does
+        s.samples -= k[skip];
+        s.exposure -= e[skip];
+        if (e[skip] > 0) s.squares -= k[skip] * k[skip] / e[skip];
+        --s.runs;
+      }
+      return s;
+    };
+    const std::size_t skip = static_cast<std::size_t>(trial % 6);
+    std::vector<double> ka1 = ka, ea1 = ea;
+    ka1.erase(ka1.begin() + static_cast<std::ptrdiff_t>(skip));
+    ea1.erase(ea1.begin() + static_cast<std::ptrdiff_t>(skip));
+    const double phi = 1 + 0.02 * (trial % 30), prior_df = trial % 2 ? 20 : 0;
+    const stats::CountTest c = stats::count_test(ka1, ea1, kb, eb, 0.95, phi, prior_df);
+    const stats::CountTest s =
+        stats::count_screen_sums(sums(ka, ea, skip), sums(kb, eb, 99), phi, prior_df, 0.05);
+    ASSERT_EQ(c.valid, s.valid);
+    EXPECT_EQ(c.rate_a, s.rate_a);
+    EXPECT_EQ(c.rate_b, s.rate_b);
+    EXPECT_EQ(c.df, s.df);
+    EXPECT_NEAR(c.chi2, s.chi2, 1e-9 * std::max(1.0, c.chi2));
+    EXPECT_NEAR(c.t, s.t, 1e-9 * std::max(1.0, std::fabs(c.t)));
+    EXPECT_EQ(c.p <= 0.05, s.p <= 0.05) << "p " << c.p;
+    significant += c.p <= 0.05;
+  }
+  EXPECT_GT(significant, 100u);  // both answers are reached
+  EXPECT_LT(significant, 1900u);
+}
+
 // Exposure scales the rate: twice the samples over twice the operations is
 // no change.
 TEST(CountTest, RatesAreSamplesOverExposure) {
