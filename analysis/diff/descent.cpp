@@ -413,6 +413,7 @@ class Descent {
   // (those with kMinSamples and a valid test) and their tests.
   void test_children(std::uint32_t n, std::vector<std::uint32_t>& tested,
                      std::vector<stats::CountTest>& tests) const {
+    if (cols_.has_sums()) return test_children_by_sums(n, tested, tests);
     const RunTrie::Node node = in_.trie.node(n);
     const auto ea = cols_.side_values(node.counts, false), eb = cols_.side_values(node.counts, true);
     std::vector<double> ka, kb;  // a child's counts, refilled for each test
@@ -428,7 +429,6 @@ class Descent {
     // screen's own 0.999, so count_screen would say p = 1 of it too).
     const double bound = 0.99 * stats::normal_critical(cfg_.alpha);
     const bool screen = cfg_.alpha > 0 && cfg_.alpha < 1;
-    if (cols_.has_sums()) return test_children_by_sums(n, tested, tests);
     std::vector<bool> may_pass;
     // First each child on its own; then the family's common dispersion
     // (Σχ² / Σdf) moderates each one's.

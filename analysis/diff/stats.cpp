@@ -50,7 +50,6 @@ Moments moments(std::span<const double> x) {
   return m;
 }
 
-
 // Counts of U = 0..m·n over all C(m+n, m) orderings without ties: the
 // coefficients of the Gaussian binomial [m+n choose m]_q, built as
 // ∏_{k=1..m} (1 − q^(n+k)) / (1 − q^k). After step k the polynomial is
