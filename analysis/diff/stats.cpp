@@ -213,16 +213,12 @@ Welch welch_screen(std::span<const double> a, std::span<const double> b, double 
 
 namespace {
 
-// count_test up to its t: rates, χ², dispersion and df. False where the
-// test is invalid (then `c` is count_test's invalid result) or no sample
-// was seen (then p = 1 and the interval [0, 0] are set).
-bool count_core(std::span<const double> ka, std::span<const double> ea,
-                std::span<const double> kb, std::span<const double> eb, double prior_dispersion,
-                double prior_df, CountTest& c) {
-  auto sum = [](std::span<const double> x) { return std::accumulate(x.begin(), x.end(), 0.0); };
-  const double Ka = sum(ka), Ea = sum(ea), Kb = sum(kb), Eb = sum(eb);
-  if (ka.size() < 2 || kb.size() < 2 || ka.size() != ea.size() || kb.size() != eb.size() ||
-      !(Ea > 0) || !(Eb > 0) || !std::isfinite(Ka + Kb)) {
+// The count test's start, from each side's samples K and exposure E over
+// `runs_a`, `runs_b` runs: false (and `c` count_test's invalid result)
+// where it is undefined; else the rates and the runs' df.
+bool count_start(double Ka, double Ea, double Kb, double Eb, std::size_t runs_a,
+                 std::size_t runs_b, CountTest& c) {
+  if (runs_a < 2 || runs_b < 2 || !(Ea > 0) || !(Eb > 0) || !std::isfinite(Ka + Kb)) {
     c = {false, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN};
     return false;
   }
@@ -232,17 +228,19 @@ bool count_core(std::span<const double> ka, std::span<const double> ea,
   c.rate_a = Ka / Ea;
   c.rate_b = Kb / Eb;
   c.diff = c.rate_b - c.rate_a;
-  c.df = static_cast<double>(ka.size() + kb.size() - 2);
-  double chi2 = 0;
-  auto pearson = [&](std::span<const double> k, std::span<const double> e, double rate) {
-    for (std::size_t i = 0; i < k.size(); ++i)
-      if (double fit = e[i] * rate; fit > 0) chi2 += (k[i] - fit) * (k[i] - fit) / fit;
-  };
-  pearson(ka, ea, c.rate_a);
-  pearson(kb, eb, c.rate_b);
+  c.df = static_cast<double>(runs_a + runs_b - 2);
+  return true;
+}
+
+// Its end, given Pearson's χ² of both sides: the moderated dispersion and
+// df, and t. False where no sample was seen (then p = 1 and the interval
+// [0, 0] are set).
+bool count_finish(double chi2, double Ka, double Kb, double prior_dispersion, double prior_df,
+                  CountTest& c) {
   c.chi2 = chi2;
   c.dispersion = std::max(1.0, (chi2 + prior_df * prior_dispersion) / (c.df + prior_df));
   c.df += prior_df;
+  const double Ea = c.exposure_a, Eb = c.exposure_b;
   const double r0 = (Ka + Kb) / (Ea + Eb);
   if (r0 == 0) {  // no sample on either side
     c.t = 0;
@@ -252,6 +250,27 @@ bool count_core(std::span<const double> ka, std::span<const double> ea,
   }
   c.t = c.diff / std::sqrt(c.dispersion * r0 * (1 / Ea + 1 / Eb));
   return true;
+}
+
+// count_test up to its t: rates, χ², dispersion and df. False where the
+// test is invalid or no sample was seen (count_start, count_finish).
+bool count_core(std::span<const double> ka, std::span<const double> ea,
+                std::span<const double> kb, std::span<const double> eb, double prior_dispersion,
+                double prior_df, CountTest& c) {
+  auto sum = [](std::span<const double> x) { return std::accumulate(x.begin(), x.end(), 0.0); };
+  const double Ka = sum(ka), Ea = sum(ea), Kb = sum(kb), Eb = sum(eb);
+  // Counts without an exposure each are no runs of the test.
+  const std::size_t na = ka.size() == ea.size() ? ka.size() : 0;
+  const std::size_t nb = kb.size() == eb.size() ? kb.size() : 0;
+  if (!count_start(Ka, Ea, Kb, Eb, na, nb, c)) return false;
+  double chi2 = 0;
+  auto pearson = [&](std::span<const double> k, std::span<const double> e, double rate) {
+    for (std::size_t i = 0; i < k.size(); ++i)
+      if (double fit = e[i] * rate; fit > 0) chi2 += (k[i] - fit) * (k[i] - fit) / fit;
+  };
+  pearson(ka, ea, c.rate_a);
+  pearson(kb, eb, c.rate_b);
+  return count_finish(chi2, Ka, Kb, prior_dispersion, prior_df, c);
 }
 
 }  // namespace
@@ -280,16 +299,7 @@ CountTest count_t(std::span<const double> ka, std::span<const double> ea,
 CountTest count_screen_sums(const CountSums& a, const CountSums& b, double prior_dispersion,
                             double prior_df, double p_max) {
   CountTest c;
-  if (a.runs < 2 || b.runs < 2 || !(a.exposure > 0) || !(b.exposure > 0) ||
-      !std::isfinite(a.samples + b.samples))
-    return {false, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN};
-  c.valid = true;
-  c.exposure_a = a.exposure;
-  c.exposure_b = b.exposure;
-  c.rate_a = a.samples / a.exposure;
-  c.rate_b = b.samples / b.exposure;
-  c.diff = c.rate_b - c.rate_a;
-  c.df = static_cast<double>(a.runs + b.runs - 2);
+  if (!count_start(a.samples, a.exposure, b.samples, b.exposure, a.runs, b.runs, c)) return c;
   // Σ (k − e r)² / (e r) over the runs with e r > 0 is Σ k²/(e r) − 2 Σ k
   // + r Σ e there: k is 0 where e is (a child has no samples its caller
   // lacks), so K and E may be the side's whole sums. No term where r is 0.
@@ -297,17 +307,10 @@ CountTest count_screen_sums(const CountSums& a, const CountSums& b, double prior
     if (!(rate > 0)) return 0.0;
     return std::max(0.0, s.squares / rate - 2 * s.samples + rate * s.exposure);
   };
-  c.chi2 = pearson(a, c.rate_a) + pearson(b, c.rate_b);
-  c.dispersion = std::max(1.0, (c.chi2 + prior_df * prior_dispersion) / (c.df + prior_df));
-  c.df += prior_df;
-  c.ci_lo = c.ci_hi = kNaN;
-  const double r0 = (a.samples + b.samples) / (a.exposure + b.exposure);
-  if (r0 == 0) {
-    c.t = 0;
-    c.p = 1;
+  if (!count_finish(pearson(a, c.rate_a) + pearson(b, c.rate_b), a.samples, b.samples,
+                    prior_dispersion, prior_df, c))
     return c;
-  }
-  c.t = c.diff / std::sqrt(c.dispersion * r0 * (1 / a.exposure + 1 / b.exposure));
+  c.ci_lo = c.ci_hi = kNaN;
   c.p = p_max > 0 ? screened_p(c.t, c.df, p_max) : kNaN;
   return c;
 }
