@@ -174,6 +174,19 @@ void generate_set(const fs::path& dir, std::size_t stacks, std::size_t runs,
   write_side(dir, "B", b, runs, 200);
 }
 
+// The profiles under `dir` again under `to`, in format version 2: what a
+// baseline build from before format 3 reads.
+void write_version2(const fs::path& dir, const fs::path& to) {
+  std::vector<fs::path> profiles;  // listed first: `to` may be under `dir`
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file() && e.path().extension() == ".profile") profiles.push_back(e.path());
+  for (const auto& p : profiles) {
+    fs::path out = to / fs::relative(p, dir);
+    fs::create_directories(out.parent_path());
+    write_file(out, serialize_profile(take(read_profile(p.string())), 2));
+  }
+}
+
 // The random-walk shape's set, beside the synthetic one.
 fs::path walk_dir(const fs::path& dir) { return dir / "walk"; }
 
@@ -358,8 +371,13 @@ int main(int argc, char** argv) {
     const fs::path walk = walk_dir(dir.path());
     flame_peer_rows(o.peers, {"random walks", 40, 30}, run_path(walk, "A", 0),
                     run_path(walk, "B", 0), walk.string());
+    std::string v2;
+    if (!o.baseline_fscost.empty()) {
+      v2 = (dir.path() / "version-2").string();
+      write_version2(dir.path(), v2);
+    }
     binary_rows({o.peers.fscost, o.baseline_fscost, (dir.path() / "out").string(),
-                 dir.path().string(), o.repeat},
+                 dir.path().string(), v2, o.repeat},
                 binary_commands(o, dir.path()));
   } catch (const std::exception& e) {
     std::cerr << "analysis_speed: " << e.what() << "\n";

@@ -103,7 +103,14 @@ void binary_rows(const BinaryOptions& o, const std::vector<BinaryCommand>& comma
       fs::remove_all(o.scratch);
       fs::create_directories(o.scratch);
       std::vector<std::string> args;
-      for (const auto& a : c.args) args.push_back(a == "{out}" ? o.scratch + "/out" : a);
+      for (const auto& a : c.args) {
+        if (a == "{out}")
+          args.push_back(o.scratch + "/out");
+        else if (exe == o.baseline && !o.baseline_root.empty() && a.starts_with(o.root))
+          args.push_back(o.baseline_root + a.substr(o.root.size()));
+        else
+          args.push_back(a);
+      }
       return run_command(exe, args);
     };
     for (int r = 0; r < o.rounds; ++r) {

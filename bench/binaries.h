@@ -23,6 +23,9 @@ struct BinaryOptions {
   std::string baseline;  // another build's; "" = only the current one
   std::string scratch;   // directory for outputs, emptied per command
   std::string root;      // printed as DIR in the commands' list
+  // The baseline reads its inputs here instead (paths under `root` moved):
+  // the profiles in format version 2, which builds before format 3 read.
+  std::string baseline_root;
   int rounds = 3;
 };
 

@@ -17,11 +17,11 @@ namespace {
 
 using profile_json::Checker;
 using profile_json::element;
-using profile_json::FrameTable;
 using profile_json::Node;
 using profile_json::ojson;
 using profile_json::parse_stack;
-using profile_json::stack_json;
+using profile_json::StackRefs;
+using profile_json::StackTable;
 
 constexpr const char* kCorruptHint =
     "the file is damaged or was not written by `fscost record`; record it again";
@@ -86,37 +86,47 @@ std::vector<OpStats> parse_ops(Checker& c, const Node& n) {
   return ops;
 }
 
-StackSample parse_sample(Checker& c, const Node& n, const Stack& frames) {
+StackSample parse_sample(Checker& c, const Node& n, const StackRefs& refs) {
   StackSample s;
   Node kind = c.field(n, "kind");
   std::string k = c.str(kind);
   if (c.ok() && !parse_sample_kind(k, s.kind))
     c.fail(kind, fmt::format("unknown sample kind '{}' (expected op, user, kernel or kthread)", k));
   s.name = c.str(c.field(n, "name"));
-  s.frames = parse_stack(c, c.field(n, "stack"), frames);
+  s.frames = parse_stack(c, c.field(n, "stack"), refs);
   s.count = c.u64(c.field(n, "count"));
   return s;
 }
 
-Profile parse_body(Checker& c, const Node& root) {
+// `fast`: the frames, stacks and samples, read by read_fast; the rest of
+// the document is `root`.
+Profile parse_body(Checker& c, const Node& root, std::uint64_t version,
+                   profile_json::FastRead* fast) {
   Profile p;
   p.meta = parse_meta(c, c.field(root, "meta"));
   p.rusage = parse_rusage(c, c.field(root, "rusage"));
   p.ops = parse_ops(c, c.field(root, "ops"));
-  Stack frames = profile_json::parse_frames(c, c.field(root, "frames"));
-  Node samples = c.field(root, "samples");
-  p.samples.reserve(Checker::size_hint(samples));
-  c.each(samples, [&](const Node& s) { p.samples.push_back(parse_sample(c, s, frames)); });
+  StackRefs own;
+  const StackRefs& refs = fast ? fast->refs : own;
+  if (fast) {
+    p.samples = std::move(fast->samples);
+  } else {
+    own.frames = profile_json::parse_frames(c, c.field(root, "frames"));
+    if (version >= 3) profile_json::parse_stack_table(c, c.field(root, "stacks"), own);
+    Node samples = c.field(root, "samples");
+    p.samples.reserve(Checker::size_hint(samples));
+    c.each(samples, [&](const Node& s) { p.samples.push_back(parse_sample(c, s, own)); });
+  }
   p.samples_total = c.u64(c.field(root, "samples_total"));
   c.each_member(c.field(root, "drops"),
                 [&](const std::string& name, const Node& v) { p.drops[name] = c.u64(v); });
-  profile_json::parse_profile_extra(c, root, frames, p);
+  profile_json::parse_profile_extra(c, root, refs, p);
   return p;
 }
 
 // The format tag and version come first and get their own messages: a newer
-// file may have changed everything else.
-std::optional<Error> check_header(element doc, const std::string& origin) {
+// file may have changed everything else. Returns the version.
+Result<std::uint64_t> check_header(element doc, const std::string& origin) {
   std::optional<element> tag = profile_json::member(doc, "format");
   std::string_view name;
   if (!tag || tag->get_string().get(name) != simdjson::SUCCESS || name != kProfileFormatTag)
@@ -131,13 +141,15 @@ std::optional<Error> check_header(element doc, const std::string& origin) {
                     origin, version, kProfileFormatVersion),
         "upgrade fscost to read this profile"};
   if (version == 0) return Error{fmt::format("{}: invalid format version 0", origin), kCorruptHint};
-  return std::nullopt;
+  return version;
 }
 
-Result<Profile> parse_document(element doc, const std::string& origin) {
-  if (auto err = check_header(doc, origin)) return *err;
+Result<Profile> parse_document(element doc, const std::string& origin,
+                               profile_json::FastRead* fast = nullptr) {
+  auto version = check_header(doc, origin);
+  if (!version) return version.error();
   Checker c;
-  Profile p = parse_body(c, Node{doc});
+  Profile p = parse_body(c, Node{doc}, version.value(), fast);
   if (!c.ok()) return Error{fmt::format("{}: {}", origin, c.error()), kCorruptHint};
   return p;
 }
@@ -308,10 +320,10 @@ ojson op_json(const OpStats& o) {
   return out;
 }
 
-ojson sample_json(const StackSample& s, FrameTable& table) {
+ojson sample_json(const StackSample& s, StackTable& table) {
   return {{"kind", to_string(s.kind)},
           {"name", s.name},
-          {"stack", stack_json(s.frames, table)},
+          {"stack", table.ref(s.frames)},
           {"count", s.count}};
 }
 
@@ -329,7 +341,10 @@ simdjson::dom::parser& thread_parser() {
 
 }  // namespace
 
-void release_profile_parser() { thread_parser() = simdjson::dom::parser(); }
+void release_profile_parser() {
+  thread_parser() = simdjson::dom::parser();
+  profile_json::release_fast_parser();
+}
 
 namespace {
 
@@ -346,17 +361,46 @@ void make_room(simdjson::dom::parser& parser, std::size_t len) {
     advise_huge_pages(parser.doc.tape.get(), len * sizeof(std::uint64_t));
 }
 
-// `padded`: `text` may be read SIMDJSON_PADDING bytes past its end, so the
-// parser need not copy it.
-Result<Profile> parse_text(std::string_view text, bool padded, const std::string& origin) {
+// The checked reader: the whole document as a DOM, every field checked and
+// every error named by its path.
+Result<Profile> parse_checked(std::string_view padded_text, const std::string& origin) {
+  simdjson::dom::parser& parser = thread_parser();
+  make_room(parser, padded_text.size());
+  element doc;
+  if (auto err = parser.parse(padded_text.data(), padded_text.size(), false).get(doc))
+    return json_error(padded_text, origin, err);
+  return parse_document(doc, origin);
+}
+
+// The bulk read without a DOM (profile_fast.cpp), the rest by the checked
+// reader; nullopt if either finds anything amiss.
+std::optional<Profile> parse_fast(std::string_view padded_text, const std::string& origin) {
+  auto fast = profile_json::read_fast(padded_text);
+  if (!fast) return std::nullopt;
+  element doc;
+  if (thread_parser().parse(fast->rest).get(doc) != simdjson::SUCCESS) return std::nullopt;
+  auto p = parse_document(doc, origin, &*fast);
+  if (!p) return std::nullopt;
+  return std::move(p.value());
+}
+
+// `padded`: `text` may be read SIMDJSON_PADDING bytes past its end, so it
+// need not be copied.
+Result<Profile> parse_text(std::string_view text, bool padded, const std::string& origin,
+                           bool fast = true) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
     return Error{fmt::format("{}: empty file, not an fscost profile", origin), kCorruptHint};
-  simdjson::dom::parser& parser = thread_parser();
-  make_room(parser, text.size());
-  element doc;
-  if (auto err = parser.parse(text.data(), text.size(), !padded).get(doc))
-    return json_error(text, origin, err);
-  auto p = parse_document(doc, origin);
+  std::string copy;
+  if (!padded) {
+    copy.reserve(text.size() + simdjson::SIMDJSON_PADDING);
+    copy.assign(text);
+    text = copy;
+  }
+  Result<Profile> p = Error{};
+  if (auto read = fast ? parse_fast(text, origin) : std::nullopt)
+    p = std::move(*read);
+  else
+    p = parse_checked(text, origin);
   if (p) bound_stack_depth(p.value());
   return p;
 }
@@ -367,6 +411,10 @@ Result<Profile> parse_profile(std::string_view text, const std::string& origin) 
   return parse_text(text, false, origin);
 }
 
+Result<Profile> parse_profile_checked(std::string_view text, const std::string& origin) {
+  return parse_text(text, false, origin, false);
+}
+
 Result<Profile> read_profile(const std::string& path) {
   static_assert(kReadSlack >= simdjson::SIMDJSON_PADDING);
   auto text = read_whole_file(path, "profile");
@@ -375,25 +423,28 @@ Result<Profile> read_profile(const std::string& path) {
   return parse_text(t, t.capacity() - t.size() >= simdjson::SIMDJSON_PADDING, path);
 }
 
-std::string serialize_profile(const Profile& p) {
-  FrameTable table;
+std::string serialize_profile(const Profile& p, int version) {
+  if (version != 2 && version != kProfileFormatVersion)
+    throw std::invalid_argument(fmt::format("cannot write profile format version {}", version));
+  StackTable table(version);
   ojson samples = ojson::array();
   for (const auto& s : p.samples) samples.push_back(sample_json(s, table));
   ojson ops = ojson::array();
   for (const auto& o : p.ops) ops.push_back(op_json(o));
-  // Interned after the samples, so sample frame indexes do not depend on
-  // whether contention data was recorded.
+  // Interned after the samples, so sample frame and stack indexes do not
+  // depend on whether contention data was recorded.
   ojson extra = ojson::object();
   profile_json::add_profile_extra(p, table, extra);
   ojson doc = {{"format", kProfileFormatTag},
-               {"version", kProfileFormatVersion},
+               {"version", version},
                {"meta", meta_json(p.meta)},
                {"rusage", rusage_json(p.rusage)},
                {"ops", std::move(ops)},
-               {"frames", table.frames()},
-               {"samples", std::move(samples)},
-               {"samples_total", p.samples_total},
-               {"drops", p.drops}};
+               {"frames", table.frames()}};
+  if (table.has_table()) doc["stacks"] = table.take_stacks();
+  doc["samples"] = std::move(samples);
+  doc["samples_total"] = p.samples_total;
+  doc["drops"] = p.drops;
   doc.update(extra);
   return dump_json(doc) + "\n";
 }

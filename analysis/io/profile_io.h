@@ -18,6 +18,10 @@ inline constexpr std::string_view kProfileFormatTag = "fscost-profile";
 // Parses profile text; `origin` (usually the path) prefixes every message.
 Result<Profile> parse_profile(std::string_view text, const std::string& origin);
 
+// parse_profile by the checked reader alone (the DOM), without its fast path
+// for the frames, stacks and samples: what that path must equal (tests).
+Result<Profile> parse_profile_checked(std::string_view text, const std::string& origin);
+
 // Reads and parses the file at `path`.
 Result<Profile> read_profile(const std::string& path);
 
@@ -27,9 +31,11 @@ Result<Profile> read_profile(const std::string& path);
 // carry them (2 × 10 runs of 100k stacks: 238 MB at the diff's peak).
 void release_profile_parser();
 
-// The file contents for `p`: compact JSON, frames interned, one trailing
-// newline. Invalid UTF-8 in strings is replaced by U+FFFD rather than thrown.
-std::string serialize_profile(const Profile& p);
+// The file contents for `p`: compact JSON, frames and stacks interned, one
+// trailing newline. Invalid UTF-8 in strings is replaced by U+FFFD rather
+// than thrown. `version`: kProfileFormatVersion, or 2 (no stack table: what
+// builds before format 3 read; bench/ writes it for them).
+std::string serialize_profile(const Profile& p, int version = kProfileFormatVersion);
 
 // Writes `p` so that `path` holds either its old contents or the complete
 // new profile, even across a crash: temp file in the same directory, fsync,

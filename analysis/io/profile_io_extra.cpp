@@ -48,14 +48,14 @@ std::string parse_wait_class(Checker& c, const Node& n) {
   return s;
 }
 
-OffCpuStack parse_offcpu(Checker& c, const Node& n, const Stack& frames) {
+OffCpuStack parse_offcpu(Checker& c, const Node& n, const StackRefs& refs) {
   OffCpuStack s;
   s.kind = parse_owner(c, n);
   s.name = c.str(c.field(n, "name"));
   s.wait_class = parse_wait_class(c, c.field(n, "wait_class"));
-  s.frames = parse_stack(c, c.field(n, "stack"), frames);
+  s.frames = parse_stack(c, c.field(n, "stack"), refs);
   s.waker = c.str(c.field(n, "waker"));
-  s.waker_frames = parse_stack(c, c.field(n, "waker_stack"), frames);
+  s.waker_frames = parse_stack(c, c.field(n, "waker_stack"), refs);
   if (auto f = c.find(n, "waker_work")) s.waker_work = c.str(*f);
   if (auto f = c.find(n, "waker_last_work")) s.waker_last_work = c.str(*f);
   if (auto f = c.find(n, "waker_workqueue")) s.waker_workqueue = c.str(*f);
@@ -107,14 +107,14 @@ void add_lock_identity(std::uint64_t v, ojson& out) {
     out["lock_id"] = v;
 }
 
-LockStat parse_lock(Checker& c, const Node& n, const Stack& frames) {
+LockStat parse_lock(Checker& c, const Node& n, const StackRefs& refs) {
   LockStat s;
   s.kind = parse_owner(c, n);
   s.name = c.str(c.field(n, "name"));
   s.address = parse_lock_identity(c, n);
   s.symbol = c.str(c.field(n, "symbol"));
   s.flags = c.u32(c.field(n, "flags"));
-  s.frames = parse_stack(c, c.field(n, "stack"), frames);
+  s.frames = parse_stack(c, c.field(n, "stack"), refs);
   s.count = c.u64(c.field(n, "count"));
   s.total_ns = c.u64(c.field(n, "total_ns"));
   s.max_ns = c.u64(c.field(n, "max_ns"));
@@ -123,13 +123,13 @@ LockStat parse_lock(Checker& c, const Node& n, const Stack& frames) {
   return s;
 }
 
-LockHolder parse_holder(Checker& c, const Node& n, const Stack& frames) {
+LockHolder parse_holder(Checker& c, const Node& n, const StackRefs& refs) {
   LockHolder h;
   h.op = c.str(c.field(n, "op"));
   h.address = parse_lock_identity(c, n);
   h.symbol = c.str(c.field(n, "symbol"));
   h.flags = c.u32(c.field(n, "flags"));
-  h.frames = parse_stack(c, c.field(n, "stack"), frames);
+  h.frames = parse_stack(c, c.field(n, "stack"), refs);
   Node kind = c.field(n, "holder_kind");
   h.holder_kind = c.str(kind);
   if (c.ok() && h.holder_kind != "blocked" && h.holder_kind != "running" &&
@@ -139,31 +139,31 @@ LockHolder parse_holder(Checker& c, const Node& n, const Stack& frames) {
                              h.holder_kind));
   h.holder = c.str(c.field(n, "holder"));
   h.holder_class = c.str(c.field(n, "holder_class"));
-  h.holder_frames = parse_stack(c, c.field(n, "holder_stack"), frames);
+  h.holder_frames = parse_stack(c, c.field(n, "holder_stack"), refs);
   h.count = c.u64(c.field(n, "count"));
   h.total_ns = c.u64(c.field(n, "total_ns"));
   return h;
 }
 
-ojson holder_json(const LockHolder& h, FrameTable& table) {
+ojson holder_json(const LockHolder& h, StackTable& table) {
   ojson o = {{"op", h.op}};
   add_lock_identity(h.address, o);
   o["symbol"] = h.symbol;
   o["flags"] = h.flags;
-  o["stack"] = stack_json(h.frames, table);
+  o["stack"] = table.ref(h.frames);
   o["holder_kind"] = h.holder_kind;
   o["holder"] = h.holder;
   o["holder_class"] = h.holder_class;
-  o["holder_stack"] = stack_json(h.holder_frames, table);
+  o["holder_stack"] = table.ref(h.holder_frames);
   o["count"] = h.count;
   o["total_ns"] = h.total_ns;
   return o;
 }
 
-ojson offcpu_json(const OffCpuStack& s, FrameTable& table) {
+ojson offcpu_json(const OffCpuStack& s, StackTable& table) {
   ojson o = {{"kind", to_string(s.kind)},  {"name", s.name},
-             {"wait_class", s.wait_class}, {"stack", stack_json(s.frames, table)},
-             {"waker", s.waker},           {"waker_stack", stack_json(s.waker_frames, table)},
+             {"wait_class", s.wait_class}, {"stack", table.ref(s.frames)},
+             {"waker", s.waker},           {"waker_stack", table.ref(s.waker_frames)},
              {"count", s.count},           {"total_ns", s.total_ns}};
   if (!s.waker_work.empty()) o["waker_work"] = s.waker_work;
   if (!s.waker_last_work.empty()) o["waker_last_work"] = s.waker_last_work;
@@ -171,12 +171,12 @@ ojson offcpu_json(const OffCpuStack& s, FrameTable& table) {
   return o;
 }
 
-ojson lock_json(const LockStat& s, FrameTable& table) {
+ojson lock_json(const LockStat& s, StackTable& table) {
   ojson o = {{"kind", to_string(s.kind)}, {"name", s.name}};
   add_lock_identity(s.address, o);
   o["symbol"] = s.symbol;
   o["flags"] = s.flags;
-  o["stack"] = stack_json(s.frames, table);
+  o["stack"] = table.ref(s.frames);
   o["count"] = s.count;
   o["total_ns"] = s.total_ns;
   o["max_ns"] = s.max_ns;
@@ -194,13 +194,13 @@ void parse_op_extra(Checker& c, const Node& n, OpStats& o) {
   if (auto f = c.find(n, "trans_max")) o.trans_max = c.u64(*f);
 }
 
-void parse_profile_extra(Checker& c, const Node& root, const Stack& frames, Profile& p) {
+void parse_profile_extra(Checker& c, const Node& root, const StackRefs& refs, Profile& p) {
   if (auto f = c.find(root, "offcpu"))
-    c.each(*f, [&](const Node& e) { p.offcpu.push_back(parse_offcpu(c, e, frames)); });
+    c.each(*f, [&](const Node& e) { p.offcpu.push_back(parse_offcpu(c, e, refs)); });
   if (auto f = c.find(root, "locks"))
-    c.each(*f, [&](const Node& e) { p.locks.push_back(parse_lock(c, e, frames)); });
+    c.each(*f, [&](const Node& e) { p.locks.push_back(parse_lock(c, e, refs)); });
   if (auto f = c.find(root, "lock_holders"))
-    c.each(*f, [&](const Node& e) { p.lock_holders.push_back(parse_holder(c, e, frames)); });
+    c.each(*f, [&](const Node& e) { p.lock_holders.push_back(parse_holder(c, e, refs)); });
   if (auto f = find_fs_events(c, root, "background_fs_events", "background_xfs"))
     parse_counters(c, *f, p.background_fs_events);
   if (auto f = find_fs_events(c, root, "kthread_fs_events", "kthread_xfs"))
@@ -234,7 +234,7 @@ void add_op_extra(const OpStats& o, ojson& out) {
   if (o.trans_max != 0) out["trans_max"] = o.trans_max;
 }
 
-void add_profile_extra(const Profile& p, FrameTable& table, ojson& doc) {
+void add_profile_extra(const Profile& p, StackTable& table, ojson& doc) {
   if (!p.offcpu.empty()) {
     ojson& arr = doc["offcpu"] = ojson::array();
     for (const auto& s : p.offcpu) arr.push_back(offcpu_json(s, table));

@@ -205,22 +205,65 @@ class Checker {
   std::string error_;
 };
 
-// Each distinct frame is stored once; samples refer to it by index, in
-// order of first use so the output is deterministic. Keyed by the Frame's
-// pool id, so writing hashes no text.
-class FrameTable {
+// Each distinct frame is stored once, and (format 3) each distinct stack:
+// records refer to a stack by its index in `stacks`, a stack to its frames
+// by their indexes in `frames`, both in order of first use so the output is
+// deterministic. Keyed by pool ids, so writing hashes no text.
+class StackTable {
  public:
-  std::uint64_t intern(const Frame& frame) {
-    auto [it, added] = index_.try_emplace(frame.id(), frames_.size());
-    if (added) frames_.push_back(frame.str());
+  // `version`: 3 writes the stack table; 2 (bench/ feeds older builds) the
+  // frame indexes in each record.
+  explicit StackTable(int version) : table_(version >= 3) {}
+
+  // What a record writes for its stack.
+  ojson ref(const InternedStack& stack) {
+    if (!table_) return frame_refs(stack);
+    auto [it, added] = stack_index_.try_emplace(stack.id(), stacks_.size());
+    if (added) stacks_.push_back(frame_refs(stack));
     return it->second;
   }
+  bool has_table() const { return table_; }
   const std::vector<std::string>& frames() const { return frames_; }
+  ojson take_stacks() { return std::move(stacks_); }
 
  private:
-  std::unordered_map<std::uint32_t, std::uint64_t> index_;
+  ojson frame_refs(const Stack& stack) {
+    ojson out = ojson::array();
+    for (const auto& f : stack) {
+      auto [it, added] = frame_index_.try_emplace(f.id(), frames_.size());
+      if (added) frames_.push_back(f.str());
+      out.push_back(it->second);
+    }
+    return out;
+  }
+
+  bool table_;
+  std::unordered_map<std::uint32_t, std::uint64_t> frame_index_, stack_index_;
   std::vector<std::string> frames_;
+  ojson stacks_ = ojson::array();
 };
+
+// How the records of one file name their stacks: frame indexes in each
+// record (format 1 and 2), or an index into the stack table (format 3).
+struct StackRefs {
+  Stack frames;
+  std::vector<InternedStack> stacks;
+  bool table = false;
+};
+
+// What read_fast (profile_fast.cpp) read itself, and the rest of the
+// document as JSON text for the checked reader.
+struct FastRead {
+  StackRefs refs;
+  std::vector<StackSample> samples;
+  std::string rest;
+};
+
+// The document at `padded_text` (readable SIMDJSON_PADDING bytes past its
+// end) read without a DOM; nullopt wherever the checked reader might read
+// it otherwise or find it wrong: that reader then reads it all.
+std::optional<FastRead> read_fast(std::string_view padded_text);
+void release_fast_parser();
 
 // The frame table as written, before any stack refers to it.
 inline Stack parse_frames(Checker& c, const Node& n) {
@@ -230,10 +273,10 @@ inline Stack parse_frames(Checker& c, const Node& n) {
   return out;
 }
 
-// A stack stored as indexes into the frame table. Every index is checked,
-// but only the first kReadDepth are kept (io/depth_cut.h): parse_profile's
-// bound_stack_depth cuts the rest and counts the stack.
-inline Stack parse_stack(Checker& c, const Node& n, const Stack& frames) {
+// Frame indexes into `frames`. Every index is checked, but only the first
+// kReadDepth are kept (io/depth_cut.h): parse_profile's bound_stack_depth
+// cuts the rest and counts the stack.
+inline InternedStack parse_frame_refs(Checker& c, const Node& n, const Stack& frames) {
   Stack out;
   out.reserve(std::min(Checker::size_hint(n), kReadDepth));
   c.each(n, [&](const Node& f) {
@@ -247,17 +290,29 @@ inline Stack parse_stack(Checker& c, const Node& n, const Stack& frames) {
   return out;
 }
 
-inline ojson stack_json(const Stack& stack, FrameTable& table) {
-  ojson out = ojson::array();
-  for (const auto& f : stack) out.push_back(table.intern(f));
-  return out;
+// Format 3's stack table, once `refs.frames` is read.
+inline void parse_stack_table(Checker& c, const Node& n, StackRefs& refs) {
+  refs.table = true;
+  refs.stacks.reserve(Checker::size_hint(n));
+  c.each(n, [&](const Node& s) { refs.stacks.push_back(parse_frame_refs(c, s, refs.frames)); });
+}
+
+// A record's stack, as its file's format names it.
+inline InternedStack parse_stack(Checker& c, const Node& n, const StackRefs& refs) {
+  if (!refs.table) return parse_frame_refs(c, n, refs.frames);
+  std::uint64_t i = c.u64(n);
+  if (i < refs.stacks.size()) return refs.stacks[i];
+  if (c.ok())
+    c.fail(n, fmt::format("stack index {} out of range (stacks has {} entries)", i,
+                          refs.stacks.size()));
+  return {};
 }
 
 // The optional v1 fields (profile_io_extra.cpp): read when present, written
 // when not zero or empty.
 void parse_op_extra(Checker& c, const Node& n, OpStats& o);
-void parse_profile_extra(Checker& c, const Node& root, const Stack& frames, Profile& p);
+void parse_profile_extra(Checker& c, const Node& root, const StackRefs& refs, Profile& p);
 void add_op_extra(const OpStats& o, ojson& out);
-void add_profile_extra(const Profile& p, FrameTable& table, ojson& doc);
+void add_profile_extra(const Profile& p, StackTable& table, ojson& doc);
 
 }  // namespace fscost::profile_json

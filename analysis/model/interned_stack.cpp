@@ -18,7 +18,9 @@ class StackPool {
  public:
   using Entry = InternedStack::Entry;
 
-  const Entry* intern(Stack&& frames) {
+  // `frames` is copied (const&) or moved (&&) only when it is new.
+  template <typename S>
+  const Entry* intern(S&& frames) {
     const std::uint64_t h = hash(frames);
     Shard& s = shards_[h >> 60];  // the top bits; the slot takes the low ones
     std::lock_guard lock(s.mutex);
@@ -27,7 +29,7 @@ class StackPool {
     for (std::size_t i = h & mask;; i = (i + 1) & mask) {
       Slot& slot = s.slots[i];
       if (!slot.entry) {
-        Entry& e = s.entries.emplace_back(Entry{std::move(frames), next_id_++});
+        Entry& e = s.entries.emplace_back(Entry{Stack(std::forward<S>(frames)), next_id_++});
         slot = {h, &e};
         return &e;
       }
@@ -91,8 +93,12 @@ const InternedStack::Entry* InternedStack::intern(Stack&& frames) {
   return pool().intern(std::move(frames));
 }
 
+const InternedStack::Entry* InternedStack::intern(const Stack& frames) {
+  return pool().intern(frames);
+}
+
 const InternedStack::Entry* InternedStack::empty_entry() {
-  static const Entry* e = pool().intern({});
+  static const Entry* e = pool().intern(Stack{});
   return e;
 }
 

@@ -33,7 +33,7 @@ class InternedStack {
 
   InternedStack() : entry_(empty_entry()) {}
   // Interning constructors; implicit so a record can be given a stack.
-  InternedStack(const Stack& frames) : entry_(intern(Stack(frames))) {}
+  InternedStack(const Stack& frames) : entry_(intern(frames)) {}
   InternedStack(Stack&& frames) : entry_(intern(std::move(frames))) {}
   InternedStack(std::initializer_list<Frame> frames) : entry_(intern(Stack(frames))) {}
 
@@ -75,6 +75,7 @@ class InternedStack {
   friend class StackPool;
 
   static const Entry* intern(Stack&& frames);
+  static const Entry* intern(const Stack& frames);  // copies only a new stack
   static const Entry* empty_entry();
 
   const Entry* entry_;

@@ -16,7 +16,8 @@
 namespace fscost {
 
 // 2: the filesystem event fields lost their XFS names ("xfs" → "fs_events").
-inline constexpr int kProfileFormatVersion = 2;
+// 3: a stack table; records name their stacks by index (docs/PROFILE.md).
+inline constexpr int kProfileFormatVersion = 3;
 // Wall-latency histogram: bucket i counts operations with latency in
 // [2^i, 2^(i+1)) ns; bucket 0 also holds 0 ns.
 inline constexpr std::size_t kLatencyBuckets = 40;

@@ -17,6 +17,8 @@ namespace {
 using nlohmann::json;
 
 json full_doc() { return json::parse(serialize_profile(test::full_profile())); }
+// Version 2: each record's stack as frame indexes.
+json full_doc_v2() { return json::parse(serialize_profile(test::full_profile(), 2)); }
 
 std::string parse_error(const json& doc) {
   auto r = parse_profile(doc.dump(), "p.json");
@@ -81,7 +83,7 @@ TEST(ProfileIoExtra, EmptyFieldsAreNotWritten) {
 TEST(ProfileIoExtra, WritesFsEventsUnderNeutralNames) {
   json doc = full_doc();
   EXPECT_EQ(doc["version"], kProfileFormatVersion);
-  EXPECT_EQ(doc["version"], 2);
+  EXPECT_EQ(doc["version"], 3);
   EXPECT_EQ(doc["ops"][1]["fs_events"]["xfs_log_force"], 500);
   EXPECT_EQ(doc["background_fs_events"]["xfs_buf_write"], 340);
   EXPECT_EQ(doc["fs_events_other_fs"], 5);
@@ -96,7 +98,7 @@ TEST(ProfileIoExtra, WritesFsEventsUnderNeutralNames) {
 // Version 1 named the fields after XFS; the same document under the old
 // names reads to the same profile.
 TEST(ProfileIoExtra, ReadsVersion1FsEventNames) {
-  json doc = full_doc();
+  json doc = full_doc_v2();
   doc["version"] = 1;
   for (auto& op : doc["ops"])
     if (op.contains("fs_events")) {
@@ -130,8 +132,8 @@ TEST(ProfileIoExtra, RecordedVersion1ProfileKeepsFsEvents) {
 }
 
 TEST(ProfileIoExtra, FramesShareOneTable) {
-  json doc = full_doc();
-  json old = json::parse(serialize_profile(test::sample_profile()));
+  json doc = full_doc_v2();
+  json old = json::parse(serialize_profile(test::sample_profile(), 2));
   // Sample frames keep their indexes; contention frames are appended.
   for (std::size_t i = 0; i < old["frames"].size(); ++i)
     EXPECT_EQ(doc["frames"][i], old["frames"][i]);
@@ -146,6 +148,16 @@ TEST(ProfileIoExtra, FramesShareOneTable) {
   EXPECT_EQ(doc["frames"][waker[6].get<std::size_t>()], "try_to_wake_up");
   EXPECT_EQ(doc["frames"][doc["offcpu"][3]["waker_stack"][0].get<std::size_t>()],
             "entry_SYSCALL_64");
+  // Version 3: the same frame table, and one stack table for every record:
+  // the samples' stacks first, then the contention stacks not among them.
+  json v3 = full_doc();
+  EXPECT_EQ(v3["frames"], doc["frames"]);
+  for (std::size_t i = 0; i < v3["samples"].size(); ++i)
+    EXPECT_EQ(v3["stacks"][v3["samples"][i]["stack"].get<std::size_t>()],
+              doc["samples"][i]["stack"]);
+  EXPECT_EQ(v3["stacks"][v3["offcpu"][0]["waker_stack"].get<std::size_t>()], waker);
+  std::set<json> stacks(v3["stacks"].begin(), v3["stacks"].end());
+  EXPECT_EQ(stacks.size(), v3["stacks"].size());
 }
 
 TEST(ProfileIoExtra, OpFieldsAreChecked) {
@@ -182,11 +194,18 @@ TEST(ProfileIoExtra, OffCpuEntriesAreChecked) {
   doc["offcpu"][0]["kind"] = "user";
   EXPECT_EQ(parse_error(doc),
             "p.json: offcpu[0].kind: unknown kind 'user' (expected op, kthread or kernel)");
-  doc = full_doc();
+  doc = full_doc_v2();
   std::size_t n = doc["frames"].size();
   doc["offcpu"][0]["waker_stack"][3] = n;
   EXPECT_EQ(parse_error(doc),
             fmt::format("p.json: offcpu[0].waker_stack[3]: frame index {} out of range (frames "
+                        "has {} entries)",
+                        n, n));
+  doc = full_doc();
+  n = doc["stacks"].size();
+  doc["offcpu"][0]["waker_stack"] = n;
+  EXPECT_EQ(parse_error(doc),
+            fmt::format("p.json: offcpu[0].waker_stack: stack index {} out of range (stacks "
                         "has {} entries)",
                         n, n));
 }
@@ -208,7 +227,7 @@ TEST(ProfileIoExtra, LockEntriesAreChecked) {
   doc["locks"][2]["kind"] = "user";
   EXPECT_EQ(parse_error(doc),
             "p.json: locks[2].kind: unknown kind 'user' (expected op, kthread or kernel)");
-  doc = full_doc();
+  doc = full_doc_v2();
   doc["locks"][0]["stack"][0] = 100000;
   EXPECT_EQ(parse_error(doc).rfind("p.json: locks[0].stack[0]: frame index 100000 out of range", 0),
             0u);

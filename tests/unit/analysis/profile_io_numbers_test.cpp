@@ -80,13 +80,21 @@ TEST(ProfileIoNumbers, NegativeAndFractionalCountsAreErrors) {
             "p.json: samples[2].count: expected unsigned integer, got negative number "
             "-9223372036854775808");
   doc = sample_doc();
-  doc["samples"][3]["stack"][1] = -1;
+  doc["stacks"][3][1] = -1;
   EXPECT_EQ(parse_error(doc.dump()),
-            "p.json: samples[3].stack[1]: expected unsigned integer, got negative number -1");
+            "p.json: stacks[3][1]: expected unsigned integer, got negative number -1");
   doc = sample_doc();
-  doc["samples"][3]["stack"][1] = 2.0;
+  doc["stacks"][3][1] = 2.0;
   EXPECT_EQ(parse_error(doc.dump()),
-            "p.json: samples[3].stack[1]: expected unsigned integer, got number 2.0");
+            "p.json: stacks[3][1]: expected unsigned integer, got number 2.0");
+  doc = sample_doc();
+  doc["samples"][3]["stack"] = -1;
+  EXPECT_EQ(parse_error(doc.dump()),
+            "p.json: samples[3].stack: expected unsigned integer, got negative number -1");
+  doc = sample_doc();
+  doc["samples"][3]["stack"] = 3.0;
+  EXPECT_EQ(parse_error(doc.dump()),
+            "p.json: samples[3].stack: expected unsigned integer, got number 3.0");
 }
 
 TEST(ProfileIoNumbers, IntegerBeyond64BitsIsAnError) {

@@ -64,14 +64,35 @@ TEST(ProfileIo, RoundTripEmptyProfile) {
   test::expect_same_profile(p, back.value());
 }
 
-TEST(ProfileIo, FramesAreInterned) {
-  json doc = sample_doc();
-  // 24 distinct frames although the samples hold 42 frame references.
+TEST(ProfileIo, FramesAndStacksAreInterned) {
+  Profile p = sample_profile();
+  p.samples.push_back(p.samples[1]);  // the same stack under another name
+  p.samples.back().name = "mkdir";
+  json doc = json::parse(serialize_profile(p));
+  // 24 distinct frames although the samples hold 42 frame references; one
+  // stack table entry per distinct stack, records naming it by index.
   EXPECT_EQ(doc["frames"].size(), 24u);
   EXPECT_EQ(doc["frames"][0], "entry_SYSCALL_64");
-  EXPECT_EQ(doc["samples"][1]["stack"], json({0, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(doc["samples"][1]["stack"], 1);
+  EXPECT_EQ(doc["stacks"][1], json({0, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(doc["samples"].back()["stack"], 1);
+  EXPECT_EQ(doc["stacks"].size(), p.samples.size() - 1);
   EXPECT_EQ(doc["format"], "fscost-profile");
+  EXPECT_EQ(doc["version"], 3);
+}
+
+// Version 2, which builds before the stack table read (bench/ writes it for
+// them): frame indexes in each record, byte for byte what they wrote.
+TEST(ProfileIo, Version2LayoutIsWrittenAndRead) {
+  json doc = json::parse(serialize_profile(sample_profile(), 2));
   EXPECT_EQ(doc["version"], 2);
+  EXPECT_FALSE(doc.contains("stacks"));
+  EXPECT_EQ(doc["samples"][1]["stack"], json({0, 1, 2, 3, 4, 5, 6, 7}));
+  test::expect_golden("sample-profile-v2.json", serialize_profile(sample_profile(), 2));
+  auto read = read_profile(test::data_path("sample-profile-v2.json"));
+  ASSERT_TRUE(read) << read.error().message;
+  test::expect_same_profile(sample_profile(), read.value());
+  EXPECT_THROW(serialize_profile(sample_profile(), 1), std::invalid_argument);
 }
 
 TEST(ProfileIo, MatchesGoldenFile) {
@@ -175,10 +196,10 @@ TEST(ProfileIo, WrongFormatTag) {
 
 TEST(ProfileIo, NewerVersionIsRefusedWithUpgradeHint) {
   json doc = sample_doc();
-  doc["version"] = 3;
-  doc["ops"] = "restructured in version 3";
+  doc["version"] = 4;
+  doc["ops"] = "restructured in version 4";
   Error e = parse_error(doc);
-  EXPECT_EQ(e.message, "p.json: written by a newer fscost (format version 3, this one reads ≤ 2)");
+  EXPECT_EQ(e.message, "p.json: written by a newer fscost (format version 4, this one reads ≤ 3)");
   EXPECT_EQ(e.hint, "upgrade fscost to read this profile");
 }
 
@@ -234,9 +255,30 @@ TEST(ProfileIo, NegativeNumbers) {
 
 TEST(ProfileIo, FrameIndexOutOfRange) {
   json doc = sample_doc();
+  doc["stacks"][3][2] = 999;
+  EXPECT_EQ(parse_error(doc).message,
+            "p.json: stacks[3][2]: frame index 999 out of range (frames has 24 entries)");
+  doc = json::parse(serialize_profile(sample_profile(), 2));
   doc["samples"][3]["stack"][2] = 999;
   EXPECT_EQ(parse_error(doc).message,
             "p.json: samples[3].stack[2]: frame index 999 out of range (frames has 24 entries)");
+}
+
+TEST(ProfileIo, StackIndexOutOfRange) {
+  json doc = sample_doc();
+  std::size_t n = doc["stacks"].size();
+  doc["samples"][3]["stack"] = n;
+  EXPECT_EQ(parse_error(doc).message,
+            fmt::format("p.json: samples[3].stack: stack index {0} out of range (stacks has {0} "
+                        "entries)",
+                        n));
+  doc = sample_doc();
+  doc["samples"][3]["stack"] = json::array({0});
+  EXPECT_EQ(parse_error(doc).message,
+            "p.json: samples[3].stack: expected unsigned integer, got array");
+  doc = sample_doc();
+  doc.erase("stacks");
+  EXPECT_EQ(parse_error(doc).message, "p.json: stacks: missing required field");
 }
 
 TEST(ProfileIo, LatencyHistogramLength) {
