@@ -298,7 +298,7 @@ class Records {
       return std::ranges::lexicographical_compare(key(x), key(y));
     };
     if (!std::is_sorted(order.begin(), order.end(), less))
-      std::sort(order.begin(), order.end(), less);
+      sort_by_keys(order.data(), order.data() + order.size(), 0);
     for (std::size_t i = 0; i < order.size();) {
       std::pair<std::size_t, std::uint64_t> d{order[i], 0};
       for (; i < order.size() && std::ranges::equal(key(order[i]), key(d.first)); ++i)
@@ -368,6 +368,46 @@ class Records {
  private:
   std::span<const std::uint32_t> key(std::size_t r) const {
     return {keys_.data() + start_[r], start_[r + 1] - start_[r]};
+  }
+
+  // Orders records [lo, hi), whose keys agree before `depth`, as
+  // lexicographical_compare orders their keys: Bentley and Sedgewick's
+  // multikey quicksort, which reads each record's entry at a depth once
+  // per partition there, where a comparison sort re-reads the shared
+  // prefix at every comparison (stacks share long ones).
+  void sort_by_keys(std::size_t* lo, std::size_t* hi, std::size_t depth) const {
+    // A record's entry at `depth`; one that ended sorts first.
+    auto at = [&](std::size_t r) -> std::int64_t {
+      const std::size_t n = start_[r + 1] - start_[r];
+      return depth < n ? std::int64_t{keys_[start_[r] + depth]} : -1;
+    };
+    while (hi - lo > 1) {
+      if (hi - lo <= 16) {
+        std::sort(lo, hi, [&](std::size_t x, std::size_t y) {
+          return std::ranges::lexicographical_compare(key(x).subspan(depth),
+                                                      key(y).subspan(depth));
+        });
+        return;
+      }
+      std::int64_t a = at(*lo), b = at(lo[(hi - lo) / 2]), c = at(hi[-1]);
+      const std::int64_t pivot = std::max(std::min(a, b), std::min(std::max(a, b), c));
+      std::size_t *lt = lo, *i = lo, *gt = hi;
+      while (i < gt) {
+        const std::int64_t v = at(*i);
+        if (v < pivot)
+          std::swap(*lt++, *i++);
+        else if (v > pivot)
+          std::swap(*i, *--gt);
+        else
+          ++i;
+      }
+      sort_by_keys(lo, lt, depth);
+      sort_by_keys(gt, hi, depth);
+      if (pivot < 0) return;  // [lt, gt) ended here: equal keys
+      lo = lt;
+      hi = gt;
+      ++depth;
+    }
   }
 
   std::vector<std::uint32_t> keys_;  // every record's frames: ids, then name ranks

@@ -30,7 +30,8 @@ std::string difference(const FlameNode& x, const FlameNode& y, const std::string
 }
 
 // Frames that sanitizing makes equal ("a;b" and "a:b"), an op with no
-// completed operations, two ops of one name, stacks out of order, and per-op divisions that do
+// completed operations, two ops of one name, stacks out of order (prefixes
+// after the stacks they begin), and per-op divisions that do
 // not come out even, so a different order of additions would show.
 Profile awkward_profile() {
   Profile p = test::full_profile();
@@ -45,6 +46,13 @@ Profile awkward_profile() {
     for (int k = 0; k < 40; ++k)
       p.samples.push_back(
           {SampleKind::Op, "unlink", test::stack({fmt::format("f{}", (k * 17) % 40)}), 1});
+  // Stacks that are prefixes of others, out of order and more than a small
+  // sort takes at once: the records' order puts each prefix first.
+  for (int k = 0; k < 60; ++k) {
+    Stack s = test::stack({"vfs_unlink", "xfs_remove"});
+    for (int d = 0; d < (k * 7) % 5; ++d) s.emplace_back(std::string_view(d % 2 ? "b" : "a"));
+    p.samples.push_back({SampleKind::Op, "unlink", s, 1});
+  }
   for (auto& s : p.samples) s.count = s.count * 7 + 1;
   for (auto& o : p.ops)
     if (o.count > 0) o.count = o.count * 3 + 1;
