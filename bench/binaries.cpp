@@ -1,5 +1,4 @@
 #include "binaries.h"
-#include "stages.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -11,6 +10,8 @@
 #include <chrono>
 #include <filesystem>
 #include <stdexcept>
+
+#include "stages.h"
 
 namespace fs = std::filesystem;
 
@@ -84,9 +85,10 @@ std::string verdict(const BinaryCommand& c, double s, double mb) {
 
 void binary_rows(const BinaryOptions& o, const std::vector<BinaryCommand>& commands) {
   bool paired = !o.baseline.empty();
-  fmt::print("The fscost binaries end to end (each command a process{}, {} rounds; wall s, "
-             "peak RSS from wait4):\n\n",
-             paired ? ", the baseline build interleaved with this one" : "", o.rounds);
+  fmt::print(
+      "The fscost binaries end to end (each command a process{}, {} rounds; wall s, "
+      "peak RSS from wait4):\n\n",
+      paired ? ", the baseline build interleaved with this one" : "", o.rounds);
   fmt::print("| command | input | s (median) | runs | peak MB |{} target |\n",
              paired ? " baseline s (median) | runs | peak MB | ÷ baseline (paired) |" : "");
   fmt::print("|---|---|---|---|---|{}---|\n", paired ? "---|---|---|---|" : "");
@@ -99,25 +101,26 @@ void binary_rows(const BinaryOptions& o, const std::vector<BinaryCommand>& comma
   for (const auto& c : commands) {
     std::vector<Run> ours, theirs;
     std::vector<double> ratios;
-    auto once = [&](const std::string& exe) {
+    auto once = [&](bool baseline) {
       fs::remove_all(o.scratch);
       fs::create_directories(o.scratch);
       std::vector<std::string> args;
       for (const auto& a : c.args) {
+        fs::path under = fs::path(a).lexically_relative(o.root);
         if (a == "{out}")
           args.push_back(o.scratch + "/out");
-        else if (exe == o.baseline && !o.baseline_root.empty() && a.starts_with(o.root))
-          args.push_back(o.baseline_root + a.substr(o.root.size()));
+        else if (baseline && !o.baseline_root.empty() && !under.empty() && *under.begin() != "..")
+          args.push_back((fs::path(o.baseline_root) / under).string());
         else
           args.push_back(a);
       }
-      return run_command(exe, args);
+      return run_command(baseline ? o.baseline : o.current, args);
     };
     for (int r = 0; r < o.rounds; ++r) {
       // Alternate which build goes first, so neither always runs on a warm cache.
-      if (paired && r % 2) theirs.push_back(once(o.baseline));
-      ours.push_back(once(o.current));
-      if (paired && !(r % 2)) theirs.push_back(once(o.baseline));
+      if (paired && r % 2) theirs.push_back(once(true));
+      ours.push_back(once(false));
+      if (paired && !(r % 2)) theirs.push_back(once(true));
       if (paired) ratios.push_back(ours.back().seconds / theirs.back().seconds);
     }
     double s = median(seconds(ours));

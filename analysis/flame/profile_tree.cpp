@@ -13,6 +13,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <limits>
 #include <map>
@@ -374,15 +375,22 @@ class Records {
   // lexicographical_compare orders their keys: Bentley and Sedgewick's
   // multikey quicksort, which reads each record's entry at a depth once
   // per partition there, where a comparison sort re-reads the shared
-  // prefix at every comparison (stacks share long ones).
+  // prefix at every comparison (stacks share long ones). As introsort, it
+  // recurses only into the two smaller parts (each at most half: a stack of
+  // log n frames) and hands a range to std::sort after 2 log n pivots that
+  // left the most records at the same depth (adversarial input).
   void sort_by_keys(std::size_t* lo, std::size_t* hi, std::size_t depth) const {
+    sort_by_keys(lo, hi, depth, 2 * std::bit_width(static_cast<std::size_t>(hi - lo)));
+  }
+
+  void sort_by_keys(std::size_t* lo, std::size_t* hi, std::size_t depth, int budget) const {
     // A record's entry at `depth`; one that ended sorts first.
     auto at = [&](std::size_t r) -> std::int64_t {
       const std::size_t n = start_[r + 1] - start_[r];
       return depth < n ? std::int64_t{keys_[start_[r] + depth]} : -1;
     };
     while (hi - lo > 1) {
-      if (hi - lo <= 16) {
+      if (hi - lo <= 16 || budget == 0) {
         std::sort(lo, hi, [&](std::size_t x, std::size_t y) {
           return std::ranges::lexicographical_compare(key(x).subspan(depth),
                                                       key(y).subspan(depth));
@@ -401,12 +409,21 @@ class Records {
         else
           ++i;
       }
-      sort_by_keys(lo, lt, depth);
-      sort_by_keys(gt, hi, depth);
-      if (pivot < 0) return;  // [lt, gt) ended here: equal keys
-      lo = lt;
-      hi = gt;
-      ++depth;
+      // [lo, lt) and [gt, hi) at this depth; [lt, gt) at the next, unless
+      // its keys ended here (equal). The largest part is looped on.
+      struct Part {
+        std::size_t *lo, *hi;
+        bool next;
+      };
+      std::array<Part, 3> parts = {Part{lo, lt, false}, Part{gt, hi, false},
+                                   Part{lt, pivot < 0 ? lt : gt, true}};
+      std::ranges::sort(parts, std::greater{}, [](const Part& p) { return p.hi - p.lo; });
+      for (const Part& p : std::span(parts).subspan(1))
+        sort_by_keys(p.lo, p.hi, depth + p.next, budget);
+      lo = parts[0].lo;
+      hi = parts[0].hi;
+      depth += parts[0].next;
+      budget -= !parts[0].next;  // a pivot that left most records at this depth
     }
   }
 

@@ -204,6 +204,36 @@ TEST(FlameProfileTree, DiffGraphEqualsTheDiffTreesGraph) {
   EXPECT_GT(drawn_frames, 1000);  // not only empty graphs
 }
 
+// Records in orders that defeat a median-of-three pivot (organ pipe,
+// reversed, sawtooth), many roots and few: the differential graph, which
+// puts each side's records in tree order, still equals the merged tree's.
+TEST(FlameProfileTree, RecordsInAdversarialOrdersSortAsTheTree) {
+  auto shaped = [](int n, auto frame_of) {
+    Profile p = test::sample_profile();
+    p.samples.clear();
+    for (int i = 0; i < n; ++i)
+      p.samples.push_back({SampleKind::Op, "create",
+                           test::stack({"vfs_create", frame_of(i), frame_of(n - 1 - i)}), 1});
+    return p;
+  };
+  auto name = [](int k) { return fmt::format("f{:05}", k); };
+  constexpr int n = 3000;
+  const std::vector<std::pair<std::string, Profile>> cases = {
+      {"organ pipe", shaped(n, [&](int i) { return name(i < n / 2 ? 2 * i : 2 * (n - i) - 1); })},
+      {"reversed", shaped(n, [&](int i) { return name(n - i); })},
+      {"sawtooth", shaped(n, [&](int i) { return name(i % 7 * 1000 + i / 7); })},
+      {"two values", shaped(n, [&](int i) { return name(i % 2); })},
+  };
+  DiffOptions o;
+  for (const auto& [what, a] : cases)
+    for (const auto& [what_b, b] : cases) {
+      SCOPED_TRACE(what + " vs " + what_b);
+      EXPECT_TRUE(diff_graph(a, b, View::OnCpu, std::nullopt, false, o).render(0.1) ==
+                  DiffGraph(flame_diff_tree(a, b, View::OnCpu, std::nullopt, false), o)
+                      .render(0.1));
+    }
+}
+
 TEST(FlameProfileTree, NsPerOpNeedsBothSamplingRates) {
   Profile a = test::sample_profile();
   Profile b = a;
