@@ -25,10 +25,10 @@ Result<Profile> parse_profile_checked(std::string_view text, const std::string& 
 // Reads and parses the file at `path`.
 Result<Profile> read_profile(const std::string& path);
 
-// Frees the calling thread's parse buffers (about 14× the largest file it
-// parsed), which parse_profile keeps for the thread's next file: a batch
-// load calls it when its last file is read, so the diff after it does not
-// carry them (2 × 10 runs of 100k stacks: 238 MB at the diff's peak).
+// Frees the calling thread's parse buffers (the fast path's structural
+// index and strings, and the checked reader's DOM), which parse_profile
+// keeps for the thread's next file: a batch load calls it when its last
+// file is read, so the diff after it does not carry them.
 void release_profile_parser();
 
 // The file contents for `p`: compact JSON, frames and stacks interned, one

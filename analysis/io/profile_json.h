@@ -1,8 +1,11 @@
-// Internal to profile_io*.cpp: checked JSON access and the frame table.
+// Internal to profile_io*.cpp and profile_fast.cpp: checked JSON access, the
+// frame and stack tables, and the fast path's hand-off.
 //
-// Reading uses simdjson's DOM (a flat tape, no node per value: a 100k-stack
-// profile parses in tens of milliseconds); writing uses nlohmann's
-// ordered_json, which keeps the documented member order.
+// The checked reader uses simdjson's DOM, which names every error by its
+// path; the fast path (profile_fast.cpp, On-Demand) reads the frames, stacks
+// and samples of a file fscost wrote and leaves everything else to it.
+// Writing uses nlohmann's ordered_json, which keeps the documented member
+// order.
 #pragma once
 
 #include <fmt/format.h>
