@@ -767,6 +767,44 @@ TEST_F(CompareTest, FailingWorkloadStopsWithItsMessage) {
   EXPECT_EQ(settled_leftovers_of(c.pid), std::vector<std::string>{});
 }
 
+TEST_F(CompareTest, ASlowFirstRunIsAWarmupAfterAllAndReplaced) {
+  // --warmup auto with a command: one full warm-up of each side (calls 1
+  // and 2), then AB BA AB. Call 3, A's first measured run, sleeps 2 s; A's
+  // later runs take a fraction of that, so the rule discards it and runs A
+  // once more. No steal re-runs: a run run again would shift the calls.
+  std::string counter = (dir_ / "count").string();
+  std::string cmd = "sh -c 'n=$(cat " + counter +
+                    " 2>/dev/null || echo 0); n=$((n+1)); echo $n > " + counter +
+                    "; if [ $n -eq 3 ]; then sleep 2; fi; exec " + WORKLOAD_BIN +
+                    " \"$0\" --workload create --files 200' {dir}";
+  Compare c = start(with(kRmapbt, {"--workload-cmd", cmd, "--runs", "3", "--steal-reruns", "0",
+                                   "-o", out_}),
+                    logs("warmup"));
+  ASSERT_EQ(wait_exit(c), 0) << c.stderr_text();
+  EXPECT_EQ(settled_leftovers_of(c.pid), std::vector<std::string>{});
+  json j = json::parse(slurp(out_ + "/summary.json"), nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  const json& cmp = j["compare"];
+  EXPECT_EQ(cmp["options"]["warmup_runs_per_config"], "auto");
+  std::string order;
+  for (const auto& r : cmp["order"])
+    order += r["config"].get<std::string>() + r["status"].get<std::string>() + ",";
+  EXPECT_EQ(order, "Awarm-up,Bok,Bok,Aok,Aok,Bok,Aok,") << cmp["order"].dump();
+  ASSERT_EQ(cmp["runs"].size(), 7u);
+  EXPECT_NE(cmp["runs"][0]["warmup"].get<std::string>().find(" s of its later runs"),
+            std::string::npos);
+  EXPECT_GE(cmp["runs"][0]["seconds"].get<double>(), 2.0);
+  // Its files are gone; the replacement is A's fourth run; the diff has 3 a side.
+  EXPECT_FALSE(fs::exists(out_ + "/runs/a/run-01.profile"));
+  EXPECT_FALSE(fs::exists(out_ + "/runs/a/run-01.json"));
+  EXPECT_TRUE(fs::exists(out_ + "/runs/a/run-04.profile"));
+  EXPECT_EQ(cmp["points"][0]["runs_a"], 3);
+  EXPECT_EQ(cmp["points"][0]["runs_b"], 3);
+  std::string text = slurp(out_ + "/summary.txt");
+  EXPECT_NE(text.find("a warm-up after all"), std::string::npos) << text;
+  EXPECT_EQ(text.find("INCOMPLETE"), std::string::npos) << text;
+}
+
 TEST_F(CompareTest, ALaterFailureKeepsTheFinishedRuns) {
   // The third run fails: the first pair is kept and diffed, marked incomplete.
   // No steal re-runs: a stolen run run again would count twice here.

@@ -56,7 +56,8 @@ CLI::Option* add_run_flags(CLI::App* sub, CompareArgs& a) {
   add_workload_flags(sub, a);
   sub->add_option("--threads", a.threads, "Thread counts to sweep: 1,2,4 or 1-64x2");
   sub->add_option("--warmup", a.warmup,
-                  "Discarded runs per configuration before the measured ones")
+                  "Discarded runs per configuration before the measured ones: auto (a short "
+                  "run each, then a slow first run replaced) or N full runs")
       ->capture_default_str();
   sub->add_option("--steal-reruns", a.steal_reruns,
                   "Runs the host took over 10% of the vCPUs' time from (steal) that are run "

@@ -213,8 +213,15 @@ Result<CompareOptions> check_compare_args(const CompareArgs& a) {
   o.threads = std::move(threads).value();
   if (a.runs < 1) return Error{"--runs must be at least 1", "3 or more per side give a test"};
   o.runs = a.runs;
-  if (a.warmup < 0) return Error{"--warmup must be 0 or more", "1 (the default) or 0 to skip"};
-  o.warmup = a.warmup;
+  if (a.warmup != "auto") {
+    char* end = nullptr;
+    long n = std::strtol(a.warmup.c_str(), &end, 10);
+    if (a.warmup.empty() || *end != '\0' || n < 0 || n > 100)
+      return Error{"--warmup must be auto or a number of runs from 0 to 100",
+                   "auto (the default: a short run, then more by the first runs' stability), "
+                   "or 0 to skip"};
+    o.warmup = static_cast<int>(n);
+  }
   if (a.steal_reruns < 0)
     return Error{"--steal-reruns must be 0 or more", "4 (the default) or 0 to keep every run"};
   o.steal_reruns = a.steal_reruns;
@@ -285,7 +292,7 @@ nlohmann::json options_json(const CompareOptions& o) {
                       {"workload", workload},
                       {"threads", threads},
                       {"runs_per_config", o.runs},
-                      {"warmup_runs_per_config", o.warmup},
+                      {"warmup_runs_per_config", o.warmup ? nlohmann::json(*o.warmup) : nlohmann::json("auto")},
                       {"steal_reruns", o.steal_reruns},
                       {"until_resolved", o.until_resolved},
                       {"order", to_string(o.order)},

@@ -62,6 +62,7 @@ std::string status_of(const std::map<std::size_t, const RunResult*>& by, std::si
   auto it = by.find(i);
   if (it == by.end()) return "not run";
   if (it->second->interrupted) return "interrupted";
+  if (!it->second->late_warmup.empty()) return "warm-up: " + it->second->late_warmup;
   return it->second->ok() ? "ok" : "failed: " + it->second->error;
 }
 

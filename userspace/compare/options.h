@@ -107,7 +107,7 @@ struct CompareArgs {
   std::vector<std::string> workload_cmd_at;  // --workload-cmd-at T=CMD, repeated
   std::string threads;  // "" = 1 (or none for a command without {threads})
   int runs = 5;
-  int warmup = 1;  // discarded runs per configuration before the measured ones
+  std::string warmup = "auto";  // "auto" (compare/warmup.h) or N full discarded runs per configuration
   int steal_reruns = 4;  // runs the host stole from that are run again, per compare
   int until_resolved = 0;  // --until-resolved[=MAX]: runs a side at most; 0 = off
   std::string order = "abba";
@@ -135,7 +135,9 @@ struct CompareOptions {
   WorkloadSpec workload;
   std::vector<int> threads;  // {0} when the workload has no thread dimension
   int runs = 0;
-  int warmup = 1;
+  // Full discarded runs per configuration before the measured ones;
+  // nullopt: by the rule of compare/warmup.h (--warmup auto).
+  std::optional<int> warmup;
   int steal_reruns = 4;
   // --until-resolved=MAX: pairs of runs are added, interleaved, while the
   // headline op's time is not resolved and MAX runs a side would (0: off).

@@ -185,6 +185,17 @@ std::string header_text(const CompareOptions& o, const CompareOutcome& out, std:
                           100 * kStealShare, fmt::join(runs, ", ")),
               width, 4);
   }
+  std::vector<std::string> warmups;
+  for (const RunResult& r : out.results)
+    if (!r.late_warmup.empty())
+      warmups.push_back(fmt::format(
+          "{}: {}", describe_run(r.plan, r.plan.config == 0 ? o.a.label : o.b.label, o.runs),
+          r.late_warmup));
+  if (!warmups.empty())
+    s += wrap(fmt::format("a warm-up after all, discarded and run once more (its first run "
+                          "stood above the later ones): {}",
+                          fmt::join(warmups, "; ")),
+              width, 4);
   if (out.incomplete) s += "\n" + wrap(incomplete_text(out), width, 2);
   return s;
 }
@@ -256,6 +267,7 @@ nlohmann::json compare_json(const CompareOptions& o, const CompareOutcome& out,
     auto it = by_index.find(p.index);
     std::string status = it == by_index.end()      ? "not run"
                          : it->second->interrupted ? "interrupted"
+                         : !it->second->late_warmup.empty() ? "warm-up"
                          : it->second->ok()        ? "ok"
                                                    : "failed";
     nlohmann::json e{{"index", p.index},

@@ -323,7 +323,9 @@ std::optional<Profile> record_one(const RunContext& ctx, const RunFiles& f, RunR
   }
   for (const MountEntry& m : read_mountinfo())
     if (m.mountpoint == r.mount_dir) r.mount_options = m.super_options;
-  r.argv = workload_argv(o.workload, ctx.workload_exe, r.mount_dir, r.plan.threads);
+  const WorkloadSpec& w =
+      r.plan.rep == 0 && ctx.warmup_workload ? *ctx.warmup_workload : o.workload;
+  r.argv = workload_argv(w, ctx.workload_exe, r.mount_dir, r.plan.threads);
   touch_free_memory(pretouch_bytes(o));
   std::optional<Profile> p = record_workload(ctx, f, r, tick);
   r.written_after_bytes = written_by_syncfs(r.mount_dir, block_name(ctx.device));
@@ -415,6 +417,7 @@ nlohmann::json run_json(const RunResult& r, const CompareOptions& o) {
                    {"ops_per_s_source", r.ops_source}};
   if (r.plan.threads > 0) j["threads"] = r.plan.threads;
   if (!r.error.empty()) j["error"] = r.error;
+  if (!r.late_warmup.empty()) j["warmup"] = r.late_warmup;
   return j;
 }
 

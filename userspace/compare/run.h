@@ -46,6 +46,9 @@ struct RunContext {
   // fscost's own probe time per traced operation, from each configuration's
   // warm-up run (record --bpf-stats); "" when there was none.
   std::vector<std::string> tracer_ns_per_op;
+  // The warm-up runs' (rep 0) workload when it is not the compare's: the
+  // short one of --warmup auto (compare/warmup.h).
+  std::optional<WorkloadSpec> warmup_workload;
   // xfs_info's text by what mkfs printed: the same geometry on the same
   // device shows the same text (xfs_info names the device, not the mount,
   // and prints no UUID or time), so it runs once per geometry, not once
@@ -75,12 +78,15 @@ struct RunResult {
   int exit_code = 0;         // the workload's
   bool interrupted = false;  // stopped by SIGINT/SIGTERM; its files are removed
   std::string error;         // why it failed; "" when it did not
+  // Why it was discarded as a warm-up once the runs were done
+  // (compare/warmup.h); "" while it counts.
+  std::string late_warmup;
   std::string stderr_tail;   // last lines of the run's stderr, for error messages
   nlohmann::json workload;   // the workload's JSON line; null if none
   std::optional<double> ops_per_s;
   std::string ops_source;  // "workload" (its own JSON) or "profile" (ops / duration)
 
-  bool ok() const { return !interrupted && error.empty(); }
+  bool ok() const { return !interrupted && error.empty() && late_warmup.empty(); }
   // The share of the vCPUs' time the host took while it recorded; 0 when
   // /proc/stat was unreadable.
   double steal_share() const {

@@ -21,6 +21,7 @@
 #include "compare/report.h"
 #include "compare/run.h"
 #include "compare/storage.h"
+#include "compare/warmup.h"
 #include "diff/diff.h"  // kStealShare
 #include "io/profile_io.h"
 #include "model/escape.h"
@@ -117,19 +118,25 @@ struct Session {
                   r.mkfs_cmd.empty() ? "" : "run the workload by hand on a fresh filesystem to see why");
 }
 
-// One run of each configuration before the measured ones, discarded: the
-// first run after the image is made pays for the memory the host took back
-// and for cold caches (a 9.2 s first run against 0.5 s ones, issue 15), and
-// the counterbalanced order cannot cancel a one-off. A failure here is the
-// first run failing.
+// The warm-up runs, discarded, before the measured ones: the first run
+// after the image is made pays for cold caches and for memory the host took
+// back (a 9.2 s first run against 0.5 s ones, issue 15), a one-off the
+// counterbalanced order cannot cancel. They record with bpf_stats, which
+// tells what the probes cost per op. --warmup N: N full runs of each
+// configuration; auto: one short run of each (compare/warmup.h), and
+// settle_first_runs after the measured ones. A failure here is the first
+// run failing.
 void warm_up(Session& s, Progress& progress) {
   if (s.outcome.plan.empty()) return;
+  const int count = s.o.warmup.value_or(1);
+  if (!s.o.warmup) s.ctx.warmup_workload = short_warmup_workload(s.o.workload);
   for (int config = 0; config < static_cast<int>(s.o.configs.size()); ++config)
-    for (int i = 0; i < s.o.warmup; ++i) {
+    for (int i = 0; i < count; ++i) {
       if (compare_stop_signal()) return;
       PlannedRun run{.index = 0, .threads = s.outcome.plan.front().threads, .config = config,
                      .rep = 0};
-      progress.note(fmt::format("warm-up run of {} (discarded)", label_of(s.o, run)));
+      progress.note(fmt::format("{}warm-up run of {} (discarded)",
+                                s.ctx.warmup_workload ? "short " : "", label_of(s.o, run)));
       RunResult r = execute_run(s.ctx, run, [&] { progress.tick(); });
       if (r.ok())
         if (auto p = read_profile(s.o.output + "/" + r.profile); p)
@@ -139,6 +146,16 @@ void warm_up(Session& s, Progress& progress) {
       if (r.interrupted || compare_stop_signal()) return;
       if (!r.ok()) first_run_failed(s, r);
     }
+}
+
+// The next free run number of a configuration at a thread count: runs
+// added after the plan (a replaced warm-up, --until-resolved) never reuse
+// a file.
+int next_rep(const CompareOutcome& out, int threads, int config) {
+  int rep = 0;
+  for (const PlannedRun& p : out.plan)
+    if (p.threads == threads && p.config == config) rep = std::max(rep, p.rep);
+  return rep + 1;
 }
 
 // A run the host took the vCPUs from (steal above kStealShare of their
@@ -159,6 +176,26 @@ RunResult run_unstolen(Session& s, Progress& progress, const PlannedRun& run) {
     r = execute_run(s.ctx, run, [&] { progress.tick(); });
   }
   return r;
+}
+
+// One more run of a configuration at a thread count, appended to the plan;
+// false (the compare incomplete) when it fails.
+bool add_run(Session& s, Progress& progress, int threads, int config, const char* why) {
+  PlannedRun run{.index = s.outcome.plan.size(), .threads = threads, .config = config,
+                 .rep = next_rep(s.outcome, threads, config)};
+  s.outcome.plan.push_back(run);
+  progress.extend(run);
+  progress.start(run.index);
+  RunResult res = run_unstolen(s, progress, run);
+  s.outcome.results.push_back(res);
+  if (!res.ok()) {
+    s.outcome.incomplete = true;
+    s.outcome.reason = fmt::format("{} (run {}) failed: {}", why, run.index + 1,
+                                   res.interrupted ? "interrupted" : res.error);
+    return false;
+  }
+  progress.finish(run.index, res.seconds, res.ops_per_s);
+  return true;
 }
 
 // --until-resolved=MAX: while the headline op's on-CPU time is not resolved
@@ -193,21 +230,37 @@ void run_until_resolved(Session& s, Progress& progress) {
     for (int t : s.o.threads)
       for (int k = 0; k < 2; ++k) {
         int config = runs % 2 == 0 ? k : 1 - k;
-        PlannedRun run{.index = s.outcome.plan.size(), .threads = t,
-                       .config = config, .rep = runs + 1};
-        s.outcome.plan.push_back(run);
-        progress.extend(run);
-        progress.start(run.index);
-        RunResult res = run_unstolen(s, progress, run);
-        s.outcome.results.push_back(res);
-        if (!res.ok() || res.interrupted) {
-          s.outcome.incomplete = true;
-          s.outcome.reason = fmt::format("added run {} failed: {}", run.index + 1, res.error);
-          return;
-        }
-        progress.finish(run.index, res.seconds, res.ops_per_s);
+        if (!add_run(s, progress, t, config, "an added run")) return;
       }
   }
+}
+
+// --warmup auto, after the planned runs: a configuration's first counted
+// run that stands above its later ones (first_run_was_warmup) was still
+// warming up. It is discarded (its files removed, its result kept with the
+// reason) and one more run of the configuration is made, at most
+// kMaxLateWarmups times per configuration and thread count.
+void settle_first_runs(Session& s, Progress& progress) {
+  if (s.o.warmup) return;
+  for (int t : s.o.threads)
+    for (int config = 0; config < static_cast<int>(s.o.configs.size()); ++config)
+      for (int k = 0; k < kMaxLateWarmups; ++k) {
+        if (compare_stop_signal() || s.outcome.incomplete) return;
+        std::vector<RunResult*> runs;
+        for (RunResult& r : s.outcome.results)
+          if (r.ok() && r.plan.threads == t && r.plan.config == config) runs.push_back(&r);
+        if (runs.size() < 3) break;
+        std::vector<double> later;
+        for (std::size_t i = 1; i < runs.size(); ++i) later.push_back(runs[i]->seconds);
+        if (!first_run_was_warmup(runs[0]->seconds, later)) break;
+        RunResult& first = *runs[0];
+        first.late_warmup = late_warmup_reason(first.seconds, later);
+        progress.note(fmt::format("{} was a warm-up after all ({}): discarded, one more run",
+                                  describe_run(first.plan, label_of(s.o, first.plan), s.o.runs),
+                                  first.late_warmup));
+        discard_run(s.o, first.plan);
+        if (!add_run(s, progress, t, config, "a warm-up's replacement")) return;
+      }
 }
 
 // Every planned run until the end, a stop signal or a failure.
@@ -233,6 +286,7 @@ void run_all(Session& s, Progress& progress) {
     ok++;
     progress.finish(run.index, r.seconds, r.ops_per_s);
   }
+  if (!s.outcome.incomplete) settle_first_runs(s, progress);
   if (!s.outcome.incomplete) run_until_resolved(s, progress);
   if (int sig = compare_stop_signal()) {
     s.outcome.incomplete = true;
