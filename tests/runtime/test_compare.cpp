@@ -251,6 +251,10 @@ TEST_F(CompareTest, TinyCompareProducesEveryOutput) {
   EXPECT_GT(run2.fs_write_bytes.count("log"), 0u);
   EXPECT_TRUE(run2.bpf_programs.empty()) << "only the warm-up pays for bpf_stats";
   // xfs_info runs once per geometry: each run still holds its own side's.
+  // Issue 43: two images, so each run's filesystem was made on the device
+  // the run before did not hold; in plan order ABBA: A1 B1 B2 A2.
+  EXPECT_EQ(cmp["storage"], "512.0 MiB RAM disk, two images (loop devices over /dev/shm)");
+  std::map<std::string, std::string> device;
   for (const char* side : {"a", "b"})
     for (const char* run : {"run-01", "run-02"}) {
       auto p = read_profile(out_ + "/runs/t1/" + side + "/" + run + ".profile");
@@ -258,7 +262,14 @@ TEST_F(CompareTest, TinyCompareProducesEveryOutput) {
       const std::string info = p.value().setup["fs_info"];
       EXPECT_NE(info.find(side == std::string("a") ? "rmapbt=0" : "rmapbt=1"), std::string::npos)
           << side << "/" << run << ": " << info;
+      device[std::string(side) + run] = p.value().setup["device"];
+      EXPECT_NE(p.value().setup["mkfs_command"].find("/dev/" + device[std::string(side) + run]),
+                std::string::npos);
     }
+  EXPECT_NE(device["arun-01"], device["brun-01"]);
+  EXPECT_NE(device["brun-01"], device["brun-02"]);
+  EXPECT_NE(device["brun-02"], device["arun-02"]);
+  EXPECT_EQ(device["arun-01"], device["brun-02"]);
 
   std::string html = slurp(out_ + "/report.html");
   EXPECT_NE(html.find("compare-order"), std::string::npos);

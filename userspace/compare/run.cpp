@@ -1,5 +1,6 @@
 #include "model/json_writer.h"  // dump_json: invalid UTF-8 replaced, never thrown
 #include "compare/run.h"
+#include "compare/fs_pipeline.h"
 #include "compare/storage.h"
 
 #include <fcntl.h>
@@ -105,22 +106,6 @@ std::optional<double> profile_ops_per_s(const Profile& p) {
   return static_cast<double>(ops) * 1e9 / static_cast<double>(p.meta.duration_ns);
 }
 
-// The page cache a run will fill, to touch before it (touch_free_memory):
-// the built-in workload's file data and about 2 KiB of inode and dentry per
-// file; for a command, as much as the filesystem holds. At most half of
-// what the machine has free.
-std::uint64_t pretouch_bytes(const CompareOptions& o) {
-  const WorkloadSpec& w = o.workload;
-  std::uint64_t want = o.size;
-  if (w.builtin()) {
-    std::uint64_t data = (w.write_bytes + 4095) / 4096 * 4096;
-    int threads = 1;
-    for (int t : o.threads) threads = std::max(threads, t);
-    want = w.files * static_cast<std::uint64_t>(threads) * (data + 2048);
-  }
-  return std::min(want, mem_available_bytes() / 2);
-}
-
 std::string block_name(const std::string& device) {
   std::error_code ec;
   std::string dev = std::filesystem::canonical(device, ec).filename().string();
@@ -158,7 +143,7 @@ void keep_setup(Profile& p, const RunResult& r, const RunContext& ctx) {
   // /dev/mapper/x is dm-N there.
   // Added to what record put there (the CPU model).
   std::map<std::string, std::string> setup = {{"fs", cfg.fs},
-             {"device", block_name(ctx.device)},
+             {"device", block_name(r.device)},
              {"mkfs_path", mkfs_program(*ctx.opts, cfg)},
              {"mkfs_version", ctx.mkfs_version.at(static_cast<std::size_t>(r.plan.config))},
              {"mkfs_command", r.mkfs_cmd},
@@ -281,43 +266,30 @@ std::optional<Profile> record_workload(const RunContext& ctx, const RunFiles& f,
   return std::move(p).value();
 }
 
-// mkfs, mount, record. The mount is released when this returns.
+// mkfs, mount, record. The mount is released when this returns; the next
+// run's filesystem is being made by then (FsPipeline::make_ahead).
 std::optional<Profile> record_one(const RunContext& ctx, const RunFiles& f, RunResult& r,
                                   const std::function<void()>& tick) {
   const CompareOptions& o = *ctx.opts;
   const ConfigSpec& cfg = o.configs[static_cast<std::size_t>(r.plan.config)];
   const Filesystem& fs = *find_filesystem(cfg.fs);
-  // The RAM disk's image stays allocated from run to run (ShmImage::allocate):
-  // no discard.
-  std::vector<std::string> opts =
-      o.device.empty() ? without_discard(fs, cfg.mkfs_opts) : cfg.mkfs_opts;
-  if (ctx.storage)
-    if (auto ok = ctx.storage->check_before_mkfs(); !ok) {
-      r.error = ok.error().message;
-      return std::nullopt;
-    }
-  auto mkfs = run_mkfs(fs, ctx.device, opts, mkfs_program(o, cfg));
-  if (!mkfs) {
-    r.error = mkfs.error().message;
-    return std::nullopt;
-  }
-  r.mkfs_cmd = mkfs.value().command;
-  r.mkfs_output = mkfs.value().output;
-  auto mount = Mount::create(ctx.device, cfg.fs, cfg.mount_opts);
-  if (!mount) {
-    r.error =
-        mount.error().message + (mount.error().hint.empty() ? "" : " (" + mount.error().hint + ")");
+  MadeFs made = ctx.filesystems->take(r.plan.config);
+  r.device = made.device;
+  r.mkfs_cmd = made.mkfs_cmd;
+  r.mkfs_output = made.mkfs_output;
+  if (!made.error.empty()) {
+    r.error = made.error;
     return std::nullopt;
   }
   if (compare_stop_signal()) return std::nullopt;
-  r.mount_dir = mount.value().dir();
+  r.mount_dir = made.mount->dir();
   if (&fs != &xfs_filesystem()) {  // dumpe2fs, btrfs: a UUID and times of their own each run
-    r.fs_info = run_fs_info(fs, r.mount_dir, ctx.device, mkfs_program(o, cfg));
+    r.fs_info = run_fs_info(fs, r.mount_dir, r.device, mkfs_program(o, cfg));
   } else if (auto known = ctx.xfs_info_of_mkfs.find(r.mkfs_output);
              known != ctx.xfs_info_of_mkfs.end()) {
     r.fs_info = known->second;
   } else {
-    r.fs_info = run_fs_info(fs, r.mount_dir, ctx.device, mkfs_program(o, cfg));
+    r.fs_info = run_fs_info(fs, r.mount_dir, r.device, mkfs_program(o, cfg));
     if (!r.fs_info.empty() && !r.mkfs_output.empty())
       ctx.xfs_info_of_mkfs.emplace(r.mkfs_output, r.fs_info);
   }
@@ -326,9 +298,11 @@ std::optional<Profile> record_one(const RunContext& ctx, const RunFiles& f, RunR
   const WorkloadSpec& w =
       r.plan.rep == 0 && ctx.warmup_workload ? *ctx.warmup_workload : o.workload;
   r.argv = workload_argv(w, ctx.workload_exe, r.mount_dir, r.plan.threads);
-  touch_free_memory(pretouch_bytes(o));
   std::optional<Profile> p = record_workload(ctx, f, r, tick);
-  r.written_after_bytes = written_by_syncfs(r.mount_dir, block_name(ctx.device));
+  // The recording has stopped: nothing made now is in it.
+  if (ctx.next_config && !compare_stop_signal())
+    ctx.filesystems->make_ahead(*ctx.next_config, made.slot);
+  r.written_after_bytes = written_by_syncfs(r.mount_dir, block_name(r.device));
   // How full the workload left it (the diff warns below 20% free).
   struct statvfs st{};
   if (::statvfs(r.mount_dir.c_str(), &st) == 0) {

@@ -29,15 +29,18 @@ int compare_stop_signal();
 inline constexpr int kCompareStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};  // 0, or the first SIGINT/SIGTERM received
 
 class Recorder;
-class CompareStorage;
+class FsPipeline;
 class OwnedDir;  // system/owned_dir.h
 
 struct RunContext {
   const CompareOptions* opts = nullptr;
   Recorder* recorder = nullptr;  // loaded and attached for the whole compare
   std::string workload_exe;      // fscost-workload (built-in workloads)
-  std::string device;        // formatted every run
-  const CompareStorage* storage = nullptr;  // re-checked before every mkfs
+  // Every run's filesystem, made (one ahead with two slots) on the storage.
+  FsPipeline* filesystems = nullptr;
+  // The configuration of the run after the one being executed, when the
+  // session knows it: its filesystem is made while this run's is written.
+  std::optional<int> next_config;
   // -o, held (opts->output is its /proc/self/fd/N): errors name its files
   // by the user's path (OwnedDir::shown).
   const OwnedDir* out = nullptr;
@@ -73,6 +76,7 @@ struct RunResult {
   std::optional<std::uint64_t> written_after_bytes;
   std::vector<std::string> argv;  // the workload's
   std::string mount_dir;          // where this run's filesystem was mounted
+  std::string device;             // and on which device (/dev/loopN)
   std::int64_t start_unix_ms = 0;
   double seconds = 0;        // wall time of the recording
   int exit_code = 0;         // the workload's

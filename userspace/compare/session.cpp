@@ -16,6 +16,7 @@
 #include "collector/hooks.h"
 #include "collector/kernel_features.h"
 #include "collector/recording.h"
+#include "compare/fs_pipeline.h"
 #include "compare/plan.h"
 #include "compare/progress.h"
 #include "compare/report.h"
@@ -137,6 +138,10 @@ void warm_up(Session& s, Progress& progress) {
                      .rep = 0};
       progress.note(fmt::format("{}warm-up run of {} (discarded)",
                                 s.ctx.warmup_workload ? "short " : "", label_of(s.o, run)));
+      s.ctx.next_config = i + 1 < count ? config
+                          : config + 1 < static_cast<int>(s.o.configs.size())
+                              ? config + 1
+                              : s.outcome.plan.front().config;
       RunResult r = execute_run(s.ctx, run, [&] { progress.tick(); });
       if (r.ok())
         if (auto p = read_profile(s.o.output + "/" + r.profile); p)
@@ -269,6 +274,10 @@ void run_all(Session& s, Progress& progress) {
   std::size_t ok = 0;
   for (const PlannedRun& run : s.outcome.plan) {
     if (compare_stop_signal()) break;
+    const std::size_t next = run.index + 1;
+    s.ctx.next_config = next < s.outcome.plan.size()
+                            ? std::optional<int>(s.outcome.plan[next].config)
+                            : std::nullopt;
     progress.start(run.index);
     RunResult r = run_unstolen(s, progress, run);
     s.outcome.results.push_back(r);
@@ -286,6 +295,7 @@ void run_all(Session& s, Progress& progress) {
     ok++;
     progress.finish(run.index, r.seconds, r.ops_per_s);
   }
+  s.ctx.next_config.reset();  // runs added from here are decided one at a time
   if (!s.outcome.incomplete) settle_first_runs(s, progress);
   if (!s.outcome.incomplete) run_until_resolved(s, progress);
   if (int sig = compare_stop_signal()) {
@@ -329,9 +339,11 @@ void measure(Session& s) {
   recorder.keep_addresses(o.keep_addresses);
   s.ctx.recorder = &recorder;
   take(storage.attach());
-  s.ctx.device = storage.device();
-  s.ctx.storage = &storage;
+  FsPipeline filesystems(o, storage);  // before storage goes: its last mount unmounted
+  s.ctx.filesystems = &filesystems;
   s.outcome.storage = storage.description();
+  if (!storage.one_image_reason().empty() && !o.quiet)
+    fmt::print(stderr, "fscost compare: {}\n", storage.one_image_reason());
 
   bool tty = !o.quiet && is_terminal(stderr);
   unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
@@ -343,7 +355,7 @@ void measure(Session& s) {
                               s.outcome.storage, s.out.shown()));
   run_all(s, progress);
   s.ctx.recorder = nullptr;  // detached when this returns
-  s.ctx.storage = nullptr;
+  s.ctx.filesystems = nullptr;
 }
 
 // The workload's program must exist before the first mkfs.

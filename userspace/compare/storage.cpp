@@ -5,12 +5,14 @@
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 
+#include "system/memory.h"
 #include "system/sys_util.h"
 
 namespace fscost {
@@ -76,7 +78,26 @@ Result<CompareStorage> CompareStorage::ram_disk(std::uint64_t bytes) {
   if (!image) return image.error();
   CompareStorage s;
   s.bytes_ = bytes;
-  s.image_.emplace(std::move(image).value());
+  s.slots_.emplace_back().image.emplace(std::move(image).value());
+  // The images are sparse until attach() allocates them, so both are
+  // counted here against what /dev/shm and the machine have free.
+  struct statvfs vfs {};
+  const std::uint64_t shm = ::statvfs("/dev/shm", &vfs) == 0
+                                ? static_cast<std::uint64_t>(vfs.f_bavail) * vfs.f_frsize
+                                : 0;
+  const std::uint64_t mem = mem_available_bytes();
+  if (shm >= 2 * bytes && mem >= 3 * bytes) {
+    auto second = ShmImage::create(bytes);
+    if (!second) return second.error();
+    s.slots_.emplace_back().image.emplace(std::move(second).value());
+  } else {
+    s.one_image_reason_ = fmt::format(
+        "one RAM disk image, each run's filesystem made after the last one's recording is "
+        "written: two {} images need {} free in /dev/shm ({} there) and {} of available memory "
+        "({})",
+        human_bytes(bytes), human_bytes(2 * bytes), human_bytes(shm), human_bytes(3 * bytes),
+        human_bytes(mem));
+  }
   return s;
 }
 
@@ -88,20 +109,22 @@ Result<CompareStorage> CompareStorage::device(const std::string& dev, bool force
   auto bytes = device_bytes(node);
   if (!bytes) return bytes.error();
   CompareStorage s;
-  s.dev_ = node;
-  s.rdev_ = canon.value().second;
+  Slot& slot = s.slots_.emplace_back();
+  slot.dev = node;
+  slot.rdev = canon.value().second;
   s.bytes_ = bytes.value();
   return s;
 }
 
-Status CompareStorage::check_before_mkfs() const {
+Status CompareStorage::check_before_mkfs(std::size_t slot) const {
+  const Slot& s = slots_.at(slot);
   struct stat st {};
-  if (::lstat(dev_.c_str(), &st) != 0 || !S_ISBLK(st.st_mode) ||
-      (rdev_ != 0 && st.st_rdev != rdev_))
-    return Error{fmt::format("{} is no longer the device checked at the start", dev_),
+  if (::lstat(s.dev.c_str(), &st) != 0 || !S_ISBLK(st.st_mode) ||
+      (s.rdev != 0 && st.st_rdev != s.rdev))
+    return Error{fmt::format("{} is no longer the device checked at the start", s.dev),
                  "something replaced the device node; stopping before formatting it"};
   // The in-use checks only: from the second run on it holds our filesystem.
-  return check_device_unused(dev_, true);
+  return check_device_unused(s.dev, true);
 }
 
 Status CompareStorage::check_mkfs(const ConfigSpec& c, const std::string& side,
@@ -116,8 +139,9 @@ Status CompareStorage::check_mkfs(const ConfigSpec& c, const std::string& side,
   opts.insert(opts.end(), c.mkfs_opts.begin(), c.mkfs_opts.end());
   std::optional<ScratchFile> scratch;
   std::string target;
-  if (image_ && !fs.dry_run.empty()) {
-    target = image_->path();
+  const std::optional<ShmImage>& image = slots_.front().image;
+  if (image && !fs.dry_run.empty()) {
+    target = image->path();
   } else {
     auto f = ScratchFile::create(bytes_);
     if (!f) return f.error();
@@ -131,7 +155,7 @@ Status CompareStorage::check_mkfs(const ConfigSpec& c, const std::string& side,
     bool size = m.find("must be larger than") != std::string::npos ||
                 m.find("too small") != std::string::npos;
     std::string hint = !size    ? dry.error().hint
-                       : image_ ? fmt::format("give a larger --size ({})", fs.min_size)
+                       : image ? fmt::format("give a larger --size ({})", fs.min_size)
                                 : fmt::format("this device is too small: {}", fs.min_size);
     return Error{fmt::format("configuration {} ({}): {} rejects its options: {}", side, c.label,
                              fs.mkfs, m),
@@ -141,22 +165,28 @@ Status CompareStorage::check_mkfs(const ConfigSpec& c, const std::string& side,
 }
 
 Status CompareStorage::attach() {
-  if (!image_ || loop_) return std::monostate{};
-  if (auto ok = image_->allocate(); !ok) return ok.error();
-  auto loop = LoopDevice::attach(image_->path());
-  if (!loop) return loop.error();
-  loop_.emplace(std::move(loop).value());
-  dev_ = loop_->path();
-  struct stat st {};
-  if (::stat(dev_.c_str(), &st) == 0) rdev_ = st.st_rdev;
-  // A fresh loop over a fresh image is empty; checked anyway, as every
-  // device is before its first mkfs.
-  return check_device_unused(dev_, false);
+  for (Slot& slot : slots_) {
+    if (!slot.image || slot.loop) continue;
+    if (auto ok = slot.image->allocate(); !ok) return ok.error();
+    auto loop = LoopDevice::attach(slot.image->path());
+    if (!loop) return loop.error();
+    slot.loop.emplace(std::move(loop).value());
+    slot.dev = slot.loop->path();
+    struct stat st {};
+    if (::stat(slot.dev.c_str(), &st) == 0) slot.rdev = st.st_rdev;
+    // A fresh loop over a fresh image is empty; checked anyway, as every
+    // device is before its first mkfs.
+    if (auto ok = check_device_unused(slot.dev, false); !ok) return ok.error();
+  }
+  return std::monostate{};
 }
 
 std::string CompareStorage::description() const {
-  if (image_) return fmt::format("{} RAM disk (loop device over /dev/shm)", human_bytes(bytes_));
-  return fmt::format("{} ({})", dev_, human_bytes(bytes_));
+  if (slots_.size() == 2)
+    return fmt::format("{} RAM disk, two images (loop devices over /dev/shm)", human_bytes(bytes_));
+  if (slots_.front().image)
+    return fmt::format("{} RAM disk (loop device over /dev/shm)", human_bytes(bytes_));
+  return fmt::format("{} ({})", slots_.front().dev, human_bytes(bytes_));
 }
 
 }  // namespace fscost
