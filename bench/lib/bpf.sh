@@ -185,7 +185,8 @@ bench_fixed_cost() {
   python3 "$LIB/bpf_table.py" fixed "$work/fixed.tsv"
   echo "commands: \`$(show_cmd "$FSCOST") record -q -o F -- true\`;" \
        "\`$(show_cmd "$FSCOST") compare -q --runs $CMP_RUNS --files $CMP_FILES --a 'mkfs: -m rmapbt=0'" \
-       "--b 'mkfs: -m rmapbt=1' --size 512M -o D\` (1 warm-up run per side, RAM disk);" \
+       "--b 'mkfs: -m rmapbt=1' --size 512M -o D\` (each build's default warm-up: since issue 43" \
+       "a short run per side and the first-run rule, before it one full run per side; RAM disk);" \
        "alone: \`$(show_cmd "$WORKLOAD") MNT --workload create --files $CMP_FILES --threads 1" \
        "--syncfs\` $CMP_RUNS times on each of \`mkfs.xfs -f -q -m rmapbt=0|1 -d size=512m\`" \
        "(a fresh filesystem per run, not timed), the sum of their walls; by hand: the same with" \
