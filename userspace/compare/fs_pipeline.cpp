@@ -66,6 +66,7 @@ MadeFs make_fs(const CompareOptions& o, const CompareStorage& storage, int confi
 }  // namespace
 
 FsPipeline::~FsPipeline() {
+  if (released_.valid()) released_.wait();
   if (!ahead_.valid()) return;
   try {
     ahead_.get();  // its Mount unmounts here
@@ -73,7 +74,13 @@ FsPipeline::~FsPipeline() {
   }
 }
 
+void FsPipeline::release(MadeFs made) {
+  if (released_.valid()) released_.wait();
+  released_ = std::async(std::launch::async, [m = std::move(made)]() mutable { m.mount.reset(); });
+}
+
 MadeFs FsPipeline::take(int config) {
+  if (released_.valid()) released_.get();
   std::size_t slot = 0;
   if (ahead_.valid()) {
     MadeFs m = ahead_.get();

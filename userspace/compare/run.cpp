@@ -266,8 +266,8 @@ std::optional<Profile> record_workload(const RunContext& ctx, const RunFiles& f,
   return std::move(p).value();
 }
 
-// mkfs, mount, record. The mount is released when this returns; the next
-// run's filesystem is being made by then (FsPipeline::make_ahead).
+// mkfs, mount, record. The filesystem is being unmounted when this returns
+// (FsPipeline::release) and the next run's made (FsPipeline::make_ahead).
 std::optional<Profile> record_one(const RunContext& ctx, const RunFiles& f, RunResult& r,
                                   const std::function<void()>& tick) {
   const CompareOptions& o = *ctx.opts;
@@ -309,6 +309,7 @@ std::optional<Profile> record_one(const RunContext& ctx, const RunFiles& f, RunR
     r.fs_size_bytes = static_cast<std::uint64_t>(st.f_blocks) * st.f_frsize;
     r.fs_free_bytes = static_cast<std::uint64_t>(st.f_bavail) * st.f_frsize;
   }
+  ctx.filesystems->release(std::move(made));
   return p;
 }
 
