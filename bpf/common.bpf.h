@@ -108,28 +108,47 @@ struct fscost_task {
 bool states_complete = false;
 __u16 states_gen = 0;
 
+/* Whether the slot holds `task`'s operation fields: filled from its state
+ * in this recording. Then they are the slot's, whatever `gen` says, until
+ * the task is switched out. */
+static __always_inline bool slot_holds(struct fscost_cpu_now *c, __u64 task)
+{
+	return c && c->task == task && c->has_state && c->run == run_gen;
+}
+
+/* The slot describes `task`, whose state is t (NULL: none), and takes its
+ * operation's fields from it. */
 static __always_inline void fill_cpu_now(struct fscost_cpu_now *c, __u64 task,
 					 struct fscost_task *t)
 {
 	if (!c)
 		return;
 	c->task = task;
-	c->op = t ? t->op : FSCOST_OP_NONE;
 	c->has_state = t != NULL;
 	c->gen = states_gen;
-	c->trans = 0;
+	c->run = run_gen;
+	c->op = t ? t->op : FSCOST_OP_NONE;
+	c->trans = t ? t->trans : 0;
+	if (!t)
+		return;
+	c->start_ns = t->start_ns;
+	c->oncpu_since_ns = t->oncpu_since_ns;
+	c->oncpu_ns = t->oncpu_ns;
+	c->offcpu_ns = t->offcpu_ns;
 }
 
-/* The transactions the slot holds for `task`, taken out of it. */
-static __always_inline __u32 take_cpu_trans(struct fscost_cpu_now *c, __u64 task)
+/* The operation's fields back into `task`'s state t, if the slot holds them. */
+static __always_inline void store_cpu_now(struct fscost_cpu_now *c, __u64 task,
+					  struct fscost_task *t)
 {
-	__u32 n;
-
-	if (!c || c->task != task)
-		return 0;
-	n = c->trans;
-	c->trans = 0;
-	return n;
+	if (!t || !slot_holds(c, task))
+		return;
+	t->op = c->op;
+	t->trans = c->trans;
+	t->start_ns = c->start_ns;
+	t->oncpu_since_ns = c->oncpu_since_ns;
+	t->oncpu_ns = c->oncpu_ns;
+	t->offcpu_ns = c->offcpu_ns;
 }
 
 /* Whether the slot describes `task` as of the latest seeding. */
@@ -138,11 +157,15 @@ static __always_inline bool cpu_now_is(struct fscost_cpu_now *c, __u64 task)
 	return c && c->task == task && c->gen == states_gen;
 }
 
-static __always_inline struct fscost_cpu_now *cpu_now_current(void)
+/* t, the current task's state, with the operation the slot holds for it:
+ * for programs that read t->op while the task runs (locks, samples). */
+static __always_inline struct fscost_task *with_running_op(struct fscost_task *t)
 {
 	struct fscost_cpu_now *c = cpu_now_slot();
 
-	return cpu_now_is(c, bpf_get_current_task()) ? c : NULL;
+	if (t && slot_holds(c, bpf_get_current_task()))
+		t->op = c->op;
+	return t;
 }
 
 /* Per-thread state, in one of two maps by attach flavour. tp_btf programs

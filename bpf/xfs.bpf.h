@@ -129,7 +129,8 @@ static __always_inline void count_background_fs_event(__u32 ev, __u32 flags)
 static __always_inline void count_fs_event(__u32 ev, __u32 obj, void *arg, bool btf)
 {
 	__u32 op = FSCOST_OP_NONE, flags, has_state;
-	struct fscost_cpu_now *now = cpu_now_current();
+	struct fscost_cpu_now *now = cpu_now_slot();
+	__u64 task = bpf_get_current_task();
 	struct fscost_fs_event_counts *c;
 	struct fscost_task *t = NULL;
 
@@ -139,10 +140,14 @@ static __always_inline void count_fs_event(__u32 ev, __u32 obj, void *arg, bool 
 		__sync_fetch_and_add(&fs_events_other_fs, 1);
 		return;
 	}
-	if (now) {
+	/* the slot, several events per operation, instead of a task storage call each */
+	if (slot_holds(now, task)) {
 		op = now->op;
-		has_state = now->has_state;
+		has_state = 1;
+	} else if (cpu_now_is(now, task)) {
+		has_state = 0;	/* no state as of the latest seeding */
 	} else {
+		now = NULL;
 		t = current_state(btf);
 		if (t)
 			op = t->op;
@@ -161,11 +166,9 @@ static __always_inline void count_fs_event(__u32 ev, __u32 obj, void *arg, bool 
 	if (c && ev < FSCOST_FS_EVENTS)
 		c->n[ev]++;
 	if (ev == FSCOST_FSEV_TRANS_ALLOC && op != FSCOST_OP_NONE) {
-		if (now) {
-			now->trans++;	/* the operation's, moved to its state later */
-			return;
-		}
-		if (t)
+		if (now)
+			now->trans++;
+		else if (t)
 			t->trans++;
 	}
 }
