@@ -118,8 +118,11 @@ static __always_inline void handle_sys_enter(struct pt_regs *regs, long id, bool
 		return;
 	if (!regs_offset)
 		learn_regs_offset(regs);
-	now = bpf_ktime_get_ns();
+	/* the class before the clock: the rule's load, the likeliest cache
+	 * miss here, then overlaps the slot's instead of waiting for the
+	 * clock read's serialising rdtsc */
 	c->op = classify(regs, id, btf);
+	now = bpf_ktime_get_ns();
 	c->trans = 0;
 	c->start_ns = now;
 	c->oncpu_since_ns = now;

@@ -26,10 +26,6 @@ struct {
 	__type(value, __u64);
 } dev_write_bytes SEC(".maps");
 
-/* The test filesystem's xfs_mount, once an event has shown it: later events
- * compare one pointer instead of reading mp->m_super->s_dev again. */
-__u64 target_mp = 0;
-
 /* The xfs_mount an event is about, from its first argument. `obj` is a
  * per-program constant, so the switch folds away. tp_btf arguments are typed
  * (PTR_TO_BTF_ID): plain loads, which the JIT guards, instead of a
