@@ -20,30 +20,48 @@ const volatile bool want_user_stacks = false;
 const volatile bool use_task_storage = false;
 
 /* Set by userspace per recording, not per load: `fscost compare` records all
- * its runs with one load (Collector::reset between them). */
-
-/* The test filesystem (record --fs): its kernel dev_t, 0 for none; XFS events
- * of other superblocks are not counted. Its internal log's 512-byte sectors
- * [log_first_sector, log_end_sector) on that device. */
-__u32 target_dev = 0;
-__u64 log_first_sector = 0;
-__u64 log_end_sector = 0;
+ * its runs with one load (Collector::reset between them).
+ * .bss is laid out in this order: the hooks run per operation read only the
+ * first group (to log_end_sector), one cache line that nothing writes after
+ * the first events; the counters every CPU increments come after it. */
 
 /* Start/stop without reloading. */
 bool enabled = false;
+
+/* True while every thread of every tracked process has state: userspace
+ * seeds the targets' threads (Collector::track) and sched_process_fork gives
+ * their children theirs. A thread without state is then untracked, which
+ * sys_enter decides from cpu_now alone, with no task storage call and no
+ * `tracked` lookup. userspace bumps states_gen after each seeding: a slot
+ * written before it may say "no state" of a thread seeded since. */
+bool states_complete = false;
+__u16 states_gen = 0;
 
 /* The recording's number: per-thread state of an earlier one (a kernel
  * worker's outlives it) is stale, and reads as none (see fresh_state). */
 __u32 run_gen = 0;
 
-/* Every drop, by enum fscost_drop; read and reported by userspace. */
-__u64 drops[FSCOST_DROP__COUNT] = {};
-__u64 samples_total = 0;
-__u64 fs_events_other_fs = 0;	/* filesystem events on filesystems other than target_dev */
+/* The test filesystem (record --fs): its kernel dev_t, 0 for none; XFS events
+ * of other superblocks are not counted. Its internal log's 512-byte sectors
+ * [log_first_sector, log_end_sector) on that device. */
+__u32 target_dev = 0;
+
 /* Where a task's user pt_regs lie in its kernel stack (task->stack + this),
  * learned at the first sys_enter: it is one constant (THREAD_SIZE less the
  * pt_regs and padding), and a lock holder's syscall is read from there. */
 __u64 regs_offset = 0;
+
+/* The test filesystem's xfs_mount, once an event has shown it: later events
+ * compare one pointer instead of reading mp->m_super->s_dev again. */
+__u64 target_mp = 0;
+
+__u64 log_first_sector = 0;
+__u64 log_end_sector = 0;
+
+/* Every drop, by enum fscost_drop; read and reported by userspace. */
+__u64 drops[FSCOST_DROP__COUNT] = {};
+__u64 samples_total = 0;
+__u64 fs_events_other_fs = 0;	/* filesystem events on filesystems other than target_dev */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -99,37 +117,47 @@ struct fscost_task {
 
 #include "cpu_now.bpf.h"
 
-/* True while every thread of every tracked process has state: userspace
- * seeds the targets' threads (Collector::track) and sched_process_fork gives
- * their children theirs. A thread without state is then untracked, which
- * sys_enter decides from cpu_now alone, with no task storage call and no
- * `tracked` lookup. userspace bumps states_gen after each seeding: a slot
- * written before it may say "no state" of a thread seeded since. */
-bool states_complete = false;
-__u16 states_gen = 0;
+/* Whether the slot holds `task`'s operation fields: filled from its state
+ * in this recording. Then they are the slot's, whatever `gen` says, until
+ * the task is switched out. */
+static __always_inline bool slot_holds(struct fscost_cpu_now *c, __u64 task)
+{
+	return c && c->task == task && c->has_state && c->run == run_gen;
+}
 
+/* The slot describes `task`, whose state is t (NULL: none), and takes its
+ * operation's fields from it. */
 static __always_inline void fill_cpu_now(struct fscost_cpu_now *c, __u64 task,
 					 struct fscost_task *t)
 {
 	if (!c)
 		return;
 	c->task = task;
-	c->op = t ? t->op : FSCOST_OP_NONE;
 	c->has_state = t != NULL;
 	c->gen = states_gen;
-	c->trans = 0;
+	c->run = run_gen;
+	c->op = t ? t->op : FSCOST_OP_NONE;
+	c->trans = t ? t->trans : 0;
+	if (!t)
+		return;
+	c->start_ns = t->start_ns;
+	c->oncpu_since_ns = t->oncpu_since_ns;
+	c->oncpu_ns = t->oncpu_ns;
+	c->offcpu_ns = t->offcpu_ns;
 }
 
-/* The transactions the slot holds for `task`, taken out of it. */
-static __always_inline __u32 take_cpu_trans(struct fscost_cpu_now *c, __u64 task)
+/* The operation's fields back into `task`'s state t, if the slot holds them. */
+static __always_inline void store_cpu_now(struct fscost_cpu_now *c, __u64 task,
+					  struct fscost_task *t)
 {
-	__u32 n;
-
-	if (!c || c->task != task)
-		return 0;
-	n = c->trans;
-	c->trans = 0;
-	return n;
+	if (!t || !slot_holds(c, task))
+		return;
+	t->op = c->op;
+	t->trans = c->trans;
+	t->start_ns = c->start_ns;
+	t->oncpu_since_ns = c->oncpu_since_ns;
+	t->oncpu_ns = c->oncpu_ns;
+	t->offcpu_ns = c->offcpu_ns;
 }
 
 /* Whether the slot describes `task` as of the latest seeding. */
@@ -138,11 +166,15 @@ static __always_inline bool cpu_now_is(struct fscost_cpu_now *c, __u64 task)
 	return c && c->task == task && c->gen == states_gen;
 }
 
-static __always_inline struct fscost_cpu_now *cpu_now_current(void)
+/* t, the current task's state, with the operation the slot holds for it:
+ * for programs that read t->op while the task runs (locks, samples). */
+static __always_inline struct fscost_task *with_running_op(struct fscost_task *t)
 {
 	struct fscost_cpu_now *c = cpu_now_slot();
 
-	return cpu_now_is(c, bpf_get_current_task()) ? c : NULL;
+	if (t && slot_holds(c, bpf_get_current_task()))
+		t->op = c->op;
+	return t;
 }
 
 /* Per-thread state, in one of two maps by attach flavour. tp_btf programs

@@ -5,22 +5,24 @@
 #ifndef FSCOST_CPU_NOW_BPF_H
 #define FSCOST_CPU_NOW_BPF_H
 
-/* What runs on each CPU: the task, its operation, and whether it has
- * state. sys_enter and sys_exit keep it for the current task, sched_switch
- * (always attached) for the next one, so it is right whenever `task` is
- * current. XFS events, several per operation, read it with one inlined
- * per-CPU lookup instead of a task storage call each. */
+/* What runs on each CPU: the task, whether it has state, and while it runs
+ * the fields of its operation, which are its state's (fscost_task) while it
+ * is off CPU. sched_switch (always attached) fills the slot from next's
+ * state and stores it back into prev's; sys_enter, sys_exit and the XFS
+ * events then read and write the slot alone, with no task storage call
+ * (a fifth of sys_enter's cpu-clock samples were in that call, and most of
+ * the rest waited on cold lines, the state's among them). */
 struct fscost_cpu_now {
 	__u64 task;		/* bpf_get_current_task(); 0 before this CPU's first switch */
 	__u32 op;
 	__u16 has_state;
 	__u16 gen;		/* states_gen when written */
-	/* xfs_trans_alloc of task's operation since the slot was filled, not
-	 * yet in its state's `trans`: counted here without a task storage
-	 * call, moved there when the task is switched out (handle_switch) and
-	 * added at sys_exit. Belongs to `task` whatever `gen` says. */
-	__u32 trans;
-	__u32 pad;
+	__u32 trans;		/* xfs_trans_alloc in the operation */
+	__u32 run;		/* run_gen when filled: another recording's fields are stale */
+	__u64 start_ns;		/* the operation's fields, as in fscost_task */
+	__u64 oncpu_since_ns;
+	__u64 oncpu_ns;
+	__u64 offcpu_ns;
 };
 
 struct {

@@ -150,7 +150,7 @@ static __always_inline void handle_contention_begin(void *ctx, void *lock, __u32
 		count_drop(FSCOST_DROP_LOCK_IN_TRACER);
 		return;
 	}
-	t = lock_task(btf);
+	t = with_running_op(lock_task(btf));
 	if (!t)
 		return;
 	d = t->lock_depth;
@@ -226,7 +226,7 @@ static __always_inline void handle_contention_end(void *ctx, void *lock, bool bt
 	/* its begin was skipped (counted there): nothing of ours to pop */
 	if (inside_our_map_write())
 		return;
-	t = current_state(btf);
+	t = with_running_op(current_state(btf));
 	if (!t || !t->lock_depth)
 		return;
 	d = t->lock_depth - 1;

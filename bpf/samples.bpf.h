@@ -38,7 +38,7 @@ int on_sample(struct bpf_perf_event_data *ctx)
 		key.kind = FSCOST_SK_KTHREAD;
 		kthread_name(flags, key.name);
 	} else if (is_tracked(id >> 32)) {
-		t = current_state(use_task_storage);
+		t = with_running_op(current_state(use_task_storage));
 		if (!in_kernel) {
 			key.kind = FSCOST_SK_USER;
 		} else if (t && t->op != FSCOST_OP_NONE) {

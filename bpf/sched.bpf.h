@@ -231,7 +231,8 @@ static __always_inline void handle_switch(void *ctx, bool preempt, struct task_s
 {
 	struct fscost_cpu_now *c = cpu_now_slot();
 	struct fscost_task *t = state_of(prev, btf);
-	/* a task inside an op is no kworker: skip the worker reads for it */
+	/* a task inside an op is no kworker: skip the worker reads for it (t->op
+	 * may be behind the slot's here, but only for tasks that are no kworkers) */
 	__u32 work = !t || t->op == FSCOST_OP_NONE ? work_in_progress(btf) : 0;
 	__u64 now = 0;
 
@@ -239,8 +240,8 @@ static __always_inline void handle_switch(void *ctx, bool preempt, struct task_s
 		t = current_state_create(btf, FSCOST_DROP_BACKGROUND_LOST);
 	if (t) {
 		now = bpf_ktime_get_ns();
-		/* the slot is about to describe next: prev's transactions go home */
-		t->trans += take_cpu_trans(c, (__u64)prev);
+		/* the slot is about to describe next: prev's operation goes home */
+		store_cpu_now(c, (__u64)prev, t);
 		switch_out(ctx, t, prev, preempt, now, work);
 		/* raw_tp keeps state in a hash: a thread that contends on a lock
 		 * or touches XFS after sched_process_exit (exit_files,

@@ -77,42 +77,57 @@ static __noinline void learn_regs_offset(struct pt_regs *regs)
 	regs_offset = *(volatile __u64 *)slot - stack;
 }
 
+/* The slot, holding the current task's operation fields; NULL for an
+ * untracked task. A slot that does not hold them yet is filled from the
+ * task's state, which `create` creates for a tracked task without one. */
+static __always_inline struct fscost_cpu_now *running_slot(__u64 task, bool btf, bool create)
+{
+	struct fscost_cpu_now *c = cpu_now_slot();
+	struct fscost_task *t;
+	bool by_state;
+
+	if (!c || slot_holds(c, task))
+		return c;
+	/* Every syscall on the machine comes here. With every tracked thread
+	 * given state (states_complete: never with trace_all), an untracked
+	 * one is told by the slot alone (bench/run bpf: the untracked row). */
+	by_state = states_complete && !trace_all;
+	if (by_state && cpu_now_is(c, task) && !c->has_state)
+		return NULL;
+	t = current_state(btf);
+	if (!t) {
+		if (!create || by_state || !is_tracked(bpf_get_current_pid_tgid() >> 32))
+			return NULL;
+		t = current_state_create(btf, FSCOST_DROP_TASK_MAP_FULL);
+		if (!t)
+			return NULL;
+	}
+	fill_cpu_now(c, task, t);
+	return c;
+}
+
 static __always_inline void handle_sys_enter(struct pt_regs *regs, long id, bool btf)
 {
 	struct fscost_cpu_now *c;
-	struct fscost_task *t;
-	__u64 now, task;
-	bool by_state;
+	__u64 now;
 
 	if (!enabled)
 		return;
-	/* Every syscall on the machine comes here. With every tracked thread
-	 * given state (states_complete), an untracked one is told by the
-	 * per-CPU slot alone (bench/run bpf: the untracked row). */
-	by_state = states_complete && !trace_all;
-	task = bpf_get_current_task();
-	c = cpu_now_slot();
-	if (by_state && cpu_now_is(c, task) && !c->has_state)
+	c = running_slot(bpf_get_current_task(), btf, true);
+	if (!c)
 		return;
-	t = current_state(btf);
-	if (!t) {
-		if (by_state || !is_tracked(bpf_get_current_pid_tgid() >> 32))
-			return;
-		t = current_state_create(btf, FSCOST_DROP_TASK_MAP_FULL);
-		if (!t)
-			return;
-	}
 	if (!regs_offset)
 		learn_regs_offset(regs);
+	/* the class before the clock: the rule's load, the likeliest cache
+	 * miss here, then overlaps the slot's instead of waiting for the
+	 * clock read's serialising rdtsc */
+	c->op = classify(regs, id, btf);
 	now = bpf_ktime_get_ns();
-	t->op = classify(regs, id, btf);
-	t->trans = 0;
-	t->start_ns = now;
-	t->oncpu_since_ns = now;
-	t->oncpu_ns = 0;
-	t->offcpu_ns = 0;
-	t->off_since_ns = 0;
-	fill_cpu_now(c, task, t);
+	c->trans = 0;
+	c->start_ns = now;
+	c->oncpu_since_ns = now;
+	c->oncpu_ns = 0;
+	c->offcpu_ns = 0;
 }
 
 static __always_inline void update_trans_range(struct fscost_op_stats *s, __u64 trans)
@@ -128,39 +143,30 @@ static __always_inline void handle_sys_exit(long ret, bool btf)
 {
 	struct fscost_op_stats *s;
 	struct fscost_cpu_now *c;
-	struct fscost_task *t;
-	__u64 now, wall, task;
+	__u64 now, wall;
 	__u32 op;
 
-	/* As in sys_enter: an untracked thread (every other syscall on the
-	 * machine) is told by the per-CPU slot, before any task storage call;
-	 * so is a tracked one the slot shows outside any operation. */
-	task = bpf_get_current_task();
-	c = cpu_now_slot();
-	if (cpu_now_is(c, task) && (c->has_state ? c->op == FSCOST_OP_NONE
-						   : states_complete && !trace_all))
+	/* As in sys_enter: an untracked thread is told by the slot, before
+	 * any task storage call; so is a tracked one outside any operation. */
+	c = running_slot(bpf_get_current_task(), btf, false);
+	if (!c || c->op == FSCOST_OP_NONE)
 		return;
-	t = current_state(btf);
-	if (!t || t->op == FSCOST_OP_NONE)
-		return;
-	op = t->op;
-	t->op = FSCOST_OP_NONE;
-	t->trans += take_cpu_trans(c, task);
-	fill_cpu_now(c, task, t);
+	op = c->op;
+	c->op = FSCOST_OP_NONE;
 	if (!enabled)
 		return;
 	s = bpf_map_lookup_elem(&op_stats, &op);
 	if (!s)
 		return;
 	now = bpf_ktime_get_ns();
-	wall = now - t->start_ns;
+	wall = now - c->start_ns;
 	s->count++;
 	s->errors += ret < 0;
 	s->wall_ns += wall;
-	s->oncpu_ns += t->oncpu_ns + (now - t->oncpu_since_ns);
-	s->offcpu_ns += t->offcpu_ns;
+	s->oncpu_ns += c->oncpu_ns + (now - c->oncpu_since_ns);
+	s->offcpu_ns += c->offcpu_ns;
 	s->lat[log2_bucket(wall)]++;
-	update_trans_range(s, t->trans);
+	update_trans_range(s, c->trans);
 }
 
 /* raw_tp/tp_btf, not the "tracepoint/raw_syscalls" flavour: no trace record

@@ -26,10 +26,6 @@ struct {
 	__type(value, __u64);
 } dev_write_bytes SEC(".maps");
 
-/* The test filesystem's xfs_mount, once an event has shown it: later events
- * compare one pointer instead of reading mp->m_super->s_dev again. */
-__u64 target_mp = 0;
-
 /* The xfs_mount an event is about, from its first argument. `obj` is a
  * per-program constant, so the switch folds away. tp_btf arguments are typed
  * (PTR_TO_BTF_ID): plain loads, which the JIT guards, instead of a
@@ -129,7 +125,8 @@ static __always_inline void count_background_fs_event(__u32 ev, __u32 flags)
 static __always_inline void count_fs_event(__u32 ev, __u32 obj, void *arg, bool btf)
 {
 	__u32 op = FSCOST_OP_NONE, flags, has_state;
-	struct fscost_cpu_now *now = cpu_now_current();
+	struct fscost_cpu_now *now = cpu_now_slot();
+	__u64 task = bpf_get_current_task();
 	struct fscost_fs_event_counts *c;
 	struct fscost_task *t = NULL;
 
@@ -139,10 +136,14 @@ static __always_inline void count_fs_event(__u32 ev, __u32 obj, void *arg, bool 
 		__sync_fetch_and_add(&fs_events_other_fs, 1);
 		return;
 	}
-	if (now) {
+	/* the slot, several events per operation, instead of a task storage call each */
+	if (slot_holds(now, task)) {
 		op = now->op;
-		has_state = now->has_state;
+		has_state = 1;
+	} else if (cpu_now_is(now, task)) {
+		has_state = 0;	/* no state as of the latest seeding */
 	} else {
+		now = NULL;
 		t = current_state(btf);
 		if (t)
 			op = t->op;
@@ -161,11 +162,9 @@ static __always_inline void count_fs_event(__u32 ev, __u32 obj, void *arg, bool 
 	if (c && ev < FSCOST_FS_EVENTS)
 		c->n[ev]++;
 	if (ev == FSCOST_FSEV_TRANS_ALLOC && op != FSCOST_OP_NONE) {
-		if (now) {
-			now->trans++;	/* the operation's, moved to its state later */
-			return;
-		}
-		if (t)
+		if (now)
+			now->trans++;
+		else if (t)
 			t->trans++;
 	}
 }
