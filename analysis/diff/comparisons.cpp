@@ -399,6 +399,7 @@ namespace {
 bool sample_counts(const std::vector<double>& v, const std::vector<double>& e,
                    std::vector<double>& k) {
   if (v.size() != e.size()) return false;
+  k.reserve(k.size() + v.size());
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (!(e[i] > 0) && v[i] != 0) return false;  // samples without a known exposure
     k.push_back(std::round(v[i] * e[i]));
