@@ -238,7 +238,8 @@ std::vector<std::uint32_t> line_order(const LineIndex& index, const FrameTable& 
     const Key kx = index.key(x), ky = index.key(y);
     if (kx[0] != ky[0]) return kx[0] < ky[0];
     return std::ranges::lexicographical_compare(
-        kx.subspan(1), ky.subspan(1), [&](std::uint32_t a, std::uint32_t b) { return rank[a] < rank[b]; });
+        kx.subspan(1), ky.subspan(1),
+        [&](std::uint32_t a, std::uint32_t b) { return rank[a] < rank[b]; });
   });
   return order;
 }
