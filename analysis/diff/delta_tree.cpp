@@ -7,25 +7,35 @@ namespace fscost {
 namespace {
 
 struct Annotate {
-  Stack path;
-  std::uint32_t next = 0;   // pre-order numbers
+  std::size_t depth = 0;     // of the node being annotated; the op's is 1
+  std::uint32_t next = 0;    // pre-order numbers
   std::vector<char> absent;  // by the same numbers: absent from A
+  // is_spin_leaf by frame id, asked once per frame (0: not yet, 1 no, 2 yes):
+  // a stack spins by its leaf alone (is_spin_stack).
+  std::vector<char> spin_leaf;
+
+  bool spins(const Frame& leaf) {
+    if (leaf.id() >= spin_leaf.size()) spin_leaf.resize(Frame::pool_size(), 0);
+    char& known = spin_leaf[leaf.id()];
+    if (!known) known = is_spin_leaf(leaf.str()) ? 2 : 1;
+    return known == 2;
+  }
 
   DeltaNode node(const FlameNode& n, bool caller_in_a) {
     DeltaNode out{&n, n.value_b - n.value};
     out.id = next++;
     absent.push_back(n.value == 0 && n.value_b > 0 && caller_in_a);
-    path.push_back(n.name);
+    ++depth;
     double self = out.net;
     out.kids.reserve(n.children.size());
     for (const auto& c : n.children) {
       self -= c.value_b - c.value;
-      out.kids.push_back(node(c, n.value > 0 || path.size() == 1));
+      out.kids.push_back(node(c, n.value > 0 || depth == 1));
       out.spin += out.kids.back().spin;
     }
-    out.spins = is_spin_stack(path);
+    out.spins = spins(n.name);
     if (out.spins) out.spin += self;
-    path.pop_back();
+    --depth;
     return out;
   }
 };

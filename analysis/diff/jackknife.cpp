@@ -84,6 +84,7 @@ OpDiff op_without(const OpDiff& op, std::size_t run, std::size_t runs_a, const D
   auto present = [floor](const Comparison& c) {
     return present_by_counts(c, true, floor) || present_by_counts(c, false, floor);
   };
+  o.functions.reserve(candidates.size());  // never relocated as it grows
   for (const FunctionDiff* f : candidates)
     if (Comparison c = retest_without_run(f->inclusive, run, runs_a, cfg); present(c)) {
       FunctionDiff& k = o.functions.emplace_back();

@@ -227,28 +227,54 @@ void add_run(const Profile& p, RunLines& run, const LineIndex& index, double sca
     for (auto& why : s.reasons()) sums.skipped[group].insert(std::move(why));
 }
 
-// The means, each group's stacks in frame-text order.
+// Every line in finish()'s order: by group, then by its frames' text
+// (frame ranks, compared element by element). Lines are distinct keys, so
+// the order is total: a subset of the lines keeps its order in it.
+std::vector<std::uint32_t> line_order(const LineIndex& index, const FrameTable& frames) {
+  const auto rank = frames.ranks();
+  std::vector<std::uint32_t> order(index.lines());
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+    const Key kx = index.key(x), ky = index.key(y);
+    if (kx[0] != ky[0]) return kx[0] < ky[0];
+    return std::ranges::lexicographical_compare(
+        kx.subspan(1), ky.subspan(1),
+        [&](std::uint32_t a, std::uint32_t b) { return rank[a] < rank[b]; });
+  });
+  return order;
+}
+
+// The means, each group's stacks in frame-text order; `order`, line_order's
+// where the caller keeps it (the stacks then need no sort).
 std::map<std::string, FlameInput> finish(const Sums& sums, const LineIndex& index,
                                          const FrameTable& frames, const Groups& groups,
-                                         std::size_t runs) {
-  const auto rank = frames.ranks();
+                                         std::size_t runs,
+                                         const std::vector<std::uint32_t>* order = nullptr) {
   std::vector<std::vector<std::pair<Key, double>>> by_group(groups.names().size());
-  for (std::uint32_t line = 0; line < sums.value.size(); ++line)
+  auto take = [&](std::uint32_t line) {
     if (double value = sums.value[line]; value > 0) {
       Key key = index.key(line);
       by_group[key[0]].emplace_back(key.subspan(1), value);  // the group is one per list
     }
-  auto before = [&](const auto& x, const auto& y) {
-    return std::ranges::lexicographical_compare(
-        x.first, y.first, [&](std::uint32_t a, std::uint32_t b) { return rank[a] < rank[b]; });
   };
+  if (order) {
+    for (std::uint32_t line : *order)
+      if (line < sums.value.size()) take(line);
+  } else {
+    for (std::uint32_t line = 0; line < sums.value.size(); ++line) take(line);
+    const auto rank = frames.ranks();
+    auto before = [&](const auto& x, const auto& y) {
+      return std::ranges::lexicographical_compare(
+          x.first, y.first, [&](std::uint32_t a, std::uint32_t b) { return rank[a] < rank[b]; });
+    };
+    for (auto& stacks : by_group) std::sort(stacks.begin(), stacks.end(), before);
+  }
   std::map<std::string, FlameInput> out;
   const double n = static_cast<double>(runs);
   for (std::uint32_t g = 0; g < by_group.size(); ++g) {
     auto& stacks = by_group[g];
     auto skipped = sums.skipped.find(g);
     if (stacks.empty() && skipped == sums.skipped.end()) continue;
-    std::sort(stacks.begin(), stacks.end(), before);
     FlameInput& in = out[groups.names()[g]];
     in.stacks.reserve(stacks.size());
     for (const auto& [key, value] : stacks) {
@@ -328,6 +354,7 @@ struct RunStacks::Impl {
   Groups groups{true};
   LineIndex index;
   std::vector<Sums> runs;  // each run's part, by line
+  std::vector<std::uint32_t> order;  // line_order's, made once for every mean_without
 };
 
 RunStacks::RunStacks(const RunSet& runs, View view, const std::string& op)
@@ -341,6 +368,7 @@ RunStacks::RunStacks(const RunSet& runs, View view, const std::string& op)
     Sums& part = impl_->runs.emplace_back();
     add_run(p, lines, impl_->index, scale, impl_->frames, part);
   }
+  impl_->order = line_order(impl_->index, impl_->frames);
 }
 
 RunStacks::~RunStacks() = default;
@@ -359,7 +387,7 @@ FlameInput RunStacks::mean_without(std::size_t skip) const {
     for (const auto& [group, why] : part.skipped) sum.skipped[group].insert(why.begin(), why.end());
   }
   const std::size_t kept = impl_->runs.size() - (skip < impl_->runs.size() ? 1 : 0);
-  auto all = finish(sum, impl_->index, impl_->frames, impl_->groups, kept);
+  auto all = finish(sum, impl_->index, impl_->frames, impl_->groups, kept, &impl_->order);
   auto it = all.find(op_);
   return it == all.end() ? FlameInput{} : std::move(it->second);
 }

@@ -49,6 +49,10 @@ SpinKind spin_kind(const Stack& frames) {
 
 bool is_spin_stack(const Stack& frames) { return spin_kind(frames) != SpinKind::None; }
 
+bool is_spin_leaf(const std::string& leaf) {
+  return frame_matches_any(leaf, kRwsemSpinLeaves) || frame_matches_any(leaf, kTracedSpinLeaves);
+}
+
 SpinCheck spin_check(const Profile& p, const std::string& op) {
   SpinCheck c;
   for (const auto& s : p.locks)

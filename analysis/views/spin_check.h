@@ -48,5 +48,9 @@ SpinKind spin_kind(const Stack& frames);
 
 // True if the stack's leaf spins on a lock (spin_kind is not None).
 bool is_spin_stack(const Stack& frames);
+// The same from the leaf alone: whatever is below osq_lock, it spins
+// (Traced or Rwsem), so a non-empty stack spins exactly when its leaf is
+// one of the spin leaves.
+bool is_spin_leaf(const std::string& leaf);
 
 }  // namespace fscost
