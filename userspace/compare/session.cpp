@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <future>
 #include <filesystem>
 #include <set>
 #include <thread>
@@ -329,9 +328,6 @@ void measure(Session& s) {
     if (compare_stop_signal()) throw Interrupted{};
     take(std::move(ok));
   }
-  // The RAM disk's images are allocated while BPF loads: each is a few
-  // hundred ms of kernel time on this kind of VM, and they run on two CPUs.
-  auto attached = std::async(std::launch::async, [&storage] { return storage.attach(); });
   // One load for every run: BPF verified and attached once, its maps
   // emptied between runs (docs/COMPARE.md, "What one run is").
   const Features& f = Features::for_record();
@@ -342,7 +338,7 @@ void measure(Session& s) {
   Recorder recorder = take(Recorder::open(cc, f));
   recorder.keep_addresses(o.keep_addresses);
   s.ctx.recorder = &recorder;
-  take(attached.get());
+  take(storage.attach());
   FsPipeline filesystems(o, storage);  // before storage goes: its last mount unmounted
   s.ctx.filesystems = &filesystems;
   s.outcome.storage = storage.description();
