@@ -31,6 +31,8 @@ packages=(
   libclang-rt-14-dev
   # RAM-disk filesystems (XFS, ext4, btrfs), workloads and comparisons
   xfsprogs e2fsprogs btrfs-progs fsmark linux-perf bpftrace util-linux
+  # the peer that checks no descriptor is closed twice (runtime.RecordTest.NoDescriptorIsClosedTwice)
+  strace
   # the real pprof client that reads fscost's exports in the tests (go tool pprof)
   golang-go
   # bench/ helpers (stdlib only)

@@ -420,5 +420,25 @@ TEST_F(RecordSignalTest, KilledRecordTakesItsWorkloadWithIt) {
   if (!gone(work)) ::kill(work, SIGKILL);
 }
 
+// A perf link owns its event fd (libbpf's bpf_link__destroy closes it):
+// closing it again, as the sampler and the features probe did, closes
+// whatever another thread opened under that number meanwhile (a compare's
+// loop device, made on a thread, went with it). strace, the peer: no close
+// of a recording fails with EBADF.
+TEST_F(RecordTest, NoDescriptorIsClosedTwice) {
+  if (::access("/usr/bin/strace", X_OK) != 0) GTEST_SKIP() << "strace is not installed";
+  const std::string log = profile_ + ".strace";
+  auto rec = run({"/usr/bin/strace", "-f", "-e", "trace=close", "-o", log, FSCOST_BIN, "record",
+                  "-q", "-o", profile_, "--", "true"});
+  ASSERT_TRUE(rec.ok()) << rec.status_text() << "\n" << rec.err;
+  std::ifstream in(log);
+  std::size_t closes = 0;
+  for (std::string line; std::getline(in, line);) {
+    closes += line.find("close(") != std::string::npos;
+    EXPECT_EQ(line.find("EBADF"), std::string::npos) << line;
+  }
+  EXPECT_GT(closes, 10u) << "strace saw the recording's closes";
+}
+
 }  // namespace
 }  // namespace fscost

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -124,8 +125,12 @@ std::map<std::string, Outcome> try_programs(const std::vector<std::string>& prog
       continue;
     }
     bool perf = name == "probe_perf_event";
-    std::unique_ptr<bpf_link, LinkDeleter> link(perf ? bpf_program__attach_perf_event(prog, perf_fd)
+    // A perf link owns (and closes) the event it is given: give it its own
+    // descriptor, so the caller's is closed once, by the caller.
+    FdCloser own{perf ? fcntl(perf_fd, F_DUPFD_CLOEXEC, 0) : -1};
+    std::unique_ptr<bpf_link, LinkDeleter> link(perf ? bpf_program__attach_perf_event(prog, own.fd)
                                                      : bpf_program__attach(prog));
+    if (link && perf) own.fd = -1;
     out[name] = link ? Outcome{true, true, 0, {}}
                      : Outcome{true, false, errno, fmt::format("attach: {}", strerror(errno))};
   }

@@ -20,7 +20,12 @@ int perf_event_open(perf_event_attr* attr, int cpu) {
 }  // namespace
 
 CpuSampler::Event::~Event() {
-  link.reset();  // detach the program before closing the event
+  // A perf link owns its event: bpf_link__destroy disables and closes it.
+  // Closing fd again would close whatever another thread opened since.
+  if (link) {
+    link.reset();
+    return;
+  }
   if (fd >= 0) close(fd);
 }
 
