@@ -316,13 +316,13 @@ void print_table(const std::vector<Row>& rows, const Options& o) {
   }
 }
 
-// The commands a user runs on these profiles, with issue 32's targets.
+// The commands a user runs on these profiles, with issue 43's targets.
 std::vector<BinaryCommand> binary_commands(const Options& o, const fs::path& dir) {
   auto side = [](const fs::path& d, const char* s) { return (d / s).string(); };
   fs::path small = dir / "small", walk = walk_dir(dir);
   return {
       {"fscost diff -o", fmt::format("2 × {} runs × {} stacks", o.runs, o.stacks),
-       {"diff", "-q", "-o", "{out}", side(dir, "A"), side(dir, "B")}, 1.2, 400},
+       {"diff", "-q", "-o", "{out}", side(dir, "A"), side(dir, "B")}, 1.2, 300},
       {"fscost diff -o", fmt::format("2 × {} runs × {} stacks", o.small_runs, o.small_stacks),
        {"diff", "-q", "-o", "{out}", side(small, "A"), side(small, "B")}, 0.2, 0},
       {"fscost flamegraph", "one profile of A",
