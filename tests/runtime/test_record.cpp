@@ -428,6 +428,10 @@ TEST_F(RecordSignalTest, KilledRecordTakesItsWorkloadWithIt) {
 TEST_F(RecordTest, NoDescriptorIsClosedTwice) {
   if (::access("/usr/bin/strace", X_OK) != 0) GTEST_SKIP() << "strace is not installed";
   const std::string log = profile_ + ".strace";
+  struct Removed {
+    const std::string& path;
+    ~Removed() { std::filesystem::remove(path); }
+  } removed{log};
   auto rec = run({"/usr/bin/strace", "-f", "-e", "trace=close", "-o", log, FSCOST_BIN, "record",
                   "-q", "-o", profile_, "--", "true"});
   ASSERT_TRUE(rec.ok()) << rec.status_text() << "\n" << rec.err;
