@@ -24,7 +24,6 @@
 #include "collector/recording.h"
 #include "io/profile_io.h"
 #include "system/fs_device.h"
-#include "system/memory.h"
 #include "system/owned_dir.h"
 #include "system/ramdisk.h"
 #include "system/subprocess.h"
