@@ -778,16 +778,20 @@ TEST_F(CompareTest, FailingWorkloadStopsWithItsMessage) {
   EXPECT_EQ(settled_leftovers_of(c.pid), std::vector<std::string>{});
 }
 
+// A --workload-cmd that counts its calls in `counter` ($n, from 1), runs
+// `act` (shell) with it, then the built-in workload's 200 creates.
+std::string counted_cmd(const fs::path& counter, const std::string& act) {
+  const std::string c = counter.string();
+  return "sh -c 'n=$(cat " + c + " 2>/dev/null || echo 0); n=$((n+1)); echo $n > " + c + "; " +
+         act + "; exec " + WORKLOAD_BIN + " \"$0\" --workload create --files 200' {dir}";
+}
+
 TEST_F(CompareTest, ASlowFirstRunIsAWarmupAfterAllAndReplaced) {
   // --warmup auto with a command: one full warm-up of each side (calls 1
   // and 2), then AB BA AB. Call 3, A's first measured run, sleeps 2 s; A's
   // later runs take a fraction of that, so the rule discards it and runs A
   // once more. No steal re-runs: a run run again would shift the calls.
-  std::string counter = (dir_ / "count").string();
-  std::string cmd = "sh -c 'n=$(cat " + counter +
-                    " 2>/dev/null || echo 0); n=$((n+1)); echo $n > " + counter +
-                    "; if [ $n -eq 3 ]; then sleep 2; fi; exec " + WORKLOAD_BIN +
-                    " \"$0\" --workload create --files 200' {dir}";
+  std::string cmd = counted_cmd(dir_ / "count", "if [ $n -eq 3 ]; then sleep 2; fi");
   Compare c = start(with(kRmapbt, {"--workload-cmd", cmd, "--runs", "3", "--steal-reruns", "0",
                                    "-o", out_}),
                     logs("warmup"));
@@ -819,11 +823,8 @@ TEST_F(CompareTest, ASlowFirstRunIsAWarmupAfterAllAndReplaced) {
 TEST_F(CompareTest, ALaterFailureKeepsTheFinishedRuns) {
   // The third run fails: the first pair is kept and diffed, marked incomplete.
   // No steal re-runs: a stolen run run again would count twice here.
-  std::string counter = (dir_ / "count").string();
-  std::string cmd = "sh -c 'n=$(cat " + counter +
-                    " 2>/dev/null || echo 0); n=$((n+1)); echo $n > " + counter +
-                    "; if [ $n -ge 3 ]; then echo late-failure >&2; exit 4; fi; exec " +
-                    WORKLOAD_BIN + " \"$0\" --workload create --files 200' {dir}";
+  std::string cmd =
+      counted_cmd(dir_ / "count", "if [ $n -ge 3 ]; then echo late-failure >&2; exit 4; fi");
   Compare c =
       start(with(kRmapbt, {"--workload-cmd", cmd, "--runs", "3", "--warmup", "0",
                            "--steal-reruns", "0", "-o", out_}),

@@ -138,9 +138,10 @@ void warm_up(Session& s, Progress& progress) {
                      .rep = 0};
       progress.note(fmt::format("{}warm-up run of {} (discarded)",
                                 s.ctx.warmup_workload ? "short " : "", label_of(s.o, run)));
-      s.ctx.next_config = i + 1 < count ? config
-                          : config + 1 < static_cast<int>(s.o.configs.size())
-                              ? config + 1
+      // The run after this one: the next warm-up, else the first planned run.
+      const int next = i + 1 < count ? config : config + 1;
+      s.ctx.next_config = next < static_cast<int>(s.o.configs.size())
+                              ? next
                               : s.outcome.plan.front().config;
       RunResult r = execute_run(s.ctx, run, [&] { progress.tick(); });
       if (r.ok())
